@@ -1,0 +1,70 @@
+// swift-tools-version: 6.1
+import PackageDescription
+
+let package = Package(
+    name: "Suite",
+    platforms: [.macOS(.v13), .iOS(.v16)],
+    products: [
+        .library(name: "MotivationCore", targets: ["MotivationCore"]),
+        .library(name: "WorkplaceCore", targets: ["WorkplaceCore"]),
+        .library(name: "QuoteCore", targets: ["QuoteCore"]),
+        .library(name: "BundleCore", targets: ["BundleCore"]),
+        .executable(name: "suite", targets: ["suite"]),
+    ],
+    dependencies: [
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+        .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+    ],
+    targets: [
+        // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
+        .target(
+            name: "SuiteStorage",
+            dependencies: [
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "GRDBSQLite", package: "GRDB.swift"),
+            ]
+        ),
+        .target(
+            name: "MotivationCore",
+            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "WorkplaceCore",
+            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "QuoteCore",
+            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "BundleCore",
+            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .target(
+            name: "SuiteCLI",
+            dependencies: [
+                "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ],
+            path: "Sources/Tools/SuiteCLI"
+        ),
+        .executableTarget(
+            name: "suite",
+            dependencies: ["SuiteCLI"],
+            path: "Sources/Tools/suite"
+        ),
+        .testTarget(
+            name: "SuiteStorageTests",
+            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+        .testTarget(
+            name: "MotivationCoreTests",
+            dependencies: ["MotivationCore"]
+        ),
+        .testTarget(
+            name: "SuiteCLITests",
+            dependencies: ["SuiteCLI", "suite", .product(name: "GRDB", package: "GRDB.swift")]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)

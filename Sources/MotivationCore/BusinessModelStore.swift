@@ -1,0 +1,451 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// The business-model store: several models, one of them current, with the history of every
+/// section, in one SQLite file.
+///
+/// Every change is one durable transaction. The store is safe to use from several processes at
+/// once.
+public final class BusinessModelStore: Sendable {
+    /// The conventional file name inside the Suite store folder.
+    public static let fileName = "bmm.sqlite"
+    /// The largest section text accepted, in UTF-8 bytes.
+    public static let maximumTextLength = 1_000_000
+    /// The longest business name accepted, in characters.
+    public static let maximumNameLength = 200
+
+    let store: Store<MotivationError>
+    private let now: @Sendable () -> Date
+
+    /// The store file's path.
+    public var path: String { store.path }
+
+    /// Opens the store at `url`, creating it when missing.
+    ///
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - now: the clock used for timestamps.
+    /// - Throws: ``MotivationError`` when the file cannot be used (damaged, newer, busy, …).
+    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) {
+        store = try Store.open(
+            at: url, migrator: Self.migrator,
+            configuration: StoreConfiguration(applicationID: 0x5342_4D4D))  // "SBMM"
+        self.now = now
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE model (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL UNIQUE COLLATE NOCASE,
+                    created_ms INTEGER NOT NULL,
+                    updated_ms INTEGER NOT NULL
+                );
+                CREATE TABLE section_entry (
+                    model_id TEXT NOT NULL REFERENCES model(id) ON DELETE CASCADE,
+                    section TEXT NOT NULL,
+                    text TEXT NOT NULL,
+                    confidence TEXT,
+                    updated_ms INTEGER NOT NULL,
+                    PRIMARY KEY (model_id, section)
+                ) WITHOUT ROWID;
+                CREATE TABLE section_version (
+                    model_id TEXT NOT NULL REFERENCES model(id) ON DELETE CASCADE,
+                    section TEXT NOT NULL,
+                    version INTEGER NOT NULL,
+                    text TEXT NOT NULL,
+                    confidence TEXT,
+                    saved_ms INTEGER NOT NULL,
+                    PRIMARY KEY (model_id, section, version)
+                ) WITHOUT ROWID;
+                CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Models
+
+    /// Creates a model named `name`.
+    ///
+    /// - Parameters:
+    ///   - name: the business name.
+    ///   - makeCurrent: make the new model current; when false it becomes current only if no
+    ///     model is.
+    /// - Returns: the new model.
+    /// - Throws: ``MotivationError/invalidName(_:)``, ``MotivationError/duplicateName(_:)``.
+    @discardableResult
+    public func create(name: String, makeCurrent: Bool = true) throws(MotivationError) -> BusinessModel {
+        let name = try Self.validated(name: name)
+        let stamp = Millis(now())
+        let model = BusinessModel(name: name, createdAt: stamp.date, updatedAt: stamp.date)
+        try write { db in
+            try Self.insert(model, db: db)
+            let hasCurrent = try Self.currentID(db) != nil
+            if makeCurrent || !hasCurrent { try Self.setCurrentID(model.id, db: db) }
+        }
+        return model
+    }
+
+    /// All models, by name.
+    public func models() throws(MotivationError) -> [BusinessModelSummary] {
+        try read { db in
+            let current = try Self.currentID(db)
+            let counts = try Row.fetchAll(db, sql: """
+                SELECT model_id, count(*) AS answered FROM section_entry
+                WHERE trim(text, ' ' || char(9, 10, 13)) <> '' GROUP BY model_id
+                """).reduce(into: [String: Int]()) { $0[$1["model_id"]] = $1["answered"] }
+            return try Row.fetchAll(db, sql: "SELECT id, name, updated_ms FROM model ORDER BY name COLLATE NOCASE")
+                .compactMap { row -> BusinessModelSummary? in
+                    guard let id = UUID(uuidString: row["id"]) else { return nil }
+                    let answered = counts[row["id"]] ?? 0
+                    return BusinessModelSummary(
+                        id: id, name: row["name"], percent: answered * 100 / SectionCatalogue.sections.count,
+                        updatedAt: Millis(row["updated_ms"] as Int64).date, isCurrent: id == current)
+                }
+        }
+    }
+
+    /// The model named `name` (case-insensitive).
+    public func model(named name: String) throws(MotivationError) -> BusinessModel {
+        try read { db in try Self.load(named: name, db: db) }
+    }
+
+    /// The current model.
+    ///
+    /// - Throws: ``MotivationError/noCurrentModel`` when there is none.
+    public func current() throws(MotivationError) -> BusinessModel {
+        try read { db in
+            guard let id = try Self.currentID(db) else { throw MotivationError.noCurrentModel }
+            return try Self.load(id: id, db: db)
+        }
+    }
+
+    /// Makes the model named `name` current.
+    @discardableResult
+    public func use(named name: String) throws(MotivationError) -> BusinessModel {
+        try write { db in
+            let model = try Self.load(named: name, db: db)
+            try Self.setCurrentID(model.id, db: db)
+            return model
+        }
+    }
+
+    /// Renames a model.
+    @discardableResult
+    public func rename(_ id: UUID, to newName: String) throws(MotivationError) -> BusinessModel {
+        let newName = try Self.validated(name: newName)
+        return try write { db in
+            var model = try Self.load(id: id, db: db)
+            if model.name != newName, let other = try String.fetchOne(
+                db, sql: "SELECT id FROM model WHERE name = ? COLLATE NOCASE", arguments: [newName]),
+                other != id.uuidString {
+                throw MotivationError.duplicateName(newName)
+            }
+            let stamp = Millis(now())
+            try db.execute(sql: "UPDATE model SET name = ?, updated_ms = ? WHERE id = ?",
+                           arguments: [newName, stamp.value, id.uuidString])
+            model.name = newName
+            model.updatedAt = stamp.date
+            return model
+        }
+    }
+
+    /// Copies a model, with its sections and their history, under a new name; the copy becomes
+    /// current.
+    @discardableResult
+    public func duplicate(_ id: UUID, as newName: String) throws(MotivationError) -> BusinessModel {
+        let newName = try Self.validated(name: newName)
+        return try write { db in
+            let source = try Self.load(id: id, db: db)
+            let stamp = Millis(now())
+            var copy = source
+            copy.id = UUID()
+            copy.name = newName
+            copy.createdAt = stamp.date
+            copy.updatedAt = stamp.date
+            try Self.insert(copy, db: db)
+            try db.execute(sql: """
+                INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms)
+                SELECT ?, section, version, text, confidence, saved_ms FROM section_version WHERE model_id = ?
+                """, arguments: [copy.id.uuidString, id.uuidString])
+            try Self.setCurrentID(copy.id, db: db)
+            return copy
+        }
+    }
+
+    /// Deletes the model named `name` and its history. When it was current, the first remaining
+    /// model by name becomes current.
+    public func delete(named name: String) throws(MotivationError) {
+        try write { db in
+            let model = try Self.load(named: name, db: db)
+            try db.execute(sql: "DELETE FROM model WHERE id = ?", arguments: [model.id.uuidString])
+            if try Self.currentID(db) == model.id {
+                if let next = try String.fetchOne(db, sql: "SELECT id FROM model ORDER BY name COLLATE NOCASE LIMIT 1"),
+                   let nextID = UUID(uuidString: next) {
+                    try Self.setCurrentID(nextID, db: db)
+                } else {
+                    try db.execute(sql: "DELETE FROM setting WHERE key = 'current'")
+                }
+            }
+        }
+    }
+
+    // MARK: - Sections
+
+    /// Saves the text (and optionally the confidence) of a section; the save is kept in history.
+    ///
+    /// - Parameters:
+    ///   - text: the new text; empty clears the section.
+    ///   - confidence: the new confidence, or nil to keep the current one.
+    ///   - section: the section.
+    ///   - id: the model.
+    /// - Returns: the model after the change.
+    /// - Throws: ``MotivationError/textTooLong(length:limit:)``, ``MotivationError/invalidText(_:)``.
+    @discardableResult
+    public func save(
+        text: String, confidence: Confidence? = nil, section: SectionID, in id: UUID
+    ) throws(MotivationError) -> BusinessModel {
+        try Self.validate(text: text)
+        return try write { db in
+            var model = try Self.load(id: id, db: db)
+            let entry = SectionEntry(
+                text: text, confidence: confidence ?? model.entries[section]?.confidence, updatedAt: Millis(now()).date)
+            try Self.record(entry, section: section, model: &model, db: db)
+            return model
+        }
+    }
+
+    /// Sets only the confidence of a section, keeping its text.
+    @discardableResult
+    public func setConfidence(
+        _ confidence: Confidence?, section: SectionID, in id: UUID
+    ) throws(MotivationError) -> BusinessModel {
+        try write { db in
+            var model = try Self.load(id: id, db: db)
+            let entry = SectionEntry(text: model.text(of: section), confidence: confidence, updatedAt: Millis(now()).date)
+            try Self.record(entry, section: section, model: &model, db: db)
+            return model
+        }
+    }
+
+    /// Every saved version of a section, oldest first; the last one is the current text.
+    public func history(of section: SectionID, in id: UUID) throws(MotivationError) -> [SectionVersion] {
+        try read { db in
+            _ = try Self.load(id: id, db: db)
+            return try Self.versions(of: section, model: id, db: db)
+        }
+    }
+
+    /// Makes version `version` of a section's history its current text (kept as a new version).
+    @discardableResult
+    public func restore(section: SectionID, version: Int, in id: UUID) throws(MotivationError) -> BusinessModel {
+        try write { db in
+            var model = try Self.load(id: id, db: db)
+            guard let old = try Self.versions(of: section, model: id, db: db).first(where: { $0.version == version }) else {
+                throw MotivationError.versionNotFound(section: section, version: version)
+            }
+            let entry = SectionEntry(text: old.text, confidence: old.confidence, updatedAt: Millis(now()).date)
+            try Self.record(entry, section: section, model: &model, db: db)
+            return model
+        }
+    }
+
+    // MARK: - Documents
+
+    /// The model and the history of its sections as an interchange document.
+    public func document(for id: UUID) throws(MotivationError) -> BusinessModelDocument {
+        try read { db in
+            let model = try Self.load(id: id, db: db)
+            var history: [SectionID: [SectionVersion]] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT section, version, text, confidence, saved_ms FROM section_version
+                WHERE model_id = ? ORDER BY section, version
+                """, arguments: [id.uuidString]) {
+                guard let section = SectionID(rawValue: row["section"]) else { continue }
+                history[section, default: []].append(Self.version(row))
+            }
+            return BusinessModelDocument(model: model, history: history)
+        }
+    }
+
+    /// Imports a document as a new model (which becomes current).
+    ///
+    /// - Parameters:
+    ///   - document: the document.
+    ///   - newName: a name to use instead of the document's; the copy then gets a new id.
+    /// - Throws: ``MotivationError/duplicateName(_:)`` when the name (or id) exists.
+    @discardableResult
+    public func importDocument(_ document: BusinessModelDocument, as newName: String? = nil) throws(MotivationError) -> BusinessModel {
+        var model = document.model
+        if let newName {
+            model.name = try Self.validated(name: newName)
+            model.id = UUID()
+        } else {
+            model.name = try Self.validated(name: model.name)
+        }
+        for entry in model.entries.values { try Self.validate(text: entry.text) }
+        for versions in document.history.values { for version in versions { try Self.validate(text: version.text) } }
+        let imported = model
+        return try write { db in
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM model WHERE name = ? COLLATE NOCASE)", arguments: [imported.name]) == true {
+                throw MotivationError.duplicateName(imported.name)
+            }
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM model WHERE id = ?)", arguments: [imported.id.uuidString]) == true {
+                throw MotivationError.duplicateName(imported.name)
+            }
+            try Self.insert(imported, db: db)
+            for (section, versions) in document.history {
+                for version in versions {
+                    try db.execute(sql: """
+                        INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms)
+                        VALUES (?, ?, ?, ?, ?, ?)
+                        """, arguments: [imported.id.uuidString, section.rawValue, version.version, version.text,
+                                         version.confidence?.rawValue, Millis(version.savedAt).value])
+                }
+            }
+            try Self.setCurrentID(imported.id, db: db)
+            return imported
+        }
+    }
+
+    // MARK: - Validation
+
+    /// Checks a business name and returns it trimmed.
+    public static func validated(name: String) throws(MotivationError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw .invalidName("the name is empty") }
+        if trimmed.count > maximumNameLength {
+            throw .invalidName("the name has \(trimmed.count) characters; at most \(maximumNameLength) are allowed")
+        }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidName("the name holds a control character")
+        }
+        return trimmed
+    }
+
+    /// Checks a section text: at most ``maximumTextLength`` UTF-8 bytes, no control characters
+    /// other than tab and line breaks.
+    public static func validate(text: String) throws(MotivationError) {
+        let length = text.utf8.count
+        if length > maximumTextLength { throw .textTooLong(length: length, limit: maximumTextLength) }
+        if let bad = text.unicodeScalars.first(where: {
+            $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t"
+        }) {
+            throw .invalidText(String(format: "it holds the control character U+%04X", bad.value))
+        }
+    }
+
+    // MARK: - Plumbing
+
+    private func read<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T {
+        do { return try store.read(body) } catch { throw domain(error) }
+    }
+
+    private func write<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T {
+        do { return try store.write(body) } catch { throw domain(error) }
+    }
+
+    private func domain(_ error: any Error) -> MotivationError {
+        if let error = error as? MotivationError { return error }
+        return .storeUnavailable(path: path, reason: "\(error)")
+    }
+
+    private static func insert(_ model: BusinessModel, db: Database) throws {
+        if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM model WHERE name = ? COLLATE NOCASE)", arguments: [model.name]) == true {
+            throw MotivationError.duplicateName(model.name)
+        }
+        try db.execute(sql: "INSERT INTO model (id, name, created_ms, updated_ms) VALUES (?, ?, ?, ?)",
+                       arguments: [model.id.uuidString, model.name, Millis(model.createdAt).value, Millis(model.updatedAt).value])
+        for (section, entry) in model.entries {
+            try db.execute(sql: """
+                INSERT INTO section_entry (model_id, section, text, confidence, updated_ms) VALUES (?, ?, ?, ?, ?)
+                """, arguments: [model.id.uuidString, section.rawValue, entry.text, entry.confidence?.rawValue,
+                                 Millis(entry.updatedAt).value])
+        }
+    }
+
+    private static func record(_ entry: SectionEntry, section: SectionID, model: inout BusinessModel, db: Database) throws {
+        let stamp = Millis(entry.updatedAt)
+        try db.execute(sql: """
+            INSERT INTO section_entry (model_id, section, text, confidence, updated_ms) VALUES (?, ?, ?, ?, ?)
+            ON CONFLICT (model_id, section) DO UPDATE SET
+                text = excluded.text, confidence = excluded.confidence, updated_ms = excluded.updated_ms
+            """, arguments: [model.id.uuidString, section.rawValue, entry.text, entry.confidence?.rawValue, stamp.value])
+        let next = (try Int.fetchOne(db, sql: """
+            SELECT max(version) FROM section_version WHERE model_id = ? AND section = ?
+            """, arguments: [model.id.uuidString, section.rawValue]) ?? 0) + 1
+        try db.execute(sql: """
+            INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms) VALUES (?, ?, ?, ?, ?, ?)
+            """, arguments: [model.id.uuidString, section.rawValue, next, entry.text, entry.confidence?.rawValue, stamp.value])
+        try db.execute(sql: "UPDATE model SET updated_ms = ? WHERE id = ?", arguments: [stamp.value, model.id.uuidString])
+        model.entries[section] = SectionEntry(text: entry.text, confidence: entry.confidence, updatedAt: stamp.date)
+        model.updatedAt = stamp.date
+    }
+
+    private static func versions(of section: SectionID, model id: UUID, db: Database) throws -> [SectionVersion] {
+        try Row.fetchAll(db, sql: """
+            SELECT version, text, confidence, saved_ms FROM section_version
+            WHERE model_id = ? AND section = ? ORDER BY version
+            """, arguments: [id.uuidString, section.rawValue]).map(version)
+    }
+
+    private static func version(_ row: Row) -> SectionVersion {
+        SectionVersion(
+            version: row["version"], text: row["text"],
+            confidence: (row["confidence"] as String?).flatMap(Confidence.init(rawValue:)),
+            savedAt: Millis(row["saved_ms"] as Int64).date)
+    }
+
+    private static func currentID(_ db: Database) throws -> UUID? {
+        try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'current'").flatMap(UUID.init(uuidString:))
+    }
+
+    private static func setCurrentID(_ id: UUID, db: Database) throws {
+        try db.execute(sql: """
+            INSERT INTO setting (key, value) VALUES ('current', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
+            """, arguments: [id.uuidString])
+    }
+
+    private static func load(named name: String, db: Database) throws -> BusinessModel {
+        let key = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard let idText = try String.fetchOne(db, sql: "SELECT id FROM model WHERE name = ? COLLATE NOCASE", arguments: [key]),
+              let id = UUID(uuidString: idText) else {
+            throw MotivationError.modelNotFound(name)
+        }
+        return try load(id: id, db: db)
+    }
+
+    private static func load(id: UUID, db: Database) throws -> BusinessModel {
+        guard let row = try Row.fetchOne(db, sql: "SELECT name, created_ms, updated_ms FROM model WHERE id = ?",
+                                         arguments: [id.uuidString]) else {
+            throw MotivationError.modelNotFound(id.uuidString)
+        }
+        var entries: [SectionID: SectionEntry] = [:]
+        for entry in try Row.fetchAll(db, sql: """
+            SELECT section, text, confidence, updated_ms FROM section_entry WHERE model_id = ?
+            """, arguments: [id.uuidString]) {
+            guard let section = SectionID(rawValue: entry["section"]) else { continue }
+            entries[section] = SectionEntry(
+                text: entry["text"], confidence: (entry["confidence"] as String?).flatMap(Confidence.init(rawValue:)),
+                updatedAt: Millis(entry["updated_ms"] as Int64).date)
+        }
+        return BusinessModel(
+            id: id, name: row["name"], entries: entries,
+            createdAt: Millis(row["created_ms"] as Int64).date, updatedAt: Millis(row["updated_ms"] as Int64).date)
+    }
+}
+
+/// A time rounded to whole milliseconds, the precision the store and documents keep.
+struct Millis {
+    let value: Int64
+
+    init(_ date: Date) { value = Int64((date.timeIntervalSince1970 * 1000).rounded()) }
+    init(_ value: Int64) { self.value = value }
+
+    var date: Date { Date(timeIntervalSince1970: Double(value) / 1000) }
+}

@@ -1,0 +1,237 @@
+import Foundation
+import GRDB
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Musl)
+import Musl
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// An SQLite feature a store relies on.
+package enum SQLiteFeature: String, Sendable, CaseIterable {
+    case fts5 = "FTS5 full-text search"
+    case rtree = "R*Tree spatial indexes"
+
+    var compileOption: String {
+        switch self {
+        case .fts5: return "ENABLE_FTS5"
+        case .rtree: return "ENABLE_RTREE"
+        }
+    }
+}
+
+/// What a core says about its store when it opens it.
+package struct StoreConfiguration: Sendable {
+    /// Written to `PRAGMA application_id` when the store is created and checked on every open,
+    /// so that a database of another application is refused rather than migrated.
+    package var applicationID: Int32
+    /// How long to wait for another process that holds the store or its lock.
+    package var busyTimeout: TimeInterval
+    /// SQLite features checked at open.
+    package var requiredFeatures: [SQLiteFeature]
+
+    package init(applicationID: Int32, busyTimeout: TimeInterval = 10, requiredFeatures: [SQLiteFeature] = []) {
+        self.applicationID = applicationID
+        self.busyTimeout = busyTimeout
+        self.requiredFeatures = requiredFeatures
+    }
+}
+
+/// A store file opened safely: a GRDB `DatabasePool` in WAL mode with `synchronous=FULL` and a busy
+/// timeout, created with mode 0600, migrated under an exclusive `flock` on `<store>.lock`.
+///
+/// A file that is not a healthy database of this store's kind, or that a newer schema wrote, is
+/// refused with an error naming its path, and is never deleted, renamed or rewritten.
+package final class Store<Failure: StoreFailureRepresentable>: Sendable {
+    /// The open pool.
+    package let pool: DatabasePool
+    /// The store file's path.
+    package let path: String
+
+    private init(pool: DatabasePool, path: String) {
+        self.pool = pool
+        self.path = path
+    }
+
+    /// Opens (creating it when missing) the store at `url` and runs `migrator` on it.
+    ///
+    /// - Throws: `Failure` built from a ``StoreFailure``.
+    package static func open(
+        at url: URL, migrator: DatabaseMigrator, configuration: StoreConfiguration
+    ) throws(Failure) -> Store {
+        do {
+            return try openOrFail(path: url.standardizedFileURL.path, migrator: migrator, configuration: configuration)
+        } catch {
+            throw Failure(storeFailure: error)
+        }
+    }
+
+    /// Reads in a consistent snapshot. SQLite errors become `Failure`; other errors pass through.
+    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.read(body)
+        } catch let error as DatabaseError {
+            throw Failure(storeFailure: .classify(error, path: path))
+        }
+    }
+
+    /// Writes in one IMMEDIATE transaction, committed durably before it returns. SQLite errors
+    /// become `Failure`; other errors thrown by `body` roll the transaction back and pass through.
+    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+        do {
+            return try pool.writeWithoutTransaction { db in
+                var result: T?
+                try db.inTransaction(.immediate) {
+                    result = try body(db)
+                    return .commit
+                }
+                guard let result else { preconditionFailure("a committed transaction has a result") } // programmer error
+                return result
+            }
+        } catch let error as DatabaseError {
+            throw Failure(storeFailure: .classify(error, path: path))
+        }
+    }
+
+    /// Closes the pool's connections (the last one checkpoints the write-ahead log).
+    package func close() throws(Failure) {
+        do {
+            try pool.close()
+        } catch let error as DatabaseError {
+            throw Failure(storeFailure: .classify(error, path: path))
+        } catch {
+            throw Failure(storeFailure: .unavailable(path: path, reason: "\(error)"))
+        }
+    }
+
+    // MARK: - Opening
+
+    private static func openOrFail(
+        path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
+    ) throws(StoreFailure) -> Store {
+        let folder = (path as NSString).deletingLastPathComponent
+        try FileSystem.ensureFolder(folder)
+        let lock = try FileLock(path: path + ".lock", timeout: configuration.busyTimeout)
+        defer { withExtendedLifetime(lock) {} }
+
+        if StoreFile.isDirectory(path) {
+            throw .unavailable(path: path, reason: "it is a folder, not a store file")
+        }
+        if StoreFile.size(of: path) == nil {
+            try create(path: path, folder: folder, migrator: migrator, configuration: configuration)
+        } else {
+            try StoreFile.checkHeader(path: path)
+            try checkWritable(path: path)
+            try inspect(path: path, migrator: migrator, configuration: configuration)
+        }
+
+        do {
+            let pool = try DatabasePool(path: path, configuration: poolConfiguration(configuration))
+            // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+                try checkFeatures(db, path: path, features: configuration.requiredFeatures)
+            }
+            try migrator.migrate(pool)
+            return Store(pool: pool, path: path)
+        } catch let failure as StoreFailure {
+            throw failure
+        } catch let error as DatabaseError {
+            throw .classify(error, path: path)
+        } catch {
+            throw .unavailable(path: path, reason: "\(error)")
+        }
+    }
+
+    private static func poolConfiguration(_ configuration: StoreConfiguration) -> Configuration {
+        var config = Configuration()
+        config.busyMode = .timeout(configuration.busyTimeout)
+        config.maximumReaderCount = 4
+        config.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        return config
+    }
+
+    /// Refuses a file whose owner may not write it (even when running as root), or that this
+    /// process cannot read and write.
+    private static func checkWritable(path: String) throws(StoreFailure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .unavailable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IWUSR == 0 || access(path, R_OK | W_OK) != 0 {
+            throw .unavailable(path: path, reason: "the file is read-only")
+        }
+    }
+
+    /// Looks at an existing file through a read-only connection: the application id must be this
+    /// store's and no migration may be unknown to `migrator`.
+    private static func inspect(
+        path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
+    ) throws(StoreFailure) {
+        let facts = try StoreInspection.read(path: path, busyTimeout: configuration.busyTimeout)
+        guard facts.applicationID == configuration.applicationID else {
+            throw .foreign(
+                path: path,
+                reason: "a database of another application, with \(facts.tableCount) table\(facts.tableCount == 1 ? "" : "s")")
+        }
+        let known = Set(migrator.migrations)
+        if facts.appliedMigrations.contains(where: { !known.contains($0) }) {
+            throw .newerSchema(path: path)
+        }
+    }
+
+    /// Creates a new store: a temporary file (mode 0600) is initialised and migrated, synced, then
+    /// linked into place, so the store path never holds a half-made database.
+    private static func create(
+        path: String, folder: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
+    ) throws(StoreFailure) {
+        let base = (path as NSString).lastPathComponent
+        // Leftovers of a creation that was killed: only ever made under the lock we now hold.
+        if let names = try? FileManager.default.contentsOfDirectory(atPath: folder) {
+            for name in names where name.hasPrefix(base + ".creating-") {
+                unlink((folder as NSString).appendingPathComponent(name))
+            }
+        }
+        let temporary = path + ".creating-\(getpid())"
+        if let reason = FileSystem.createEmpty(temporary, mode: 0o600) {
+            throw .unavailable(path: path, reason: "cannot create the store: \(reason)")
+        }
+        do {
+            var config = Configuration()
+            config.busyMode = .timeout(configuration.busyTimeout)
+            let queue = try DatabaseQueue(path: temporary, configuration: config)
+            try queue.writeWithoutTransaction { db in
+                try checkFeatures(db, path: path, features: configuration.requiredFeatures)
+                try db.execute(sql: "PRAGMA application_id = \(configuration.applicationID)")
+            }
+            try migrator.migrate(queue)
+            try queue.close()
+        } catch {
+            unlink(temporary)
+            switch error {
+            case let failure as StoreFailure: throw failure
+            case let error as DatabaseError: throw .classify(error, path: path)
+            default: throw .unavailable(path: path, reason: "\(error)")
+            }
+        }
+        FileSystem.sync(temporary)
+        guard link(temporary, path) == 0 else {
+            let reason = String(cString: strerror(errno))
+            unlink(temporary)
+            throw .unavailable(path: path, reason: "cannot create the store: \(reason)")
+        }
+        unlink(temporary)
+        FileSystem.sync(folder)
+    }
+
+    private static func checkFeatures(_ db: Database, path: String, features: [SQLiteFeature]) throws {
+        for feature in features {
+            let present = try Bool.fetchOne(
+                db, sql: "SELECT sqlite_compileoption_used(?)", arguments: [feature.compileOption]) ?? false
+            if !present { throw StoreFailure.missingFeature(path: path, feature: feature.rawValue) }
+        }
+    }
+}

@@ -1,0 +1,76 @@
+import ArgumentParser
+import Foundation
+import MotivationCore
+
+/// `suite bmm`: the Business Model area of the Enterprise Business Motivation Model.
+struct BMMCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bmm",
+        abstract: "Write your business model, section by section, after Nick Malik's EBMM.",
+        discussion: """
+            A business model has ten sections joined by relationships. Start with 'new', answer \
+            the sections with 'walk' (or 'set'/'edit' one at a time), see what is done with \
+            'sections', and share with 'export' or 'print'.
+
+            Example:
+              suite bmm new "Acme Bakery"
+              suite bmm walk
+              suite bmm export --format markdown -o acme.md
+            """,
+        subcommands: [
+            BMMNew.self, BMMList.self, BMMUse.self, BMMRename.self, BMMCopy.self, BMMDelete.self,
+            BMMSections.self, BMMShow.self, BMMEdit.self, BMMSet.self, BMMClear.self,
+            BMMHistory.self, BMMRestore.self, BMMWalk.self, BMMExport.self, BMMImport.self,
+            BMMPrint.self, BMMAbout.self,
+        ]
+    )
+}
+
+/// Selects the model a command acts on.
+struct ModelOption: ParsableArguments {
+    @Option(name: .customLong("model"), help: ArgumentHelp("Act on this model instead of the current one.", valueName: "name"))
+    var name: String?
+
+    func model(in store: BusinessModelStore) throws -> BusinessModel {
+        if let name { return try store.model(named: name) }
+        return try store.current()
+    }
+}
+
+/// Parses a section name for ArgumentParser: id, short id or title.
+struct SectionArgument: ExpressibleByArgument {
+    let id: SectionID
+
+    init?(argument: String) {
+        guard let id = SectionCatalogue.lookup(argument) else { return nil }
+        self.id = id
+    }
+
+    static var allValueStrings: [String] { SectionCatalogue.sections.map(\.shortID) }
+
+    static var defaultCompletionKind: CompletionKind { .list(allValueStrings) }
+}
+
+extension Confidence: ExpressibleByArgument {}
+
+enum BMM {
+    static func open(_ options: CommonOptions) throws -> BusinessModelStore {
+        try BusinessModelStore(url: options.storeFile(BusinessModelStore.fileName))
+    }
+
+    /// ✓ and ! on a terminal, `[x]` and `[!]` otherwise or with --ascii.
+    static func mark(_ done: Bool, ascii: Bool) -> String {
+        let plain = ascii || !Terminal.stdoutIsTerminal
+        if done { return plain ? "[x]" : "✓" }
+        return plain ? "[!]" : "!"
+    }
+
+    static func completenessLine(_ model: BusinessModel) -> String {
+        let completeness = model.completeness
+        return "\(model.name): \(completeness.done.count) of \(SectionCatalogue.sections.count) sections written (\(completeness.percent)%)"
+    }
+
+    static func sectionLabel(_ id: SectionID) -> String {
+        "\(id.title) (\(id.shortID))"
+    }
+}

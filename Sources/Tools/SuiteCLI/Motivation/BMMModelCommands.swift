@@ -1,0 +1,143 @@
+import ArgumentParser
+import Foundation
+import MotivationCore
+
+struct BMMNew: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "new",
+        abstract: "Create a business model and make it current.",
+        discussion: "Example:\n  suite bmm new \"Acme Bakery\"")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
+
+    func run() throws {
+        let model = try BMM.open(options).create(name: name)
+        if options.json {
+            try Terminal.printJSON(ModelLine(model: model, isCurrent: true))
+        } else {
+            print("Created '\(model.name)' (now current). Next: suite bmm walk")
+        }
+    }
+}
+
+struct ModelLine: Encodable {
+    let id: UUID
+    let name: String
+    let percent: Int
+    let current: Bool
+    let updatedAt: Date
+
+    init(model: BusinessModel, isCurrent: Bool) {
+        id = model.id; name = model.name; percent = model.completeness.percent; current = isCurrent
+        updatedAt = model.updatedAt
+    }
+
+    init(summary: BusinessModelSummary) {
+        id = summary.id; name = summary.name; percent = summary.percent; current = summary.isCurrent
+        updatedAt = summary.updatedAt
+    }
+}
+
+struct BMMList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list",
+        abstract: "List the business models; * marks the current one.",
+        discussion: "Example:\n  suite bmm list --json")
+
+    @OptionGroup var options: CommonOptions
+
+    func run() throws {
+        let models = try BMM.open(options).models()
+        if options.json {
+            try Terminal.printJSON(models.map(ModelLine.init(summary:)))
+            return
+        }
+        if models.isEmpty {
+            print("No business models yet. Create one: suite bmm new \"Business name\"")
+            return
+        }
+        for model in models {
+            print("\(model.isCurrent ? "*" : " ") \(model.name)  \(model.percent)%")
+        }
+    }
+}
+
+struct BMMUse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "use",
+        abstract: "Make another business model current.",
+        discussion: "Example:\n  suite bmm use \"Acme Bakery\"")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
+
+    func run() throws {
+        let model = try BMM.open(options).use(named: name)
+        print("Now working on '\(model.name)'.")
+    }
+}
+
+struct BMMRename: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "rename",
+        abstract: "Change the business name of the current model.",
+        discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var selection: ModelOption
+    @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
+
+    func run() throws {
+        let store = try BMM.open(options)
+        let model = try selection.model(in: store)
+        let renamed = try store.rename(model.id, to: newName)
+        print("Renamed '\(model.name)' to '\(renamed.name)'.")
+    }
+}
+
+struct BMMCopy: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "copy",
+        abstract: "Copy the current model, with its history, under a new name; the copy becomes current.",
+        discussion: "Example:\n  suite bmm copy \"Acme Bakery (online only)\"")
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var selection: ModelOption
+    @Argument(help: ArgumentHelp("The copy's name.", valueName: "new-name")) var newName: String
+
+    func run() throws {
+        let store = try BMM.open(options)
+        let model = try selection.model(in: store)
+        let copy = try store.duplicate(model.id, as: newName)
+        print("Copied '\(model.name)' to '\(copy.name)' (now current).")
+    }
+}
+
+struct BMMDelete: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "delete",
+        abstract: "Delete a business model and its history.",
+        discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm delete \"Old idea\" --yes")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
+    @Flag(name: .shortAndLong, help: "Delete without asking.") var yes = false
+
+    func run() throws {
+        let store = try BMM.open(options)
+        let model = try store.model(named: name)
+        if !yes {
+            guard Terminal.stdinIsTerminal else {
+                throw CLIError.usage("deleting '\(model.name)' needs --yes when not asked on a terminal")
+            }
+            FileHandle.standardError.write(Data("Delete '\(model.name)' and all its history? [y/N] ".utf8))
+            let answer = try LineReader().next() ?? ""
+            guard ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
+                throw CLIError.failed("not deleted")
+            }
+        }
+        try store.delete(named: model.name)
+        print("Deleted '\(model.name)'.")
+    }
+}

@@ -1,0 +1,168 @@
+import ArgumentParser
+import Foundation
+import MotivationCore
+
+enum BMMFormat: String, ExpressibleByArgument, CaseIterable {
+    case markdown, html, text, json, canvas
+}
+
+enum BMMShare {
+    /// Applies the sharing rules: refuses without a name or Value Proposition unless forced, and
+    /// warns on stderr about other unfinished sections.
+    static func check(_ model: BusinessModel, force: Bool) throws {
+        let check = model.completeness.shareCheck
+        try check.enforce(force: force)
+        if !check.blocking.isEmpty {
+            Terminal.printError("suite: warning: sharing although the model lacks \(check.blocking.joined(separator: " and ")) (--force)")
+        }
+        if let warning = check.warningText {
+            Terminal.printError("suite: warning: \(warning)")
+        }
+    }
+
+    static func render(_ model: BusinessModel, format: BMMFormat, store: BusinessModelStore) throws -> Data {
+        switch format {
+        case .markdown: return Data(ModelRenderer.markdown(model).utf8)
+        case .html: return Data(ModelRenderer.html(model).utf8)
+        case .text: return Data(ModelRenderer.text(model).utf8)
+        case .canvas: return Data(ModelRenderer.canvas(model).utf8)
+        case .json: return try store.document(for: model.id).encoded()
+        }
+    }
+}
+
+struct BMMExport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "export",
+        abstract: "Share the model as Markdown, HTML, paginated text, JSON or a canvas view.",
+        discussion: """
+            A model without a business name or a Value Proposition is refused (exit 1) unless \
+            --force; other unfinished sections are listed as a warning on stderr. JSON is the \
+            backup and transfer format: it keeps every saved version, is never refused, and \
+            'suite bmm import' reads it back exactly.
+
+            Examples:
+              suite bmm export --format markdown -o acme.md
+              suite bmm export --format html -o acme.html
+              suite bmm export --format json > acme.json
+            """)
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var selection: ModelOption
+    @Option(help: ArgumentHelp("markdown, html, text, json or canvas.", valueName: "format")) var format: BMMFormat = .markdown
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    var output: String?
+    @Flag(help: "Share even though the business name or Value Proposition is missing.") var force = false
+
+    func run() throws {
+        let store = try BMM.open(options)
+        let model = try selection.model(in: store)
+        if format != .json { try BMMShare.check(model, force: force) }
+        let data = try BMMShare.render(model, format: format, store: store)
+        if let output {
+            try AtomicFile.write(data, to: output)
+            Terminal.printError("Wrote \(output).")
+        } else {
+            FileHandle.standardOutput.write(data)
+        }
+    }
+}
+
+struct BMMImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import a model from JSON written by 'suite bmm export --format json'.",
+        discussion: "A model whose name exists is refused unless --as gives a new name. Nothing is imported from a malformed file.\n\nExample:\n  suite bmm import acme.json --as \"Acme (copy)\"")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The JSON file ('-' for standard input).", valueName: "file")) var file: String
+    @Option(name: .customLong("as"), help: ArgumentHelp("Import under this name (with a new id).", valueName: "name")) var newName: String?
+
+    func run() throws {
+        let data: Data
+        if file == "-" {
+            data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+        } else {
+            data = try Terminal.readFile(file)
+        }
+        let document: BusinessModelDocument
+        do {
+            document = try BusinessModelDocument.decode(data)
+        } catch {
+            throw CLIError.badInput("\(file): \(error.description)")
+        }
+        let store = try BMM.open(options)
+        let model = try store.importDocument(document, as: newName)
+        print("Imported '\(model.name)' (now current). \(BMM.completenessLine(model))")
+    }
+}
+
+struct BMMPrint: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "print",
+        abstract: "Print the model on paper through the system's print spooler (lp).",
+        discussion: "Sends the paginated text of 'export --format text' to 'lp'. The same sharing rules as export apply.\n\nExample:\n  suite bmm print --printer Office_Laser")
+
+    @OptionGroup var options: CommonOptions
+    @OptionGroup var selection: ModelOption
+    @Option(help: ArgumentHelp("The printer (lp -d).", valueName: "name")) var printer: String?
+    @Flag(help: "Print even though the business name or Value Proposition is missing.") var force = false
+
+    func run() throws {
+        let store = try BMM.open(options)
+        let model = try selection.model(in: store)
+        try BMMShare.check(model, force: force)
+        guard let lp = Executables.find("lp") else {
+            throw CLIError.unavailable("no 'lp' print spooler found (install cups-client); use 'suite bmm export --format text -o FILE' instead")
+        }
+        let process = Process()
+        process.executableURL = lp
+        process.arguments = (printer.map { ["-d", $0] } ?? []) + ["-t", "\(model.name) — business model"]
+        let pipe = Pipe()
+        process.standardInput = pipe
+        do {
+            try process.run()
+        } catch {
+            throw CLIError.unavailable("cannot run \(lp.path): \(error.localizedDescription)")
+        }
+        pipe.fileHandleForWriting.write(Data(ModelRenderer.text(model).utf8))
+        try? pipe.fileHandleForWriting.close()
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError.unavailable("lp failed with status \(process.terminationStatus); use 'suite bmm export --format text -o FILE' instead")
+        }
+        print("Sent '\(model.name)' to \(printer ?? "the default printer").")
+    }
+}
+
+struct BMMAbout: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "about",
+        abstract: "What the model is, who made it, and what this tool does.")
+
+    func run() {
+        print("""
+            The Enterprise Business Motivation Model (EBMM) is Nick Malik's model of what moves an \
+            enterprise: its business models, its goals and the influences on them. Its Business \
+            Model area describes one business in ten related sections, from the Value Proposition \
+            to Cost & Revenue Models. EBMM is published openly (CC0): http://motivationmodel.com/ebmm/
+
+            'suite bmm' walks you through those ten sections for your own business: it explains \
+            each one, follows the model's relationships from section to section, marks what is \
+            done, keeps every version you save, and shares or prints the result. The descriptions \
+            are written for this tool; the sections and relationships are EBMM's.
+            """)
+    }
+}
+
+/// Finds programs on $PATH.
+enum Executables {
+    static func find(_ name: String) -> URL? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        for folder in path.split(separator: ":") where !folder.isEmpty {
+            let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,69 @@
+import ArgumentParser
+import Foundation
+
+/// The version `suite --version` prints.
+public enum SuiteVersion {
+    public static let current = "0.1.0"
+}
+
+/// The root `suite` command: configuration only.
+public struct SuiteCommand: AsyncParsableCommand {
+    public static let configuration = CommandConfiguration(
+        commandName: "suite",
+        abstract: "Four personal productivity tools sharing one safe local store.",
+        discussion: """
+            Data lives in one SQLite file per app in the store folder: --store-dir, else \
+            $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite.
+
+            Example:
+              suite bmm new "Acme Bakery" && suite bmm walk
+            """,
+        version: SuiteVersion.current,
+        subcommands: [BMMCommand.self, PlacesCommand.self, QuotesCommand.self, BundleCommand.self]
+    )
+
+    public init() {}
+}
+
+/// Runs `suite` with `arguments` (without the program name) and returns the exit code.
+///
+/// Every error is turned into one line on stderr and an exit code here, in one place.
+public enum SuiteMain {
+    public static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try SuiteCommand.parseAsRoot(hoistingSharedOptions(arguments))
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch {
+            return ErrorReport.report(error)
+        }
+    }
+
+    /// Lets the shared options stand before the group too (`suite --store-dir D bmm list`): those
+    /// given before the first command word are moved to the end, where every command accepts them.
+    static func hoistingSharedOptions(_ arguments: [String]) -> [String] {
+        var leading: [String] = []
+        var index = 0
+        while index < arguments.count, arguments[index].hasPrefix("-") {
+            let argument = arguments[index]
+            if argument == "--store-dir", index + 1 < arguments.count {
+                leading += [argument, arguments[index + 1]]
+                index += 2
+            } else if argument.hasPrefix("--store-dir=") || argument == "--json" {
+                leading.append(argument)
+                index += 1
+            } else {
+                return arguments
+            }
+        }
+        guard !leading.isEmpty, index < arguments.count else { return arguments }
+        var rest = Array(arguments[index...])
+        let terminator = rest.firstIndex(of: "--") ?? rest.endIndex
+        rest.insert(contentsOf: leading, at: terminator)
+        return rest
+    }
+}

@@ -1,0 +1,47 @@
+import ArgumentParser
+import Foundation
+
+/// Options every store-using command takes.
+struct CommonOptions: ParsableArguments {
+    @Option(name: .customLong("store-dir"), help: ArgumentHelp(
+        "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
+        valueName: "dir"))
+    var storeDir: String?
+
+    @Flag(name: .long, help: "Print one JSON document to stdout instead of text.")
+    var json = false
+
+    /// The store folder chosen by the precedence rules.
+    func storeFolder() throws -> URL {
+        try StoreLocation.folder(storeDir: storeDir, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The URL of `fileName` inside the store folder.
+    func storeFile(_ fileName: String) throws -> URL {
+        try storeFolder().appendingPathComponent(fileName)
+    }
+}
+
+/// Where the store folder is.
+enum StoreLocation {
+    /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`.
+    /// Empty values count as unset; a relative XDG path is ignored, as the XDG spec says.
+    static func folder(storeDir: String?, environment: [String: String]) throws -> URL {
+        if let storeDir, !storeDir.isEmpty { return URL(fileURLWithPath: expand(storeDir, environment)) }
+        if let home = environment["SUITE_HOME"], !home.isEmpty { return URL(fileURLWithPath: expand(home, environment)) }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
+            return URL(fileURLWithPath: xdg).appendingPathComponent("suite")
+        }
+        guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) else {
+            throw CLIError.usage("cannot find the store folder: set --store-dir, SUITE_HOME or HOME")
+        }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/suite")
+    }
+
+    private static func expand(_ path: String, _ environment: [String: String]) -> String {
+        if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] {
+            return home + path.dropFirst()
+        }
+        return path
+    }
+}

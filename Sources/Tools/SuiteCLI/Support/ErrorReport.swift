@@ -1,0 +1,102 @@
+import ArgumentParser
+import Foundation
+import MotivationCore
+
+/// Exit codes (sysexits-style), as documented in README.
+enum ExitStatus {
+    static let failure: Int32 = 1        // a refused or failed operation
+    static let usage: Int32 = 64         // bad command line
+    static let dataError: Int32 = 65     // bad input data
+    static let noInput: Int32 = 66       // missing input file
+    static let unavailable: Int32 = 69   // a remote service or a needed program is unavailable
+    static let ioError: Int32 = 74       // store I/O or a corrupt store
+    static let temporary: Int32 = 75     // busy past its timeout, rate limited
+}
+
+/// Errors raised by the CLI itself.
+enum CLIError: Error, CustomStringConvertible {
+    case usage(String)
+    case badInput(String)
+    case missingFile(String)
+    case unavailable(String)
+    case io(String)
+    case failed(String)
+
+    var exitCode: Int32 {
+        switch self {
+        case .usage: return ExitStatus.usage
+        case .badInput: return ExitStatus.dataError
+        case .missingFile: return ExitStatus.noInput
+        case .unavailable: return ExitStatus.unavailable
+        case .io: return ExitStatus.ioError
+        case .failed: return ExitStatus.failure
+        }
+    }
+
+    var description: String {
+        switch self {
+        case .usage(let text), .badInput(let text), .unavailable(let text), .io(let text), .failed(let text):
+            return text
+        case .missingFile(let path):
+            return "no such file: \(path)"
+        }
+    }
+}
+
+/// The one place that turns an error into a stderr line and an exit code.
+enum ErrorReport {
+    static func report(_ error: any Error) -> Int32 {
+        if let (code, message) = classify(error) {
+            Terminal.printError("suite: \(message)")
+            return code
+        }
+        let code = SuiteCommand.exitCode(for: error)
+        if code == .success {
+            // Help, --version, completion scripts: the full text goes to stdout.
+            print(SuiteCommand.fullMessage(for: error))
+            return 0
+        }
+        var message = oneLine(SuiteCommand.message(for: error))
+        if message.hasPrefix("Error: ") { message.removeFirst("Error: ".count) }
+        if message.isEmpty {
+            return code.rawValue
+        }
+        let status = code == .validationFailure ? ExitStatus.usage : code.rawValue
+        Terminal.printError("suite: \(message) (see --help)")
+        return status
+    }
+
+    /// Folds ArgumentParser's multi-line messages ("one of the following:" and a bullet list)
+    /// into one line.
+    static func oneLine(_ message: String) -> String {
+        let lines = message.split(separator: "\n").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        guard let first = lines.first else { return "" }
+        let rest = lines.dropFirst().map { $0.hasPrefix("- ") ? String($0.dropFirst(2)) : $0 }
+        return rest.isEmpty ? first : first + " " + rest.joined(separator: ", ")
+    }
+
+    /// Our own errors and the cores' errors, with their exit codes.
+    static func classify(_ error: any Error) -> (Int32, String)? {
+        switch error {
+        case let error as CLIError:
+            return (error.exitCode, error.description)
+        case let error as MotivationError:
+            return (exitCode(error), error.description)
+        default:
+            return nil
+        }
+    }
+
+    static func exitCode(_ error: MotivationError) -> Int32 {
+        switch error {
+        case .modelNotFound, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
+            return ExitStatus.failure
+        case .invalidName, .textTooLong, .invalidText, .malformedDocument:
+            return ExitStatus.dataError
+        case .corruptStore, .newerStore, .storeUnavailable:
+            return ExitStatus.ioError
+        case .storeBusy:
+            return ExitStatus.temporary
+        }
+    }
+}

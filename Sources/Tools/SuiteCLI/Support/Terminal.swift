@@ -1,0 +1,146 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#elseif canImport(Darwin)
+import Darwin
+#endif
+
+/// Standard streams: diagnostics, JSON, terminal detection and reading input strictly.
+enum Terminal {
+    static func printError(_ line: String) {
+        FileHandle.standardError.write(Data((line + "\n").utf8))
+    }
+
+    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+
+    /// Prints `value` as one pretty-printed JSON document with sorted keys.
+    static func printJSON<T: Encodable>(_ value: T) throws {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        encoder.dateEncodingStrategy = .custom { date, encoder in
+            var container = encoder.singleValueContainer()
+            try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+        }
+        let data = try encoder.encode(value)
+        FileHandle.standardOutput.write(data + Data("\n".utf8))
+    }
+
+    /// Decodes bytes as UTF-8, refusing invalid sequences.
+    static func utf8(_ data: Data, source: String) throws -> String {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw CLIError.badInput("\(source) is not valid UTF-8 text")
+        }
+        return text
+    }
+
+    /// Reads all of standard input as UTF-8 text.
+    static func readAllStandardInput() throws -> String {
+        let data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+        return try utf8(data, source: "standard input")
+    }
+
+    /// Reads a file as bytes, with exit-code-friendly errors.
+    static func readFile(_ path: String) throws -> Data {
+        var isDirectory: ObjCBool = false
+        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
+            throw CLIError.missingFile(path)
+        }
+        if isDirectory.boolValue { throw CLIError.badInput("\(path) is a folder, not a file") }
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw CLIError.missingFile(path + " (cannot be read)")
+        }
+        return data
+    }
+}
+
+/// Reads standard input line by line without repairing invalid UTF-8.
+final class LineReader {
+    private var buffer: [UInt8] = []
+    private var atEnd = false
+    private let descriptor: Int32
+
+    init(descriptor: Int32 = STDIN_FILENO) {
+        self.descriptor = descriptor
+    }
+
+    /// The next line without its line break, nil at end of input.
+    func next() throws -> String? {
+        while true {
+            if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
+                var line = Array(buffer[..<newline])
+                buffer.removeFirst(newline + 1)
+                if line.last == UInt8(ascii: "\r") { line.removeLast() }
+                return try decode(line)
+            }
+            if atEnd {
+                if buffer.isEmpty { return nil }
+                let line = buffer
+                buffer.removeAll()
+                return try decode(line)
+            }
+            var chunk = [UInt8](repeating: 0, count: 65_536)
+            let count = read(descriptor, &chunk, chunk.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.io("cannot read standard input: \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { atEnd = true } else { buffer += chunk[..<count] }
+        }
+    }
+
+    private func decode(_ bytes: [UInt8]) throws -> String {
+        guard let text = String(validating: bytes, as: UTF8.self) else {
+            throw CLIError.badInput("standard input is not valid UTF-8 text")
+        }
+        return text
+    }
+}
+
+#if canImport(Glibc)
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+private let systemWrite = Darwin.write
+#endif
+
+/// Writes a file so that it is either wholly replaced or untouched: temp file in the same folder,
+/// write, fsync, fchmod, rename, fsync the folder. A new file gets mode 0600; a replaced one keeps
+/// its mode.
+enum AtomicFile {
+    static func write(_ data: Data, to path: String) throws {
+        let url = URL(fileURLWithPath: path)
+        let folder = url.deletingLastPathComponent().path
+        var info = stat()
+        let mode: mode_t = stat(path, &info) == 0 ? info.st_mode & 0o7777 : 0o600
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CLIError.io("cannot write \(path): it is a folder")
+        }
+        let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw CLIError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            var offset = 0
+            while offset < raw.count {
+                guard let base = raw.baseAddress else { return }
+                let written = systemWrite(fd, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
+        if failure == nil, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
+        close(fd)
+        if failure == nil, rename(temporary, path) != 0 { failure = String(cString: strerror(errno)) }
+        if let failure {
+            unlink(temporary)
+            throw CLIError.io("cannot write \(path): \(failure)")
+        }
+        let folderFD = open(folder, O_RDONLY | O_CLOEXEC)
+        if folderFD >= 0 { fsync(folderFD); close(folderFD) }
+    }
+}

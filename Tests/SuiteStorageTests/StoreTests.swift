@@ -1,0 +1,242 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SuiteStorage
+
+struct TestStoreError: StoreFailureRepresentable, Equatable {
+    let failure: StoreFailure
+    init(storeFailure: StoreFailure) { failure = storeFailure }
+}
+
+typealias TestStore = Store<TestStoreError>
+
+/// A fresh private folder per test, so tests run in parallel.
+func temporaryFolder() throws -> URL {
+    let url = FileManager.default.temporaryDirectory
+        .appendingPathComponent("suite-storage-tests-\(UUID().uuidString)")
+    try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    return url
+}
+
+func mode(_ path: String) throws -> Int {
+    let attributes = try FileManager.default.attributesOfItem(atPath: path)
+    return (attributes[.posixPermissions] as? NSNumber)?.intValue ?? -1
+}
+
+func migrator(versions: Int) -> DatabaseMigrator {
+    var migrator = DatabaseMigrator()
+    migrator.registerMigration("v1") { db in
+        try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
+    }
+    if versions >= 2 {
+        migrator.registerMigration("v2") { db in
+            try db.execute(sql: "ALTER TABLE item ADD COLUMN note TEXT")
+        }
+    }
+    return migrator
+}
+
+let configuration = StoreConfiguration(applicationID: 0x7465_7374, busyTimeout: 10, requiredFeatures: [.fts5, .rtree])
+
+func openStore(_ url: URL, versions: Int = 1, timeout: TimeInterval = 10) throws(TestStoreError) -> TestStore {
+    var config = configuration
+    config.busyTimeout = timeout
+    return try TestStore.open(at: url, migrator: migrator(versions: versions), configuration: config)
+}
+
+/// Expects opening `url` to fail with a failure matching `check`, and the file to be unchanged.
+func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailure) -> Bool) throws {
+    let before = try Data(contentsOf: url)
+    let siblingsBefore = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path).sorted()
+    do {
+        _ = try openStore(url, versions: versions)
+        Issue.record("opening \(url.path) should have failed")
+    } catch {
+        #expect(check(error.failure), "unexpected failure: \(error.failure)")
+        #expect(error.failure.path == url.path)
+        #expect(error.failure.description.contains(url.path))
+    }
+    let after = try Data(contentsOf: url)
+    #expect(before == after, "the refused file changed")
+    let siblingsAfter = try FileManager.default.contentsOfDirectory(atPath: url.deletingLastPathComponent().path)
+        .filter { !$0.hasSuffix(".lock") }.sorted()
+    #expect(siblingsAfter == siblingsBefore.filter { !$0.hasSuffix(".lock") })
+}
+
+@Suite struct OpeningAStore {
+    @Test func createsTheFileWithMode0600AndTheFolderWith0700() throws {
+        let folder = try temporaryFolder().appendingPathComponent("nested/store")
+        let url = folder.appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        try store.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('a')") }
+        #expect(try mode(url.path) == 0o600)
+        #expect(try mode(folder.path) == 0o700)
+        #expect(try mode(url.path + ".lock") == 0o600)
+        // While open, the write-ahead log and shared memory files are private too.
+        #expect(try mode(url.path + "-wal") == 0o600)
+        #expect(try mode(url.path + "-shm") == 0o600)
+        try store.close()
+        let reopened = try openStore(url)
+        #expect(try mode(url.path) == 0o600)
+        #expect(try reopened.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 1)
+    }
+
+    @Test func usesWALWithSynchronousFullAndABusyTimeout() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        let (journal, synchronous) = try store.pool.writeWithoutTransaction { db in
+            (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
+        }
+        #expect(journal == "wal")
+        #expect(synchronous == 2)  // FULL
+        let readerSynchronous = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA synchronous") }
+        #expect(readerSynchronous == 2)
+        let busyTimeout = try store.read { db in try Int.fetchOne(db, sql: "PRAGMA busy_timeout") }
+        #expect(busyTimeout == 10_000)
+    }
+
+    @Test func theSQLiteFeaturesTheProjectNeedsWork() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        let found = try store.write { db -> (String?, Int?) in
+            try db.execute(sql: "CREATE VIRTUAL TABLE doc USING fts5(body)")
+            try db.execute(sql: "INSERT INTO doc (body) VALUES ('imagination is more important than knowledge')")
+            try db.execute(sql: "CREATE VIRTUAL TABLE box USING rtree(id, minX, maxX, minY, maxY)")
+            try db.execute(sql: "INSERT INTO box VALUES (1, 0, 1, 0, 1)")
+            return (try String.fetchOne(db, sql: "SELECT body FROM doc WHERE doc MATCH 'imag*'"),
+                    try Int.fetchOne(db, sql: "SELECT id FROM box WHERE minX <= 0.5 AND maxX >= 0.5"))
+        }
+        #expect(found.0 == "imagination is more important than knowledge")
+        #expect(found.1 == 1)
+    }
+
+    @Test func refusesRandomBytesAndLeavesThemUntouched() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        var generator = SystemRandomNumberGenerator()
+        try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: url)
+        try expectRefusedUnchanged(url) { if case .corrupt = $0 { true } else { false } }
+    }
+
+    @Test func refusesAnEmptyFile() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        try Data().write(to: url)
+        try expectRefusedUnchanged(url) { if case .corrupt(_, let reason) = $0 { reason.contains("empty") } else { false } }
+    }
+
+    @Test func refusesATruncatedDatabase() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        try store.write { db in
+            for index in 0..<2000 {
+                try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["item number \(index) with some text"])
+            }
+        }
+        try store.close()
+        let full = try Data(contentsOf: url)
+        #expect(full.count > 16_384)
+        try full.prefix(full.count / 2).write(to: url)
+        try expectRefusedUnchanged(url) { if case .corrupt(_, let reason) = $0 { reason.contains("truncated") } else { false } }
+    }
+
+    @Test func refusesADatabaseFromANewerSchema() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let newer = try openStore(url, versions: 2)
+        try newer.write { db in try db.execute(sql: "INSERT INTO item (name, note) VALUES ('a', 'b')") }
+        try newer.close()
+        try expectRefusedUnchanged(url, versions: 1) { $0 == .newerSchema(path: url.path) }
+    }
+
+    @Test func refusesADatabaseOfAnotherApplication() throws {
+        let url = try temporaryFolder().appendingPathComponent("other.sqlite")
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.write { db in try db.execute(sql: "CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT)") }
+        try queue.close()
+        try expectRefusedUnchanged(url) { if case .foreign = $0 { true } else { false } }
+    }
+
+    @Test func refusesAReadOnlyFile() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        try openStore(url).close()
+        try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: url.path)
+        try expectRefusedUnchanged(url) { if case .unavailable(_, let reason) = $0 { reason.contains("read-only") } else { false } }
+    }
+
+    @Test func migratesAnOlderStoreForward() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let old = try openStore(url, versions: 1)
+        try old.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')") }
+        try old.close()
+        let upgraded = try openStore(url, versions: 2)
+        let row = try upgraded.read { db in try Row.fetchOne(db, sql: "SELECT name, note FROM item") }
+        #expect(row?["name"] == "kept")
+        #expect(row?["note"] == nil as String?)
+    }
+
+    @Test func refusesAStoreFolderThatIsAFile() throws {
+        let folder = try temporaryFolder().appendingPathComponent("not-a-folder")
+        try Data("x".utf8).write(to: folder)
+        do {
+            _ = try openStore(folder.appendingPathComponent("test.sqlite"))
+            Issue.record("should have failed")
+        } catch {
+            guard case .unavailable(let path, let reason) = error.failure else {
+                Issue.record("unexpected \(error.failure)")
+                return
+            }
+            #expect(path == folder.path)
+            #expect(reason.contains("is a file"))
+        }
+        #expect(try Data(contentsOf: folder) == Data("x".utf8))
+    }
+
+    @Test func waitsForTheLockAndGivesUpAsBusy() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let held = try FileLock(path: url.path + ".lock", timeout: 1)
+        defer { withExtendedLifetime(held) {} }
+        do {
+            _ = try openStore(url, timeout: 0.2)
+            Issue.record("should have been busy")
+        } catch {
+            #expect(error.failure == .busy(path: url.path + ".lock"))
+        }
+        #expect(!FileManager.default.fileExists(atPath: url.path))
+    }
+
+    @Test func sixConcurrentOpenersOfOneFreshStoreAllSucceed() async throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let results = await withTaskGroup(of: String?.self) { group in
+            for index in 0..<6 {
+                group.addTask {
+                    do {
+                        let store = try openStore(url, versions: 2)
+                        try store.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES (?)", arguments: ["task \(index)"]) }
+                        try store.close()
+                        return nil
+                    } catch {
+                        return "\(error)"
+                    }
+                }
+            }
+            var failures: [String] = []
+            for await result in group { if let result { failures.append(result) } }
+            return failures
+        }
+        #expect(results.isEmpty)
+        let store = try openStore(url, versions: 2)
+        #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 6)
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2"])
+    }
+
+    @Test func aFailedCreationLeavesNoStoreBehind() throws {
+        let folder = try temporaryFolder()
+        let url = folder.appendingPathComponent("test.sqlite")
+        var broken = DatabaseMigrator()
+        broken.registerMigration("v1") { db in try db.execute(sql: "CREATE TABLE oops (") }
+        do {
+            _ = try TestStore.open(at: url, migrator: broken, configuration: configuration)
+            Issue.record("should have failed")
+        } catch {}
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { !$0.hasSuffix(".lock") }
+        #expect(names.isEmpty)
+    }
+}
