@@ -7,17 +7,19 @@ enum BMMFormat: String, ExpressibleByArgument, CaseIterable {
 }
 
 enum BMMShare {
-    /// Applies the sharing rules: refuses without a name or Value Proposition unless forced, and
-    /// warns on stderr about other unfinished sections.
-    static func check(_ model: BusinessModel, force: Bool) throws {
+    /// Applies the sharing rules: refuses without a name or Value Proposition unless forced.
+    /// Returns the warnings to print on stderr once the model was shared.
+    static func check(_ model: BusinessModel, force: Bool) throws -> [String] {
         let check = model.completeness.shareCheck
         try check.enforce(force: force)
+        var warnings: [String] = []
         if !check.blocking.isEmpty {
-            Terminal.printError("suite: warning: sharing although the model lacks \(check.blocking.joined(separator: " and ")) (--force)")
+            warnings.append("suite: warning: shared although the model lacks \(check.blocking.joined(separator: " and ")) (--force)")
         }
         if let warning = check.warningText {
-            Terminal.printError("suite: warning: \(warning)")
+            warnings.append("suite: warning: \(warning)")
         }
+        return warnings
     }
 
     static func render(_ model: BusinessModel, format: BMMFormat, store: BusinessModelStore) throws -> Data {
@@ -57,14 +59,15 @@ struct BMMExport: ParsableCommand {
     func run() throws {
         let store = try BMM.open(options)
         let model = try selection.model(in: store)
-        if format != .json { try BMMShare.check(model, force: force) }
+        let warnings = format == .json ? [] : try BMMShare.check(model, force: force)
         let data = try BMMShare.render(model, format: format, store: store)
         if let output {
             try AtomicFile.write(data, to: output)
-            Terminal.printError("Wrote \(output).")
+            print("Wrote \(output).")
         } else {
             FileHandle.standardOutput.write(data)
         }
+        warnings.forEach(Terminal.printError)
     }
 }
 
@@ -111,7 +114,7 @@ struct BMMPrint: ParsableCommand {
     func run() throws {
         let store = try BMM.open(options)
         let model = try selection.model(in: store)
-        try BMMShare.check(model, force: force)
+        let warnings = try BMMShare.check(model, force: force)
         guard let lp = Executables.find("lp") else {
             throw CLIError.unavailable("no 'lp' print spooler found (install cups-client); use 'suite bmm export --format text -o FILE' instead")
         }
@@ -131,6 +134,7 @@ struct BMMPrint: ParsableCommand {
         guard process.terminationStatus == 0 else {
             throw CLIError.unavailable("lp failed with status \(process.terminationStatus); use 'suite bmm export --format text -o FILE' instead")
         }
+        warnings.forEach(Terminal.printError)
         print("Sent '\(model.name)' to \(printer ?? "the default printer").")
     }
 }

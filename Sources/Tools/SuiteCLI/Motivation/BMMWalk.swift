@@ -12,18 +12,34 @@ struct BMMWalk: ParsableCommand {
             current text; ':q' on a line of its own stops. Each answer is saved at once, so \
             nothing is lost when you stop. Works with piped input too.
 
-            Example:
-              printf 'Fresh bread by 7 am\\n.\\n\\n.\\n:q\\n' | suite bmm walk
+            With --name, the model of that name is walked, and created first when there is none.
+
+            Examples:
+              suite bmm walk --name "Acme Bakery"
+              printf 'Fresh bread by 7 am\\n.\\n.\\n:q\\n' | suite bmm walk
             """)
 
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: ModelOption
     @Option(help: ArgumentHelp("Start at this section instead of the first.", valueName: "section")) var from: SectionArgument?
+    @Option(help: ArgumentHelp("Walk the model with this business name, creating it when missing.", valueName: "name"))
+    var name: String?
     @Flag(help: "Use [x] and [!] instead of ✓ and !.") var ascii = false
 
     func run() throws {
         let store = try BMM.open(options)
-        var model = try selection.model(in: store)
+        var model: BusinessModel
+        if let name {
+            // A store error here shows again, with its exit code, when creating.
+            if let existing = try? store.use(named: name) {
+                model = existing
+            } else {
+                model = try store.create(name: name)
+                print("Created '\(model.name)'.")
+            }
+        } else {
+            model = try selection.model(in: store)
+        }
         let order = SectionCatalogue.guidedOrder
         let start = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
         let reader = LineReader()
