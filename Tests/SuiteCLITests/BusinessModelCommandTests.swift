@@ -102,6 +102,21 @@ import Testing
         #expect(try second.run("bmm", "list").stdout.contains("Acme 2"))
     }
 
+    /// The saved format is stable: a literal `suite-bmm/1` file written by an earlier build
+    /// imports and exports back byte for byte.
+    @Test func theFixtureDocumentRoundTripsByteForByte() throws {
+        let fixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+            .appendingPathComponent("../../Fixtures/bmm/acme-bakery.json").standardizedFileURL
+        let suite = try Suite()
+        let imported = try suite.run("bmm", "import", fixture.path)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.contains("5 of 10 sections written (50%)"))
+        let exported = try suite.run("bmm", "export", "--format", "json")
+        #expect(exported.stdout == (try String(contentsOf: fixture, encoding: .utf8)))
+        let history = try suite.run("bmm", "history", "vp")
+        #expect(history.stdout.split(separator: "\n").count == 2)
+    }
+
     @Test func htmlExportEscapesHostileText() throws {
         let suite = try Suite()
         try suite.run("bmm", "new", "Acme <script>")
