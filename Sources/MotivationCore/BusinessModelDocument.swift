@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// The JSON interchange form of a business model (`"schema": "suite-bmm/1"`): the model, the
 /// current text of each of the ten sections in guided order, and every saved version.

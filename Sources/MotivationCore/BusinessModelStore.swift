@@ -439,13 +439,3 @@ public final class BusinessModelStore: Sendable {
             createdAt: Millis(row["created_ms"] as Int64).date, updatedAt: Millis(row["updated_ms"] as Int64).date)
     }
 }
-
-/// A time rounded to whole milliseconds, the precision the store and documents keep.
-struct Millis {
-    let value: Int64
-
-    init(_ date: Date) { value = Int64((date.timeIntervalSince1970 * 1000).rounded()) }
-    init(_ value: Int64) { self.value = value }
-
-    var date: Date { Date(timeIntervalSince1970: Double(value) / 1000) }
-}

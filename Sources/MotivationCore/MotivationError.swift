@@ -54,19 +54,4 @@ public enum MotivationError: Error, Sendable, Equatable, CustomStringConvertible
     }
 }
 
-extension MotivationError: StoreFailureRepresentable {
-    package init(storeFailure: StoreFailure) {
-        switch storeFailure {
-        case .corrupt(let path, let reason), .foreign(let path, let reason):
-            self = .corruptStore(path: path, reason: reason)
-        case .newerSchema(let path):
-            self = .newerStore(path: path)
-        case .busy(let path):
-            self = .storeBusy(path: path)
-        case .unavailable(let path, let reason):
-            self = .storeUnavailable(path: path, reason: reason)
-        case .missingFeature(let path, let feature):
-            self = .storeUnavailable(path: path, reason: "SQLite lacks \(feature)")
-        }
-    }
-}
+extension MotivationError: StoreErrorCases {}

@@ -72,3 +72,29 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
 package protocol StoreFailureRepresentable: Error {
     init(storeFailure: StoreFailure)
 }
+
+/// An error enum with the four store cases every core has; conforming gives the mapping from
+/// ``StoreFailure`` for free.
+package protocol StoreErrorCases: StoreFailureRepresentable {
+    static func corruptStore(path: String, reason: String) -> Self
+    static func newerStore(path: String) -> Self
+    static func storeUnavailable(path: String, reason: String) -> Self
+    static func storeBusy(path: String) -> Self
+}
+
+extension StoreErrorCases {
+    package init(storeFailure: StoreFailure) {
+        switch storeFailure {
+        case .corrupt(let path, let reason), .foreign(let path, let reason):
+            self = .corruptStore(path: path, reason: reason)
+        case .newerSchema(let path):
+            self = .newerStore(path: path)
+        case .busy(let path):
+            self = .storeBusy(path: path)
+        case .unavailable(let path, let reason):
+            self = .storeUnavailable(path: path, reason: reason)
+        case .missingFeature(let path, let feature):
+            self = .storeUnavailable(path: path, reason: "SQLite lacks \(feature)")
+        }
+    }
+}

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import MotivationCore
+import SuiteStorage
 
 func model(name: String = "Acme Bakery", _ texts: [SectionID: String]) -> BusinessModel {
     let date = Date(timeIntervalSince1970: 1_790_000_000)

@@ -20,9 +20,3 @@ struct QuotesCommand: NotYetBuilt {
         commandName: "quotes",
         abstract: "Quotes by category and source, favourites, notes and a schedule (not built yet).")
 }
-
-struct BundleCommand: NotYetBuilt {
-    static let configuration = CommandConfiguration(
-        commandName: "bundle",
-        abstract: "Todos tied to trigger events, bundled when the moment comes (not built yet).")
-}

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import BundleCore
 import MotivationCore
 
 /// Exit codes (sysexits-style), as documented in README.
@@ -82,6 +83,8 @@ enum ErrorReport {
             return (error.exitCode, error.description)
         case let error as MotivationError:
             return (exitCode(error), error.description)
+        case let error as BundleError:
+            return (exitCode(error), error.description)
         default:
             return nil
         }
@@ -92,6 +95,19 @@ enum ErrorReport {
         case .modelNotFound, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
             return ExitStatus.failure
         case .invalidName, .textTooLong, .invalidText, .malformedDocument:
+            return ExitStatus.dataError
+        case .corruptStore, .newerStore, .storeUnavailable:
+            return ExitStatus.ioError
+        case .storeBusy:
+            return ExitStatus.temporary
+        }
+    }
+
+    static func exitCode(_ error: BundleError) -> Int32 {
+        switch error {
+        case .todoNotFound, .bundleNotFound, .noOpenBundle, .unknownEvent, .similarEvent, .duplicateEvent, .invalidState:
+            return ExitStatus.failure
+        case .invalidText, .invalidDeadline, .malformedImport:
             return ExitStatus.dataError
         case .corruptStore, .newerStore, .storeUnavailable:
             return ExitStatus.ioError

@@ -1,0 +1,211 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension BundleStore {
+    /// Every todo (and, in Suite JSON, every event and bundle) in `format`.
+    ///
+    /// - Parameters:
+    ///   - format: the file format.
+    ///   - timeZone: the user's time zone, for whole-day dates.
+    /// - Returns: the file's bytes.
+    public func export(_ format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> Data {
+        let document = try read { db in try Self.document(db) }
+        switch format {
+        case .taskwarrior: return TaskwarriorFormat.encode(document.todos, timeZone: timeZone)
+        case .ics: return ICalendarFormat.encode(document.todos, stamp: now())
+        case .todotxt: return TodoTxtFormat.encode(document.todos, timeZone: timeZone)
+        case .json: return SuiteJSONFormat.encode(document)
+        }
+    }
+
+    /// Imports a file: all of it or, when anything in it is malformed, none of it. Todos are
+    /// matched by id (upserted); events by name (created when new); bundles by id.
+    ///
+    /// - Throws: ``BundleError/malformedImport(format:line:reason:)`` naming the line where it can.
+    @discardableResult
+    public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
+        let document: InterchangeDocument
+        switch format {
+        case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
+        case .ics: document = InterchangeDocument(todos: try ICalendarFormat.decode(data))
+        case .todotxt: document = InterchangeDocument(todos: try TodoTxtFormat.decode(data, timeZone: timeZone, now: now()))
+        case .json: document = try SuiteJSONFormat.decode(data)
+        }
+        try Self.validate(document, format: format)
+        return try write { db in try Self.apply(document, db: db, stamp: stamp) }
+    }
+
+    // MARK: - Export
+
+    static func document(_ db: Database) throws -> InterchangeDocument {
+        var bundleUUIDs: [Int64: UUID] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT id, uuid FROM bundle") {
+            bundleUUIDs[row["id"]] = UUID(uuidString: row["uuid"])
+        }
+        let todos = try fetchTodos(db, "ORDER BY t.id", []).map { todo in
+            InterchangeTodo(
+                uuid: todo.uuid, text: todo.text, eventName: todo.eventName, preposition: todo.preposition,
+                deadline: todo.deadline, status: todo.status, bundleUUID: todo.bundleID.flatMap { bundleUUIDs[$0] },
+                notes: todo.notes, createdAt: todo.createdAt, modifiedAt: todo.modifiedAt, completedAt: todo.completedAt,
+                foreignFields: todo.foreignFields)
+        }
+        let events = try loadEvents(db, includeArchived: true).map {
+            InterchangeEvent(name: $0.name, aliases: $0.aliases, archived: $0.isArchived, createdAt: $0.createdAt)
+        }
+        let bundles = try Int64.fetchAll(db, sql: "SELECT id FROM bundle ORDER BY id").map { id in
+            let bundle = try loadBundle(id, db: db)
+            return InterchangeBundle(
+                uuid: bundle.uuid, title: bundle.title, icon: bundle.icon, event: bundle.eventName, direction: bundle.direction,
+                status: bundle.status, createdAt: bundle.createdAt, finishedAt: bundle.finishedAt,
+                items: bundle.items.map { .init(todo: $0.todo.uuid, outcome: $0.outcome) })
+        }
+        return InterchangeDocument(events: events, todos: todos, bundles: bundles)
+    }
+
+    // MARK: - Import
+
+    static func validate(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) {
+        let name: String
+        switch format {
+        case .taskwarrior: name = "Taskwarrior JSON"
+        case .ics: name = "iCalendar"
+        case .todotxt: name = "todo.txt"
+        case .json: name = "Suite JSON"
+        }
+        var seen: Set<UUID> = []
+        for (index, todo) in document.todos.enumerated() {
+            func fail(_ reason: String) -> BundleError {
+                .malformedImport(format: name, line: nil, reason: "todo \(index + 1) (\(todo.uuid.uuidString.lowercased())): \(reason)")
+            }
+            guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
+            do {
+                _ = try validated(text: todo.text, what: "todo text")
+                _ = try validated(text: todo.notes, what: "note", allowEmpty: true)
+                if let event = todo.eventName { _ = try validated(name: event, what: "event phrase") }
+            } catch {
+                throw fail(error.description)
+            }
+            if todo.status == .inBundle && todo.bundleUUID == nil { throw fail("it is in a bundle but names none") }
+        }
+        let ids = Set(document.todos.map(\.uuid))
+        for bundle in document.bundles {
+            for item in bundle.items where !ids.contains(item.todo) {
+                throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()) names todo \(item.todo.uuidString.lowercased()), which the file does not hold")
+            }
+            do {
+                _ = try validated(name: bundle.title, what: "bundle title")
+                _ = try validated(name: bundle.event, what: "event phrase")
+            } catch {
+                throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()): \(error.description)")
+            }
+        }
+    }
+
+    static func apply(_ document: InterchangeDocument, db: Database, stamp: Int64) throws -> ImportSummary {
+        var summary = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
+        func event(_ name: String, createdAt: Date? = nil) throws -> Int64 {
+            if let id = try findEvent(name, db: db) { return id }
+            summary.eventsCreated += 1
+            return try insertEvent(name.trimmingCharacters(in: .whitespacesAndNewlines), db: db, stamp: createdAt.map { Millis($0).value } ?? stamp).id
+        }
+        for item in document.events {
+            let id = try event(item.name, createdAt: item.createdAt)
+            try db.execute(sql: "UPDATE event SET archived = ?, created_ms = ? WHERE id = ?", arguments: [item.archived, Millis(item.createdAt).value, id])
+            for alias in item.aliases where try findEvent(alias, db: db) == nil {
+                try db.execute(sql: "INSERT INTO event_name (key, phrase, event_id, is_alias) VALUES (?, ?, ?, 1)", arguments: [matchKey(alias), alias, id])
+            }
+        }
+        var bundleIDs: [UUID: Int64] = [:]
+        func bundleID(_ uuid: UUID) throws -> Int64? {
+            if let id = bundleIDs[uuid] { return id }
+            let id = try Int64.fetchOne(db, sql: "SELECT id FROM bundle WHERE uuid = ?", arguments: [uuid.uuidString.lowercased()])
+            bundleIDs[uuid] = id
+            return id
+        }
+        for bundle in document.bundles {
+            let eventID = try event(bundle.event)
+            let arguments: StatementArguments = [bundle.title, bundle.icon, eventID, bundle.direction.rawValue, bundle.status.rawValue,
+                                                 Millis(bundle.createdAt).value, bundle.finishedAt.map { Millis($0).value }]
+            if let id = try bundleID(bundle.uuid) {
+                try db.execute(sql: "UPDATE bundle SET title = ?, icon = ?, event_id = ?, direction = ?, status = ?, created_ms = ?, finished_ms = ? WHERE id = \(id)", arguments: arguments)
+            } else {
+                try db.execute(sql: "INSERT INTO bundle (title, icon, event_id, direction, status, created_ms, finished_ms, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                               arguments: arguments + [bundle.uuid.uuidString.lowercased()])
+                bundleIDs[bundle.uuid] = db.lastInsertedRowID
+            }
+            summary.bundles += 1
+        }
+        // Bundles named by todos but not described (Taskwarrior, iCalendar, todo.txt files).
+        let described = Set(document.bundles.map(\.uuid))
+        var referenced: [UUID: [InterchangeTodo]] = [:]
+        for todo in document.todos {
+            if let uuid = todo.bundleUUID, !described.contains(uuid) { referenced[uuid, default: []].append(todo) }
+        }
+        for (uuid, members) in referenced.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where try bundleID(uuid) == nil {
+            guard let first = members.first, let eventName = members.compactMap(\.eventName).first else { continue }
+            let open = members.contains { $0.status == .inBundle }
+            let direction: CheckInDirection = first.preposition == .after ? .justFinished : .aboutTo
+            let created = members.map(\.modifiedAt).min() ?? Date()
+            let finished = open ? nil : members.compactMap(\.completedAt).max() ?? created
+            let eventID = try event(eventName)
+            let title = "\(direction == .aboutTo ? "Before" : "After") \(eventName) (imported)"
+            try db.execute(sql: "INSERT INTO bundle (uuid, title, icon, event_id, direction, status, created_ms, finished_ms) VALUES (?, ?, '📦', ?, ?, ?, ?, ?)",
+                           arguments: [uuid.uuidString.lowercased(), title, eventID, direction.rawValue, open ? "open" : "completed",
+                                       Millis(created).value, finished.map { Millis($0).value }])
+            bundleIDs[uuid] = db.lastInsertedRowID
+            summary.bundles += 1
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        for todo in document.todos {
+            let eventID = try todo.eventName.map { try event($0) }
+            let bundle = try todo.bundleUUID.flatMap { try bundleID($0) }
+            let foreign = todo.foreignFields.isEmpty ? nil : (try? encoder.encode(todo.foreignFields)).map { String(decoding: $0, as: UTF8.self) }
+            let values: [(String, (any DatabaseValueConvertible)?)] = [
+                ("text", todo.text.trimmingCharacters(in: .whitespacesAndNewlines)), ("event_id", eventID),
+                ("preposition", eventID == nil ? Preposition.none.rawValue : todo.preposition.rawValue),
+                ("deadline", todo.deadline?.description), ("status", todo.status.rawValue), ("bundle_id", bundle),
+                ("notes", todo.notes.trimmingCharacters(in: .whitespacesAndNewlines)), ("created_ms", Millis(todo.createdAt).value),
+                ("modified_ms", Millis(todo.modifiedAt).value), ("completed_ms", todo.completedAt.map { Millis($0).value }),
+                ("foreign_fields", foreign),
+            ]
+            let uuid = todo.uuid.uuidString.lowercased()
+            let existing = try Row.fetchOne(db, sql: "SELECT id, status, bundle_id FROM todo WHERE uuid = ?", arguments: [uuid])
+            if let existing {
+                let id: Int64 = existing["id"]
+                try db.execute(sql: "UPDATE todo SET \(values.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?",
+                               arguments: StatementArguments(values.map(\.1) + [id]))
+                // Leaving a bundle: its item records what happened.
+                if let oldBundle: Int64 = existing["bundle_id"], oldBundle != bundle {
+                    try db.execute(sql: "UPDATE bundle_item SET outcome = ? WHERE bundle_id = ? AND todo_id = ? AND outcome = 'open'",
+                                   arguments: [todo.status == .done ? "done" : "thrown-back", oldBundle, id])
+                }
+                summary.updated += 1
+            } else {
+                try db.execute(sql: "INSERT INTO todo (uuid, \(values.map(\.0).joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: values.count)))",
+                               arguments: StatementArguments([uuid] + values.map(\.1)))
+                summary.created += 1
+            }
+            if let bundle, !described.contains(todo.bundleUUID ?? UUID()) {
+                let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [uuid]) ?? 0
+                let outcome = todo.status == .inBundle ? "open" : (todo.status == .done ? "done" : "thrown-back")
+                let position = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundle_item WHERE bundle_id = ?", arguments: [bundle]) ?? 0
+                try db.execute(sql: """
+                    INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, ?)
+                    ON CONFLICT (bundle_id, todo_id) DO UPDATE SET outcome = excluded.outcome
+                    """, arguments: [bundle, todoID, position, outcome])
+            }
+        }
+        for bundle in document.bundles {
+            guard let id = try bundleID(bundle.uuid) else { continue }
+            try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
+            for (position, item) in bundle.items.enumerated() {
+                guard let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [item.todo.uuidString.lowercased()]) else { continue }
+                try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, ?)",
+                               arguments: [id, todoID, position, item.outcome.rawValue])
+            }
+        }
+        return summary
+    }
+}

@@ -1,0 +1,196 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension BundleStore {
+    /// Writes a todo down.
+    ///
+    /// - Parameters:
+    ///   - text: what to do.
+    ///   - event: the trigger event's phrase, or nil for a loose todo. An unknown phrase creates
+    ///     the event, unless it looks like an existing one and `allowNewEvent` is false.
+    ///   - preposition: before, after, when or none (none when `event` is nil).
+    ///   - deadline: an optional deadline.
+    ///   - notes: optional notes.
+    ///   - allowNewEvent: create the event even when it resembles an existing one.
+    /// - Returns: the new todo.
+    /// - Throws: ``BundleError/invalidText(_:)``, ``BundleError/similarEvent(_:existing:)``.
+    @discardableResult
+    public func addTodo(
+        _ text: String, event: String?, preposition: Preposition, deadline: Deadline? = nil,
+        notes: String = "", allowNewEvent: Bool = false
+    ) throws(BundleError) -> Todo {
+        let text = try Self.validated(text: text, what: "todo text")
+        let notes = try Self.validated(text: notes, what: "note", allowEmpty: true)
+        if event == nil && preposition != .none {
+            throw .invalidState("a todo '\(preposition.rawValue)' needs a trigger event")
+        }
+        return try write { db in
+            let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id }
+            let id = UUID()
+            try db.execute(sql: """
+                INSERT INTO todo (uuid, text, event_id, preposition, deadline, status, notes, created_ms, modified_ms)
+                VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+                """, arguments: [id.uuidString.lowercased(), text, eventID, preposition.rawValue, deadline?.description, notes, stamp, stamp])
+            return try Self.loadTodo(db.lastInsertedRowID, db: db)
+        }
+    }
+
+    /// The todo with that number (`12`, `#12`) or uuid (or a unique uuid prefix of 8+ characters).
+    public func todo(_ reference: String) throws(BundleError) -> Todo {
+        try read { db in try Self.resolveTodo(reference, db: db) }
+    }
+
+    /// Todos, by event then deadline; pending and bundled ones unless `includeFinished`.
+    ///
+    /// - Parameter event: only this event's todos (matched like everywhere else).
+    public func todos(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> [Todo] {
+        try read { db in
+            var conditions: [String] = []
+            var arguments: [any DatabaseValueConvertible] = []
+            if let event {
+                conditions.append("t.event_id = ?")
+                arguments.append(try Self.resolveEvent(event, db: db).id)
+            }
+            if !includeFinished { conditions.append("t.status IN ('pending', 'in-bundle')") }
+            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
+            return try Self.fetchTodos(db, "\(filter) ORDER BY e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id", StatementArguments(arguments))
+        }
+    }
+
+    /// Moves a todo to another event and/or preposition ("change trigger").
+    @discardableResult
+    public func moveTodo(
+        _ reference: String, event: String?, preposition: Preposition?, allowNewEvent: Bool = false
+    ) throws(BundleError) -> Todo {
+        try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            guard todo.status == .pending else {
+                throw BundleError.invalidState("todo #\(todo.id) is \(todo.status.rawValue); only pending todos can move")
+            }
+            let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id } ?? todo.eventID
+            let newPreposition = preposition ?? todo.preposition
+            if eventID == nil && newPreposition != .none {
+                throw BundleError.invalidState("a todo '\(newPreposition.rawValue)' needs a trigger event")
+            }
+            try db.execute(sql: "UPDATE todo SET event_id = ?, preposition = ?, modified_ms = ? WHERE id = ?",
+                           arguments: [eventID, newPreposition.rawValue, stamp, todo.id])
+            return try Self.loadTodo(todo.id, db: db)
+        }
+    }
+
+    /// Sets or removes a todo's deadline.
+    @discardableResult
+    public func setDeadline(_ reference: String, to deadline: Deadline?) throws(BundleError) -> Todo {
+        try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            try db.execute(sql: "UPDATE todo SET deadline = ?, modified_ms = ? WHERE id = ?", arguments: [deadline?.description, stamp, todo.id])
+            return try Self.loadTodo(todo.id, db: db)
+        }
+    }
+
+    /// Marks a todo done, or drops it, outside any bundle. A todo in an open bundle is handled
+    /// through the bundle instead.
+    @discardableResult
+    public func finishTodo(_ reference: String, as status: TodoStatus) throws(BundleError) -> Todo {
+        precondition(status == .done || status == .dropped, "finishTodo takes .done or .dropped") // programmer error
+        return try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            guard todo.status == .pending else {
+                let hint = todo.status == .inBundle ? " (it is in bundle #\(todo.bundleID ?? 0))" : ""
+                throw BundleError.invalidState("todo #\(todo.id) is \(todo.status.rawValue)\(hint)")
+            }
+            try db.execute(sql: "UPDATE todo SET status = ?, completed_ms = ?, modified_ms = ? WHERE id = ?",
+                           arguments: [status.rawValue, stamp, stamp, todo.id])
+            return try Self.loadTodo(todo.id, db: db)
+        }
+    }
+
+    /// Pending or bundled todos whose deadline passes within `interval` from now (overdue ones
+    /// included), soonest first.
+    public func dueSoon(within interval: TimeInterval, timeZone: TimeZone) throws(BundleError) -> [Todo] {
+        let limit = now().addingTimeInterval(interval)
+        let candidates = try read { db in
+            try Self.fetchTodos(db, "WHERE t.deadline IS NOT NULL AND t.status IN ('pending', 'in-bundle')", [])
+        }
+        return candidates
+            .filter { ($0.deadline?.instant(in: timeZone) ?? .distantFuture) <= limit }
+            .sorted { ($0.deadline?.instant(in: timeZone) ?? .distantFuture, $0.id) < ($1.deadline?.instant(in: timeZone) ?? .distantFuture, $1.id) }
+    }
+
+    /// The todos due within `interval` that were not reminded of in the last `quiet` seconds,
+    /// marked as reminded now: run from a timer, each reminder goes out once per `quiet` period.
+    public func takeReminders(within interval: TimeInterval, quiet: TimeInterval = 86_400, timeZone: TimeZone) throws(BundleError) -> [Todo] {
+        let moment = now()
+        let limit = moment.addingTimeInterval(interval)
+        let since = Millis(moment.addingTimeInterval(-quiet)).value
+        return try write { db in
+            let due = try Self.fetchTodos(db, """
+                WHERE t.deadline IS NOT NULL AND t.status IN ('pending', 'in-bundle')
+                AND (t.reminded_ms IS NULL OR t.reminded_ms < ?)
+                """, [since])
+                .filter { ($0.deadline?.instant(in: timeZone) ?? .distantFuture) <= limit }
+            for todo in due {
+                try db.execute(sql: "UPDATE todo SET reminded_ms = ? WHERE id = ?", arguments: [Millis(moment).value, todo.id])
+            }
+            return due
+        }
+    }
+
+    // MARK: - Plumbing
+
+    /// The event to tie a todo to: an existing one, or a new one unless the phrase resembles an
+    /// existing event.
+    static func eventForWriting(_ phrase: String, allowNew: Bool, db: Database, stamp: Int64) throws -> TriggerEvent {
+        let phrase = try validated(name: phrase, what: "event phrase")
+        if let id = try findEvent(phrase, db: db) { return try loadEvent(id, db: db) }
+        if !allowNew, let similar = try suggestions(for: phrase, db: db).first {
+            throw BundleError.similarEvent(phrase, existing: similar)
+        }
+        return try insertEvent(phrase, db: db, stamp: stamp)
+    }
+
+    static let todoColumns = """
+        SELECT t.id, t.uuid, t.text, t.event_id, e.name AS event_name, t.preposition, t.deadline, t.status,
+               t.bundle_id, t.notes, t.created_ms, t.modified_ms, t.completed_ms, t.foreign_fields
+        FROM todo t LEFT JOIN event e ON e.id = t.event_id
+        """
+
+    static func fetchTodos(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [Todo] {
+        try Row.fetchAll(db, sql: todoColumns + " " + tail, arguments: arguments).map(todo(from:))
+    }
+
+    static func todo(from row: Row) -> Todo {
+        var foreign: [String: JSONValue] = [:]
+        if let text = row["foreign_fields"] as String?, let data = text.data(using: .utf8),
+           let decoded = try? JSONDecoder().decode([String: JSONValue].self, from: data) {
+            foreign = decoded
+        }
+        return Todo(
+            id: row["id"], uuid: UUID(uuidString: row["uuid"]) ?? UUID(), text: row["text"], eventID: row["event_id"],
+            eventName: row["event_name"], preposition: Preposition(rawValue: row["preposition"]) ?? .none,
+            deadline: (row["deadline"] as String?).flatMap(Deadline.stored), status: TodoStatus(rawValue: row["status"]) ?? .pending,
+            bundleID: row["bundle_id"], notes: row["notes"], createdAt: Millis(row["created_ms"] as Int64).date,
+            modifiedAt: Millis(row["modified_ms"] as Int64).date, completedAt: (row["completed_ms"] as Int64?).map { Millis($0).date },
+            foreignFields: foreign)
+    }
+
+    static func loadTodo(_ id: Int64, db: Database) throws -> Todo {
+        guard let todo = try fetchTodos(db, "WHERE t.id = ?", [id]).first else { throw BundleError.todoNotFound("#\(id)") }
+        return todo
+    }
+
+    static func resolveTodo(_ reference: String, db: Database) throws -> Todo {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let number = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        if let id = Int64(number), id > 0 {
+            guard let todo = try fetchTodos(db, "WHERE t.id = ?", [id]).first else { throw BundleError.todoNotFound(trimmed) }
+            return todo
+        }
+        let lower = trimmed.lowercased()
+        guard lower.count >= 8, lower.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw BundleError.todoNotFound(trimmed) }
+        let matches = try fetchTodos(db, "WHERE t.uuid >= ? AND t.uuid < ? LIMIT 2", [lower, lower + "\u{FFFF}"])
+        guard matches.count == 1, let todo = matches.first else { throw BundleError.todoNotFound(trimmed) }
+        return todo
+    }
+}

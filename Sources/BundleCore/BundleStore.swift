@@ -1,0 +1,141 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// The bundle store: trigger events, todos, bundles and their history, in one SQLite file.
+///
+/// Every operation is one durable transaction; the store is safe to use from several processes.
+public final class BundleStore: Sendable {
+    /// The conventional file name inside the Suite store folder.
+    public static let fileName = "bundle.sqlite"
+    /// The longest todo text or note accepted, in UTF-8 bytes.
+    public static let maximumTextLength = 10_000
+    /// The longest event phrase, bundle title or icon accepted, in characters.
+    public static let maximumNameLength = 200
+
+    let store: Store<BundleError>
+    let now: @Sendable () -> Date
+
+    /// The store file's path.
+    public var path: String { store.path }
+
+    /// Opens the store at `url`, creating it when missing.
+    ///
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - now: the clock used for timestamps.
+    /// - Throws: ``BundleError`` when the file cannot be used (damaged, newer, busy, …).
+    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(BundleError) {
+        store = try Store.open(at: url, migrator: Self.migrator, configuration: StoreConfiguration(applicationID: 0x5342_4E44))  // "SBND"
+        self.now = now
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE event (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    archived INTEGER NOT NULL DEFAULT 0,
+                    created_ms INTEGER NOT NULL
+                );
+                CREATE TABLE event_name (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    phrase TEXT NOT NULL,
+                    event_id INTEGER NOT NULL REFERENCES event(id) ON DELETE CASCADE,
+                    is_alias INTEGER NOT NULL
+                );
+                CREATE INDEX event_name_event ON event_name(event_id);
+                CREATE TABLE bundle (
+                    id INTEGER PRIMARY KEY,
+                    uuid TEXT NOT NULL UNIQUE,
+                    title TEXT NOT NULL,
+                    icon TEXT NOT NULL,
+                    event_id INTEGER NOT NULL REFERENCES event(id),
+                    direction TEXT NOT NULL,
+                    status TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL,
+                    finished_ms INTEGER
+                );
+                CREATE INDEX bundle_status ON bundle(status, finished_ms);
+                CREATE INDEX bundle_event ON bundle(event_id, created_ms);
+                CREATE TABLE todo (
+                    id INTEGER PRIMARY KEY,
+                    uuid TEXT NOT NULL UNIQUE,
+                    text TEXT NOT NULL,
+                    event_id INTEGER REFERENCES event(id),
+                    preposition TEXT NOT NULL,
+                    deadline TEXT,
+                    status TEXT NOT NULL,
+                    bundle_id INTEGER REFERENCES bundle(id),
+                    notes TEXT NOT NULL DEFAULT '',
+                    created_ms INTEGER NOT NULL,
+                    modified_ms INTEGER NOT NULL,
+                    completed_ms INTEGER,
+                    reminded_ms INTEGER,
+                    foreign_fields TEXT
+                );
+                CREATE INDEX todo_event_status ON todo(event_id, status);
+                CREATE INDEX todo_status ON todo(status);
+                CREATE INDEX todo_deadline ON todo(deadline) WHERE deadline IS NOT NULL;
+                CREATE TABLE bundle_item (
+                    bundle_id INTEGER NOT NULL REFERENCES bundle(id) ON DELETE CASCADE,
+                    todo_id INTEGER NOT NULL REFERENCES todo(id) ON DELETE CASCADE,
+                    position INTEGER NOT NULL,
+                    outcome TEXT NOT NULL,
+                    PRIMARY KEY (bundle_id, todo_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX bundle_item_todo ON bundle_item(todo_id);
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (Database) throws -> T) throws(BundleError) -> T {
+        do { return try store.read(body) } catch { throw domain(error) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(BundleError) -> T {
+        do { return try store.write(body) } catch { throw domain(error) }
+    }
+
+    private func domain(_ error: any Error) -> BundleError {
+        if let error = error as? BundleError { return error }
+        return .storeUnavailable(path: path, reason: "\(error)")
+    }
+
+    var stamp: Int64 { Millis(now()).value }
+
+    // MARK: - Validation
+
+    /// Checks todo text or a note: not empty (unless `allowEmpty`), at most
+    /// ``maximumTextLength`` bytes, no control characters but tab and line breaks.
+    static func validated(text: String, what: String, allowEmpty: Bool = false) throws(BundleError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty && !allowEmpty { throw .invalidText("the \(what) is empty") }
+        if trimmed.utf8.count > maximumTextLength {
+            throw .invalidText("the \(what) is \(trimmed.utf8.count) bytes; at most \(maximumTextLength) are allowed")
+        }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
+            throw .invalidText("the \(what) holds a control character")
+        }
+        return trimmed
+    }
+
+    /// Checks a one-line name (event phrase, bundle title, icon).
+    static func validated(name: String, what: String) throws(BundleError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
+        if trimmed.count > maximumNameLength {
+            throw .invalidText("the \(what) has \(trimmed.count) characters; at most \(maximumNameLength) are allowed")
+        }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidText("the \(what) holds a control character or a line break")
+        }
+        return trimmed
+    }
+}

@@ -1,0 +1,240 @@
+import Foundation
+
+/// iCalendar (RFC 5545) VTODO: escaped text values, lines folded at 75 octets with CRLF and a
+/// space. Our fields travel as `X-BUNDLE-EVENT` (and `CATEGORIES`), `X-BUNDLE-PREPOSITION` and
+/// `RELATED-TO;RELTYPE=PARENT`.
+enum ICalendarFormat {
+    static func encode(_ todos: [InterchangeTodo], stamp: Date) -> Data {
+        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Suite//suite bundle//EN"]
+        for todo in todos {
+            lines.append("BEGIN:VTODO")
+            lines.append("UID:\(todo.uuid.uuidString.lowercased())")
+            lines.append("DTSTAMP:\(CompactTime.string(stamp))")
+            lines.append("CREATED:\(CompactTime.string(todo.createdAt))")
+            lines.append("LAST-MODIFIED:\(CompactTime.string(todo.modifiedAt))")
+            lines.append("SUMMARY:\(escape(todo.text))")
+            if !todo.notes.isEmpty { lines.append("DESCRIPTION:\(escape(todo.notes))") }
+            let status: String
+            switch todo.status {
+            case .pending: status = "NEEDS-ACTION"
+            case .inBundle: status = "IN-PROCESS"
+            case .done: status = "COMPLETED"
+            case .dropped: status = "CANCELLED"
+            }
+            lines.append("STATUS:\(status)")
+            switch todo.deadline {
+            case .day?: lines.append("DUE;VALUE=DATE:\(todo.deadline?.description.replacingOccurrences(of: "-", with: "") ?? "")")
+            case .time(let date)?: lines.append("DUE:\(CompactTime.string(date))")
+            case nil: break
+            }
+            if let completed = todo.completedAt {
+                lines.append(todo.status == .done ? "COMPLETED:\(CompactTime.string(completed))" : "X-BUNDLE-ENDED:\(CompactTime.string(completed))")
+            }
+            if let event = todo.eventName {
+                lines.append("CATEGORIES:\(escape(event))")
+                lines.append("X-BUNDLE-EVENT:\(escape(event))")
+            }
+            lines.append("X-BUNDLE-PREPOSITION:\(todo.preposition.rawValue)")
+            if let bundle = todo.bundleUUID { lines.append("RELATED-TO;RELTYPE=PARENT:\(bundle.uuidString.lowercased())") }
+            lines.append("END:VTODO")
+        }
+        lines.append("END:VCALENDAR")
+        return Data(lines.map(fold).joined(separator: "\r\n").utf8 + Array("\r\n".utf8))
+    }
+
+    static func escape(_ text: String) -> String {
+        var result = ""
+        for character in text {
+            switch character {
+            case "\\": result += "\\\\"
+            case ";": result += "\\;"
+            case ",": result += "\\,"
+            case "\n", "\r\n": result += "\\n"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func unescape(_ text: String) -> String {
+        var result = ""
+        var iterator = text.makeIterator()
+        while let character = iterator.next() {
+            guard character == "\\" else { result.append(character); continue }
+            switch iterator.next() {
+            case "n"?, "N"?: result += "\n"
+            case let next?: result.append(next)
+            case nil: result += "\\"
+            }
+        }
+        return result
+    }
+
+    /// Folds a content line at 75 octets without splitting a UTF-8 sequence.
+    static func fold(_ line: String) -> String {
+        var output = ""
+        var count = 0
+        for character in line {
+            let size = String(character).utf8.count
+            if count + size > 75 {
+                output += "\r\n "
+                count = 1
+            }
+            output.append(character)
+            count += size
+        }
+        return output
+    }
+
+    struct Property {
+        var name: String
+        var parameters: [String: String]
+        var value: String
+        var line: Int
+    }
+
+    static func decode(_ data: Data) throws(BundleError) -> [InterchangeTodo] {
+        func fail(_ line: Int?, _ reason: String) -> BundleError { .malformedImport(format: "iCalendar", line: line, reason: reason) }
+        guard let text = String(validating: data, as: UTF8.self) else { throw fail(nil, "not valid UTF-8") }
+        // Unfold: a line break followed by a space or tab continues the line.
+        var logical: [(String, Int)] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = String(raw)
+            if line.hasSuffix("\r") { line.removeLast() }
+            if let first = line.first, first == " " || first == "\t", !logical.isEmpty {
+                logical[logical.count - 1].0 += line.dropFirst()
+            } else if !line.isEmpty {
+                logical.append((line, index + 1))
+            }
+        }
+        var properties: [Property] = []
+        for (line, number) in logical {
+            properties.append(try parse(line, number: number))
+        }
+        guard properties.first.map({ $0.name == "BEGIN" && $0.value.uppercased() == "VCALENDAR" }) == true else {
+            throw fail(properties.first?.line ?? 1, "the file does not start with BEGIN:VCALENDAR")
+        }
+        guard properties.last.map({ $0.name == "END" && $0.value.uppercased() == "VCALENDAR" }) == true else {
+            throw fail(properties.last?.line, "the file does not end with END:VCALENDAR")
+        }
+        var todos: [InterchangeTodo] = []
+        var stack: [String] = []
+        var current: [Property] = []
+        for property in properties {
+            if property.name == "BEGIN" {
+                stack.append(property.value.uppercased())
+                if property.value.uppercased() == "VTODO" { current = [] }
+                continue
+            }
+            if property.name == "END" {
+                guard stack.last == property.value.uppercased() else {
+                    throw fail(property.line, "END:\(property.value) does not close BEGIN:\(stack.last ?? "nothing")")
+                }
+                stack.removeLast()
+                if property.value.uppercased() == "VTODO" { todos.append(try todo(current)) }
+                continue
+            }
+            if stack.last == "VTODO" { current.append(property) }
+        }
+        if !stack.isEmpty { throw fail(nil, "BEGIN:\(stack.last ?? "") is never closed") }
+        return todos
+    }
+
+    static func parse(_ line: String, number: Int) throws(BundleError) -> Property {
+        var inQuotes = false
+        var colon: String.Index?
+        for index in line.indices {
+            let character = line[index]
+            if character == "\"" { inQuotes.toggle() }
+            if character == ":" && !inQuotes { colon = index; break }
+        }
+        guard let colon else {
+            throw .malformedImport(format: "iCalendar", line: number, reason: "no ':' in the content line")
+        }
+        let head = line[..<colon].split(separator: ";", omittingEmptySubsequences: false)
+        guard let name = head.first, !name.isEmpty, name.allSatisfy({ $0.isLetter || $0.isNumber || $0 == "-" }) else {
+            throw .malformedImport(format: "iCalendar", line: number, reason: "invalid property name")
+        }
+        var parameters: [String: String] = [:]
+        for parameter in head.dropFirst() {
+            let pair = parameter.split(separator: "=", maxSplits: 1)
+            guard pair.count == 2 else { throw .malformedImport(format: "iCalendar", line: number, reason: "invalid parameter '\(parameter)'") }
+            parameters[pair[0].uppercased()] = pair[1].trimmingCharacters(in: CharacterSet(charactersIn: "\""))
+        }
+        return Property(name: name.uppercased(), parameters: parameters, value: String(line[line.index(after: colon)...]), line: number)
+    }
+
+    static func todo(_ properties: [Property]) throws(BundleError) -> InterchangeTodo {
+        func fail(_ property: Property?, _ reason: String) -> BundleError {
+            .malformedImport(format: "iCalendar", line: property?.line, reason: reason)
+        }
+        func first(_ name: String) -> Property? { properties.first { $0.name == name } }
+        func time(_ name: String) throws(BundleError) -> Date? {
+            guard let property = first(name) else { return nil }
+            guard let date = CompactTime.date(property.value) else { throw fail(property, "\(name) is not a UTC time like 20261121T093000Z") }
+            return date
+        }
+        guard let uidProperty = first("UID") else { throw fail(properties.first, "a VTODO has no UID") }
+        guard let uuid = UUID(uuidString: uidProperty.value) else { throw fail(uidProperty, "UID '\(uidProperty.value)' is not a UUID") }
+        let status: TodoStatus
+        switch first("STATUS")?.value.uppercased() ?? "NEEDS-ACTION" {
+        case "NEEDS-ACTION": status = .pending
+        case "IN-PROCESS": status = first("RELATED-TO") == nil ? .pending : .inBundle
+        case "COMPLETED": status = .done
+        case "CANCELLED": status = .dropped
+        case let other: throw fail(first("STATUS"), "unknown STATUS '\(other)'")
+        }
+        var deadline: Deadline?
+        if let due = first("DUE") {
+            if due.parameters["VALUE"]?.uppercased() == "DATE" {
+                let digits = due.value
+                guard digits.count == 8, digits.allSatisfy(\.isNumber),
+                      let parsed = try? Deadline.parse("\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))", timeZone: TimeZone(identifier: "UTC") ?? .current) else {
+                    throw fail(due, "DUE;VALUE=DATE '\(due.value)' is not a date")
+                }
+                deadline = parsed
+            } else {
+                guard let date = CompactTime.date(due.value) else { throw fail(due, "DUE '\(due.value)' is not a UTC time") }
+                deadline = .time(date)
+            }
+        }
+        let event = first("X-BUNDLE-EVENT").map { unescape($0.value) }
+            ?? first("CATEGORIES").flatMap { splitList($0.value).first }
+        var preposition = Preposition.none
+        if let prep = first("X-BUNDLE-PREPOSITION") {
+            guard let value = Preposition(rawValue: prep.value.lowercased()) else { throw fail(prep, "X-BUNDLE-PREPOSITION must be before, after, when or none") }
+            preposition = value
+        }
+        if event == nil { preposition = .none }
+        var bundle: UUID?
+        if let related = properties.first(where: { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"]?.uppercased() ?? "PARENT") == "PARENT" }) {
+            bundle = UUID(uuidString: related.value)
+        }
+        let createdProperty = try time("CREATED")
+        let stampProperty = try time("DTSTAMP")
+        let created = createdProperty ?? stampProperty ?? Date(timeIntervalSince1970: 0)
+        let modified = try time("LAST-MODIFIED")
+        let completed = try time("COMPLETED")
+        let ended = try time("X-BUNDLE-ENDED")
+        return InterchangeTodo(
+            uuid: uuid, text: unescape(first("SUMMARY")?.value ?? ""), eventName: event, preposition: preposition,
+            deadline: deadline, status: status, bundleUUID: bundle, notes: unescape(first("DESCRIPTION")?.value ?? ""),
+            createdAt: created, modifiedAt: modified ?? created,
+            completedAt: completed ?? ended, foreignFields: [:])
+    }
+
+    /// Splits a comma-separated list value, honouring escaped commas.
+    static func splitList(_ value: String) -> [String] {
+        var items: [String] = []
+        var current = ""
+        var escaped = false
+        for character in value {
+            if escaped { current.append("\\"); current.append(character); escaped = false; continue }
+            if character == "\\" { escaped = true; continue }
+            if character == "," { items.append(unescape(current)); current = ""; continue }
+            current.append(character)
+        }
+        items.append(unescape(current))
+        return items.filter { !$0.isEmpty }
+    }
+}

@@ -1,0 +1,106 @@
+import Foundation
+
+/// The file formats todos travel in.
+public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
+    /// Taskwarrior's `task export` / `task import` JSON.
+    case taskwarrior
+    /// iCalendar (RFC 5545) VTODO.
+    case ics
+    /// todo.txt.
+    case todotxt
+    /// Suite's own JSON (`"schema": "suite-bundle/1"`), which keeps everything: events with
+    /// aliases, todos, bundles with their items.
+    case json
+}
+
+/// What an import did.
+public struct ImportSummary: Sendable, Hashable, Codable {
+    /// Todos that were new.
+    public var created: Int
+    /// Todos that existed (same id) and were updated.
+    public var updated: Int
+    /// Trigger events created on the way.
+    public var eventsCreated: Int
+    /// Bundles created or updated.
+    public var bundles: Int
+}
+
+/// A todo as files carry it, before it is applied to a store.
+struct InterchangeTodo: Sendable, Hashable {
+    var uuid: UUID
+    var text: String
+    var eventName: String?
+    var preposition: Preposition
+    var deadline: Deadline?
+    var status: TodoStatus
+    var bundleUUID: UUID?
+    var notes: String
+    var createdAt: Date
+    var modifiedAt: Date
+    var completedAt: Date?
+    var foreignFields: [String: JSONValue]
+}
+
+/// A bundle as Suite's own JSON carries it.
+struct InterchangeBundle: Sendable, Hashable, Codable {
+    var uuid: UUID
+    var title: String
+    var icon: String
+    var event: String
+    var direction: CheckInDirection
+    var status: BundleStatus
+    var createdAt: Date
+    var finishedAt: Date?
+    var items: [Item]
+
+    struct Item: Sendable, Hashable, Codable {
+        var todo: UUID
+        var outcome: BundleItemOutcome
+    }
+}
+
+/// An event as Suite's own JSON carries it.
+struct InterchangeEvent: Sendable, Hashable, Codable {
+    var name: String
+    var aliases: [String]
+    var archived: Bool
+    var createdAt: Date
+}
+
+/// Everything one file holds.
+struct InterchangeDocument: Sendable, Hashable {
+    var events: [InterchangeEvent] = []
+    var todos: [InterchangeTodo] = []
+    var bundles: [InterchangeBundle] = []
+}
+
+/// Compact UTC timestamps (`20261121T054948Z`) as Taskwarrior and iCalendar write them.
+enum CompactTime {
+    static func string(_ date: Date) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .second], from: date)
+        return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
+    }
+
+    static func date(_ text: String) -> Date? {
+        let bytes = Array(text.utf8)
+        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return nil }
+        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
+        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
+              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
+              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
+            return nil
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+              calendar.component(.day, from: date) == day else { return nil }
+        return date
+    }
+}
+
+/// Whole seconds: the precision the interchange formats keep.
+extension Date {
+    var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
+}

@@ -1,0 +1,159 @@
+import Foundation
+
+/// How a todo relates to its trigger event: do it before, after, when it happens, or with no
+/// preference.
+public enum Preposition: String, Codable, Sendable, Hashable, CaseIterable {
+    case before, after, when, none
+}
+
+/// Where a todo stands.
+public enum TodoStatus: String, Codable, Sendable, Hashable, CaseIterable {
+    /// In the pile, waiting for its moment.
+    case pending
+    /// In an open bundle.
+    case inBundle = "in-bundle"
+    /// Done.
+    case done
+    /// Given up.
+    case dropped
+}
+
+/// The two kinds of check-in: "I'm about to …" and "I just finished …".
+public enum CheckInDirection: String, Codable, Sendable, Hashable, CaseIterable {
+    case aboutTo = "about-to"
+    case justFinished = "just-finished"
+
+    /// The prepositions whose todos a check-in offers.
+    public var prepositions: [Preposition] {
+        switch self {
+        case .aboutTo: return [.before, .when, .none]
+        case .justFinished: return [.after, .when, .none]
+        }
+    }
+
+    /// "about to" or "just finished".
+    public var phrase: String {
+        switch self {
+        case .aboutTo: return "about to"
+        case .justFinished: return "just finished"
+        }
+    }
+}
+
+/// A reusable situation that todos are tied to ("go to Eastern branch", "come back from work").
+public struct TriggerEvent: Codable, Sendable, Hashable, Identifiable {
+    /// The event's number.
+    public var id: Int64
+    /// The phrase, as the user typed it.
+    public var name: String
+    /// Other phrases that mean the same event.
+    public var aliases: [String]
+    /// Archived events are hidden from listings and check-ins but keep their history.
+    public var isArchived: Bool
+    /// When the event was first used.
+    public var createdAt: Date
+}
+
+/// A small errand.
+public struct Todo: Codable, Sendable, Hashable, Identifiable {
+    /// A short number, stable for the todo's life, for the command line.
+    public var id: Int64
+    /// The interchange identifier (Taskwarrior `uuid`, iCalendar `UID`, todo.txt `id:`).
+    public var uuid: UUID
+    /// What to do.
+    public var text: String
+    /// The trigger event, when tied to one.
+    public var eventID: Int64?
+    /// The trigger event's name, when tied to one.
+    public var eventName: String?
+    /// Before, after, when, or none.
+    public var preposition: Preposition
+    /// An optional deadline.
+    public var deadline: Deadline?
+    /// Where it stands.
+    public var status: TodoStatus
+    /// The open bundle holding it, while it is in one.
+    public var bundleID: Int64?
+    /// Free notes.
+    public var notes: String
+    /// When it was written down.
+    public var createdAt: Date
+    /// When it last changed.
+    public var modifiedAt: Date
+    /// When it was done or dropped.
+    public var completedAt: Date?
+    /// Fields of other tools (Taskwarrior user-defined attributes, …) kept through import and export.
+    public var foreignFields: [String: JSONValue]
+
+    /// True when the deadline has passed at `now`.
+    public func isOverdue(at now: Date, timeZone: TimeZone) -> Bool {
+        guard let deadline, status == .pending || status == .inBundle else { return false }
+        return deadline.instant(in: timeZone) <= now
+    }
+}
+
+/// What became of a todo in a bundle.
+public enum BundleItemOutcome: String, Codable, Sendable, Hashable {
+    /// Still to do in this run.
+    case open
+    /// Done in this run.
+    case done
+    /// Thrown back into the pile.
+    case thrownBack = "thrown-back"
+}
+
+/// Where a bundle stands.
+public enum BundleStatus: String, Codable, Sendable, Hashable {
+    case open, completed, abandoned
+}
+
+/// One todo in a bundle.
+public struct BundleItem: Codable, Sendable, Hashable {
+    /// The todo as it is now.
+    public var todo: Todo
+    /// What became of it in this bundle.
+    public var outcome: BundleItemOutcome
+}
+
+/// A check-in run: the todos chosen to do this time.
+public struct TodoBundle: Codable, Sendable, Hashable, Identifiable {
+    /// A short number for the command line.
+    public var id: Int64
+    /// The interchange identifier.
+    public var uuid: UUID
+    /// An editable title.
+    public var title: String
+    /// An emoji or short symbol.
+    public var icon: String
+    /// The event checked in to.
+    public var eventID: Int64
+    /// The event's name.
+    public var eventName: String
+    /// About to, or just finished.
+    public var direction: CheckInDirection
+    /// Open, completed or abandoned.
+    public var status: BundleStatus
+    /// When the check-in happened.
+    public var createdAt: Date
+    /// When it was completed or abandoned.
+    public var finishedAt: Date?
+    /// The todos, in the order they were added.
+    public var items: [BundleItem]
+
+    /// True when no todo is still open, so the bundle may be completed.
+    public var canComplete: Bool { !items.contains { $0.outcome == .open } }
+}
+
+/// How often and when an event was checked in.
+public struct EventActivity: Codable, Sendable, Hashable {
+    /// The event.
+    public var event: TriggerEvent
+    /// Check-ins (bundles) made for it.
+    public var checkIns: Int
+    /// Of those, completed.
+    public var completed: Int
+    /// The latest check-in.
+    public var lastCheckIn: Date?
+    /// Pending todos tied to it.
+    public var pendingTodos: Int
+}

@@ -1,0 +1,170 @@
+import Foundation
+
+/// Taskwarrior JSON: an array of task objects (`task export`); import also takes one object or
+/// JSON lines. Our fields travel as the UDAs `bundle_event`, `bundle_prep`, `bundle_id` and
+/// `bundle_due_date` (for a deadline that is a whole day); unknown fields are kept.
+enum TaskwarriorFormat {
+    /// Fields this format reads into our model; everything else is kept as it came.
+    static let ownFields: Set<String> = [
+        "uuid", "description", "status", "entry", "modified", "end", "start", "due", "annotations",
+        "bundle_event", "bundle_prep", "bundle_id", "bundle_due_date", "id", "urgency",
+    ]
+
+    static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
+        let objects: [JSONValue] = todos.map { todo in
+            var object = todo.foreignFields
+            object["uuid"] = .string(todo.uuid.uuidString.lowercased())
+            object["description"] = .string(todo.text)
+            object["entry"] = .string(CompactTime.string(todo.createdAt))
+            object["modified"] = .string(CompactTime.string(todo.modifiedAt))
+            switch todo.status {
+            case .pending: object["status"] = .string("pending")
+            case .inBundle:
+                object["status"] = .string("pending")
+                object["start"] = .string(CompactTime.string(todo.modifiedAt))
+            case .done: object["status"] = .string("completed")
+            case .dropped: object["status"] = .string("deleted")
+            }
+            if todo.status == .done || todo.status == .dropped {
+                object["end"] = .string(CompactTime.string(todo.completedAt ?? todo.modifiedAt))
+            }
+            if let deadline = todo.deadline {
+                switch deadline {
+                case .time(let date):
+                    object["due"] = .string(CompactTime.string(date))
+                case .day(let year, let month, let day):
+                    // Taskwarrior reads a day as its local midnight.
+                    var calendar = Calendar(identifier: .gregorian)
+                    calendar.timeZone = timeZone
+                    let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
+                    object["due"] = .string(CompactTime.string(midnight))
+                    object["bundle_due_date"] = .string(deadline.description)
+                }
+            }
+            if let event = todo.eventName { object["bundle_event"] = .string(event) }
+            object["bundle_prep"] = .string(todo.preposition.rawValue)
+            if let bundle = todo.bundleUUID { object["bundle_id"] = .string(bundle.uuidString.lowercased()) }
+            if !todo.notes.isEmpty {
+                object["annotations"] = .array([.object([
+                    "entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(todo.notes),
+                ])])
+            }
+            return .object(object)
+        }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        return ((try? encoder.encode(objects)) ?? Data("[]".utf8)) + Data("\n".utf8)
+    }
+
+    static func decode(_ data: Data) throws(BundleError) -> [InterchangeTodo] {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "not valid UTF-8")
+        }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        var objects: [(line: Int?, value: [String: JSONValue])] = []
+        if trimmed.hasPrefix("[") || (trimmed.hasPrefix("{") && !trimmed.contains("}\n{") && !trimmed.contains("}\r\n{")) {
+            do {
+                let value = try JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8))
+                switch value {
+                case .array(let items):
+                    for (index, item) in items.enumerated() {
+                        guard case .object(let object) = item else {
+                            throw BundleError.malformedImport(format: "Taskwarrior JSON", line: nil, reason: "item \(index + 1) is not an object")
+                        }
+                        objects.append((nil, object))
+                    }
+                case .object(let object): objects.append((nil, object))
+                default: throw BundleError.malformedImport(format: "Taskwarrior JSON", line: nil, reason: "expected an array of tasks")
+                }
+            } catch let error as BundleError {
+                throw error
+            } catch {
+                throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "invalid JSON (\(Self.describe(error)))")
+            }
+        } else {
+            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+                let line = line.trimmingCharacters(in: .whitespaces)
+                if line.isEmpty { continue }
+                guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {
+                    throw .malformedImport(format: "Taskwarrior JSON", line: index + 1, reason: "not a JSON object")
+                }
+                objects.append((index + 1, object))
+            }
+        }
+        var todos: [InterchangeTodo] = []
+        for (index, entry) in objects.enumerated() {
+            todos.append(try task(entry.value, line: entry.line, index: index))
+        }
+        return todos
+    }
+
+    private static func task(_ object: [String: JSONValue], line: Int?, index: Int) throws(BundleError) -> InterchangeTodo {
+        func fail(_ reason: String) -> BundleError {
+            .malformedImport(format: "Taskwarrior JSON", line: line, reason: "task \(index + 1): \(reason)")
+        }
+        func string(_ key: String) throws(BundleError) -> String? {
+            guard let value = object[key] else { return nil }
+            guard case .string(let text) = value else { throw fail("'\(key)' is not a string") }
+            return text
+        }
+        func time(_ key: String) throws(BundleError) -> Date? {
+            guard let text = try string(key) else { return nil }
+            guard let date = CompactTime.date(text) else { throw fail("'\(key)' is not a time like 20261121T093000Z: '\(text)'") }
+            return date
+        }
+        guard let uuidText = try string("uuid"), let uuid = UUID(uuidString: uuidText) else { throw fail("missing or invalid 'uuid'") }
+        guard let description = try string("description") else { throw fail("missing 'description'") }
+        guard let statusText = try string("status") else { throw fail("missing 'status'") }
+        guard let entry = try time("entry") else { throw fail("missing 'entry'") }
+        let start = try time("start")
+        let bundleText = try string("bundle_id")
+        let status: TodoStatus
+        switch statusText {
+        case "pending", "waiting", "recurring": status = (start != nil && bundleText != nil) ? .inBundle : .pending
+        case "completed": status = .done
+        case "deleted": status = .dropped
+        default: throw fail("unknown status '\(statusText)'")
+        }
+        var deadline: Deadline?
+        if let day = try string("bundle_due_date") {
+            guard let parsed = Deadline.stored(day), case .day = parsed else { throw fail("'bundle_due_date' is not a day: '\(day)'") }
+            deadline = parsed
+        } else if let due = try time("due") {
+            deadline = .time(due)
+        }
+        var preposition = Preposition.none
+        if let prep = try string("bundle_prep") {
+            guard let value = Preposition(rawValue: prep) else { throw fail("'bundle_prep' must be before, after, when or none") }
+            preposition = value
+        }
+        let event = try string("bundle_event").flatMap { $0.trimmingCharacters(in: .whitespaces).isEmpty ? nil : $0 }
+        if event == nil { preposition = .none }
+        var bundle: UUID?
+        if let text = bundleText {
+            guard let value = UUID(uuidString: text) else { throw fail("'bundle_id' is not a UUID") }
+            bundle = value
+        }
+        var notes: [String] = []
+        if let annotations = object["annotations"] {
+            guard case .array(let items) = annotations else { throw fail("'annotations' is not an array") }
+            for item in items {
+                guard case .object(let annotation) = item, case .string(let text)? = annotation["description"] else {
+                    throw fail("an annotation has no description")
+                }
+                notes.append(text)
+            }
+        }
+        let modified = try time("modified") ?? entry
+        return InterchangeTodo(
+            uuid: uuid, text: description, eventName: event, preposition: preposition, deadline: deadline, status: status,
+            bundleUUID: bundle, notes: notes.joined(separator: "\n"), createdAt: entry, modifiedAt: modified,
+            completedAt: try time("end"), foreignFields: object.filter { !ownFields.contains($0.key) })
+    }
+
+    static func describe(_ error: any Error) -> String {
+        if let decoding = error as? DecodingError, case .dataCorrupted(let context) = decoding {
+            return (context.underlyingError as NSError?)?.userInfo[NSDebugDescriptionErrorKey] as? String ?? context.debugDescription
+        }
+        return "\(error)"
+    }
+}

@@ -1,0 +1,168 @@
+import Foundation
+
+/// todo.txt: one todo a line. Our fields travel as `@event` (spaces as `-`, with `%2D` for a
+/// real `-` and `%25` for `%`), `prep:`, `due:`, `id:`, `bundle:` and `note:` (percent-encoded).
+/// Dropped todos are left out, as todo.txt removes them.
+enum TodoTxtFormat {
+    static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
+        var lines: [String] = []
+        for todo in todos where todo.status != .dropped {
+            var parts: [String] = []
+            if todo.status == .done {
+                parts += ["x", day(todo.completedAt ?? todo.modifiedAt, timeZone)]
+            }
+            parts.append(day(todo.createdAt, timeZone))
+            parts.append(todo.text.replacingOccurrences(of: "\n", with: " "))
+            if let event = todo.eventName { parts.append("@" + slug(event)) }
+            parts.append("prep:\(todo.preposition.rawValue)")
+            if let deadline = todo.deadline { parts.append("due:\(deadline.description)") }
+            if let bundle = todo.bundleUUID { parts.append("bundle:\(bundle.uuidString.lowercased())") }
+            if !todo.notes.isEmpty { parts.append("note:\(encode(todo.notes))") }
+            parts.append("id:\(todo.uuid.uuidString.lowercased())")
+            lines.append(parts.joined(separator: " "))
+        }
+        return Data((lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")).utf8)
+    }
+
+    static func decode(_ data: Data, timeZone: TimeZone, now: Date) throws(BundleError) -> [InterchangeTodo] {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .malformedImport(format: "todo.txt", line: nil, reason: "not valid UTF-8")
+        }
+        var todos: [InterchangeTodo] = []
+        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r")).trimmingCharacters(in: .whitespaces)
+            if line.isEmpty { continue }
+            todos.append(try parse(line, number: index + 1, timeZone: timeZone, now: now))
+        }
+        return todos
+    }
+
+    static func parse(_ line: String, number: Int, timeZone: TimeZone, now: Date) throws(BundleError) -> InterchangeTodo {
+        func fail(_ reason: String) -> BundleError { .malformedImport(format: "todo.txt", line: number, reason: reason) }
+        var tokens = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
+        var done = false
+        var completed: Date?
+        var created: Date?
+        if tokens.first == "x" {
+            done = true
+            tokens.removeFirst()
+            if let first = tokens.first, let date = date(first, timeZone) { completed = date; tokens.removeFirst() }
+        }
+        var foreign: [String: JSONValue] = [:]
+        if let first = tokens.first, first.count == 3, first.hasPrefix("("), first.hasSuffix(")"),
+           let letter = first.dropFirst().first, letter.isUppercase, letter.isASCII {
+            foreign["priority"] = .string(String(letter))
+            tokens.removeFirst()
+        }
+        if let first = tokens.first, first.count == 10, first.first?.isNumber == true {
+            guard let date = date(first, timeZone) else { throw fail("'\(first)' is not a real date") }
+            created = date
+            tokens.removeFirst()
+        }
+        var words: [String] = []
+        var event: String?
+        var preposition: Preposition?
+        var deadline: Deadline?
+        var bundle: UUID?
+        var notes = ""
+        var uuid: UUID?
+        for token in tokens {
+            if token.hasPrefix("@"), token.count > 1, event == nil {
+                event = unslug(String(token.dropFirst()))
+                continue
+            }
+            if let colon = token.firstIndex(of: ":"), colon != token.startIndex, !token.hasPrefix("http") {
+                let key = String(token[..<colon]), value = String(token[token.index(after: colon)...])
+                switch key {
+                case "prep":
+                    guard let parsed = Preposition(rawValue: value) else { throw fail("prep:\(value) must be before, after, when or none") }
+                    preposition = parsed
+                    continue
+                case "due":
+                    do { deadline = try Deadline.parse(value, timeZone: timeZone) } catch { throw fail("due:\(value) is not a date") }
+                    continue
+                case "id":
+                    guard let parsed = UUID(uuidString: value) else { throw fail("id:\(value) is not a UUID") }
+                    uuid = parsed
+                    continue
+                case "bundle":
+                    guard let parsed = UUID(uuidString: value) else { throw fail("bundle:\(value) is not a UUID") }
+                    bundle = parsed
+                    continue
+                case "note":
+                    notes = value.removingPercentEncoding ?? value
+                    continue
+                default:
+                    break
+                }
+            }
+            words.append(token)
+        }
+        let text = words.joined(separator: " ")
+        guard !text.isEmpty else { throw fail("the line has no text") }
+        let status: TodoStatus = done ? .done : (bundle != nil ? .inBundle : .pending)
+        let createdAt = created ?? completed ?? now
+        return InterchangeTodo(
+            uuid: uuid ?? stableUUID(for: line), text: text, eventName: event,
+            preposition: event == nil ? .none : (preposition ?? .none), deadline: deadline, status: status, bundleUUID: bundle,
+            notes: notes, createdAt: createdAt, modifiedAt: completed ?? createdAt, completedAt: done ? (completed ?? createdAt) : nil,
+            foreignFields: foreign)
+    }
+
+    /// A line without `id:` gets an id derived from its text, so importing the same file twice
+    /// updates rather than duplicates.
+    static func stableUUID(for line: String) -> UUID {
+        var hash: (UInt64, UInt64) = (0xcbf2_9ce4_8422_2325, 0x8422_2325_cbf2_9ce4)
+        for byte in line.utf8 {
+            hash.0 = (hash.0 ^ UInt64(byte)) &* 0x100_0000_01b3
+            hash.1 = (hash.1 ^ UInt64(byte)) &* 0x100_0000_01b3 &+ 0x9e37_79b9
+        }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: hash.0 >> (8 * index))
+            bytes[index + 8] = UInt8(truncatingIfNeeded: hash.1 >> (8 * index))
+        }
+        bytes[6] = (bytes[6] & 0x0F) | 0x50
+        bytes[8] = (bytes[8] & 0x3F) | 0x80
+        return UUID(uuid: (bytes[0], bytes[1], bytes[2], bytes[3], bytes[4], bytes[5], bytes[6], bytes[7],
+                           bytes[8], bytes[9], bytes[10], bytes[11], bytes[12], bytes[13], bytes[14], bytes[15]))
+    }
+
+    static func day(_ date: Date, _ timeZone: TimeZone) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day], from: date)
+        return String(format: "%04d-%02d-%02d", c.year ?? 0, c.month ?? 0, c.day ?? 0)
+    }
+
+    static func date(_ text: String, _ timeZone: TimeZone) -> Date? {
+        guard text.count == 10, case .day(let year, let month, let day)? = try? Deadline.parse(text, timeZone: timeZone) else { return nil }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: year, month: month, day: day))
+    }
+
+    static func slug(_ name: String) -> String {
+        var result = ""
+        for character in name {
+            switch character {
+            case "%": result += "%25"
+            case "-": result += "%2D"
+            case _ where character.isWhitespace: result += "-"
+            default: result.append(character)
+            }
+        }
+        return result
+    }
+
+    static func unslug(_ slug: String) -> String {
+        let spaced = slug.replacingOccurrences(of: "-", with: " ")
+        return spaced.removingPercentEncoding ?? spaced
+    }
+
+    static func encode(_ text: String) -> String {
+        var allowed = CharacterSet.urlQueryAllowed
+        allowed.remove(charactersIn: " %&+=:\n")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? text
+    }
+}

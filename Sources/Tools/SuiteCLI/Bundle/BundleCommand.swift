@@ -1,0 +1,125 @@
+import ArgumentParser
+import BundleCore
+import Foundation
+
+/// `suite bundle`: todos tied to trigger events, bundled into a run when the moment comes.
+struct BundleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "bundle",
+        abstract: "Todos tied to trigger events, bundled when the moment comes.",
+        discussion: """
+            Jot errands down against a situation ("before I go to the bank"). When the situation \
+            comes, check in: choose the todos to do in this run, work through the bundle, complete \
+            it, and review it later.
+
+            Example:
+              suite bundle add "Get the agreement signed" --before "go to Eastern branch" --deadline 2026-12-01
+              suite bundle checkin "go to Eastern branch" --about-to --all
+              suite bundle done 1 && suite bundle complete
+            """,
+        subcommands: [
+            BundleAdd.self, BundleTodos.self, BundleMove.self, BundleDrop.self, BundleEvents.self, BundleCheckIn.self,
+            BundleCurrent.self, BundleShow.self, BundleDone.self, BundleThrowBack.self, BundlePull.self, BundleRename.self,
+            BundleIcon.self, BundleComplete.self, BundleAbandon.self, BundleReview.self, BundleDue.self, BundleRemind.self,
+            BundleExport.self, BundleImport.self,
+        ]
+    )
+}
+
+extension InterchangeFormat: ExpressibleByArgument {}
+extension Preposition: ExpressibleByArgument {}
+
+enum Bundles {
+    static func open(_ options: CommonOptions) throws -> BundleStore {
+        try BundleStore(url: options.storeFile(BundleStore.fileName))
+    }
+
+    static var timeZone: TimeZone { .current }
+
+    static func line(_ todo: Todo, now: Date = Date()) -> String {
+        var parts = ["#\(todo.id)", todo.text]
+        if let event = todo.eventName {
+            parts.append("(\(todo.preposition == .none ? "with" : todo.preposition.rawValue) \(event))")
+        }
+        if let deadline = todo.deadline {
+            parts.append(todo.isOverdue(at: now, timeZone: timeZone) ? "[overdue: \(deadline)]" : "[due \(deadline)]")
+        }
+        if todo.status == .inBundle, let bundle = todo.bundleID { parts.append("[in bundle #\(bundle)]") }
+        if todo.status == .done { parts.append("[done]") }
+        if todo.status == .dropped { parts.append("[dropped]") }
+        return parts.joined(separator: " ")
+    }
+
+    static func describe(_ bundle: TodoBundle) -> String {
+        var lines = ["\(bundle.icon) \(bundle.title)  (bundle #\(bundle.id), \(bundle.direction.phrase) \(bundle.eventName), \(bundle.status.rawValue))"]
+        for item in bundle.items {
+            let mark: String
+            switch item.outcome {
+            case .open: mark = "[ ]"
+            case .done: mark = "[x]"
+            case .thrownBack: mark = "[<]"
+            }
+            lines.append("  \(mark) #\(item.todo.id) \(item.todo.text)\(item.todo.deadline.map { " [due \($0)]" } ?? "")")
+        }
+        if bundle.status == .open {
+            lines.append(bundle.canComplete ? "All done or thrown back: 'suite bundle complete' files it." : "Mark todos with 'done ID' or 'throwback ID'; 'pull ID' adds another.")
+        }
+        return lines.joined(separator: "\n")
+    }
+
+    /// Parses `2d`, `12h`, `30m`, `1w` (or a plain number of days).
+    static func duration(_ text: String) throws -> TimeInterval {
+        let trimmed = text.trimmingCharacters(in: .whitespaces).lowercased()
+        let units: [Character: Double] = ["m": 60, "h": 3600, "d": 86_400, "w": 604_800]
+        let unit = trimmed.last.flatMap { units[$0] } ?? 86_400
+        let number = trimmed.last.map { units[$0] != nil } == true ? String(trimmed.dropLast()) : trimmed
+        guard let value = Double(number), value >= 0, value.isFinite, value <= 36_500 else {
+            throw CLIError.usage("invalid duration '\(text)': use a number with m, h, d or w, like 2d")
+        }
+        return value * unit
+    }
+
+    /// Parses a day (`YYYY-MM-DD`) as the start of that day in the local time zone.
+    static func day(_ text: String, option: String) throws -> Date {
+        guard case .day(let year, let month, let day)? = try? Deadline.parse(text, timeZone: timeZone) else {
+            throw CLIError.usage("invalid \(option) '\(text)': use YYYY-MM-DD with a real date")
+        }
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        return calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
+    }
+}
+
+/// `--bundle N`: act on this bundle instead of the newest open one.
+struct BundleSelection: ParsableArguments {
+    @Option(name: .customLong("bundle"), help: ArgumentHelp("The bundle (default: the newest open one).", valueName: "n"))
+    var reference: String?
+
+    func bundle(in store: BundleStore) throws -> TodoBundle {
+        if let reference { return try store.bundle(reference) }
+        return try store.currentBundle()
+    }
+}
+
+/// `--before E`, `--after E`, `--when E` or `--event E`: a trigger event and a preposition.
+struct TriggerOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Do it before this event.", valueName: "event")) var before: String?
+    @Option(help: ArgumentHelp("Do it after this event.", valueName: "event")) var after: String?
+    @Option(help: ArgumentHelp("Do it when this event happens.", valueName: "event")) var when: String?
+    @Option(help: ArgumentHelp("Tie it to this event with no preference of timing.", valueName: "event")) var event: String?
+    @Flag(help: "Create the event even though it looks like an existing one.") var newEvent = false
+
+    var chosen: (event: String, preposition: Preposition)? {
+        if let before { return (before, .before) }
+        if let after { return (after, .after) }
+        if let when { return (when, .when) }
+        if let event { return (event, .none) }
+        return nil
+    }
+
+    func validate() throws {
+        if [before, after, when, event].compactMap({ $0 }).count > 1 {
+            throw ValidationError("give one of --before, --after, --when or --event")
+        }
+    }
+}

@@ -1,0 +1,152 @@
+import ArgumentParser
+import BundleCore
+import Foundation
+
+struct BundleAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add",
+        abstract: "Write a todo down, tied to a trigger event.",
+        discussion: """
+            An unknown event is created, unless it looks like an existing one (then --new-event).
+
+            Examples:
+              suite bundle add "Get the agreement signed" --before "go to Eastern branch" --deadline 2026-12-01
+              suite bundle add "Water the plant" --after "come back from work"
+              suite bundle add "Renew passport"
+            """)
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("What to do.", valueName: "text")) var text: String
+    @OptionGroup var trigger: TriggerOptions
+    @Option(help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
+    @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
+
+    func run() throws {
+        let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
+        let store = try Bundles.open(options)
+        let todo = try store.addTodo(
+            text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
+            deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)
+        if options.json { try Terminal.printJSON(todo) } else { print("Added \(Bundles.line(todo))") }
+    }
+}
+
+struct BundleTodos: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "todos",
+        abstract: "List todos grouped by trigger event.",
+        discussion: "Pending and bundled todos; --all adds done and dropped ones.\n\nExample:\n  suite bundle todos --event \"go to Eastern branch\"")
+
+    @OptionGroup var options: CommonOptions
+    @Option(help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
+    @Flag(help: "Include done and dropped todos.") var all = false
+
+    func run() throws {
+        let todos = try Bundles.open(options).todos(event: event, includeFinished: all)
+        if options.json { try Terminal.printJSON(todos); return }
+        if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }
+        var lastEvent: String?? = .none
+        let now = Date()
+        for todo in todos {
+            if lastEvent != .some(todo.eventName) {
+                print(todo.eventName ?? "(no event)")
+                lastEvent = .some(todo.eventName)
+            }
+            print("  " + Bundles.line(todo, now: now))
+        }
+    }
+}
+
+struct BundleMove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "move",
+        abstract: "Change a todo's trigger: another event and/or preposition.",
+        discussion: "Examples:\n  suite bundle move 4 --after \"go to Eastern branch\"\n  suite bundle move 4 --prep when")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+    @OptionGroup var trigger: TriggerOptions
+    @Option(help: ArgumentHelp("Only change the preposition: before, after, when or none.", valueName: "prep")) var prep: Preposition?
+
+    func validate() throws {
+        if trigger.chosen == nil && prep == nil { throw ValidationError("give a new trigger (--before/--after/--when/--event) or --prep") }
+        if trigger.chosen != nil && prep != nil { throw ValidationError("--prep goes alone; --before/--after/--when already set it") }
+    }
+
+    func run() throws {
+        let todo = try Bundles.open(options).moveTodo(
+            id, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? prep, allowNewEvent: trigger.newEvent)
+        if options.json { try Terminal.printJSON(todo) } else { print("Moved \(Bundles.line(todo))") }
+    }
+}
+
+struct BundleDrop: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "drop",
+        abstract: "Give up a pending todo.",
+        discussion: "Example:\n  suite bundle drop 7")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+
+    func run() throws {
+        let todo = try Bundles.open(options).finishTodo(id, as: .dropped)
+        print("Dropped \(Bundles.line(todo))")
+    }
+}
+
+struct BundleDue: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "due",
+        abstract: "Todos whose deadline passes soon (overdue ones first).",
+        discussion: "Example:\n  suite bundle due --within 2d")
+
+    @OptionGroup var options: CommonOptions
+    @Option(help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+
+    func run() throws {
+        let interval = try Bundles.duration(within)
+        let todos = try Bundles.open(options).dueSoon(within: interval, timeZone: Bundles.timeZone)
+        if options.json { try Terminal.printJSON(todos); return }
+        if todos.isEmpty { print("Nothing due within \(within).") }
+        todos.forEach { print(Bundles.line($0)) }
+    }
+}
+
+struct BundleRemind: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remind",
+        abstract: "Send due-soon todos to the desktop (notify-send), each at most once a day.",
+        discussion: """
+            Safe to run from a timer or cron: a todo is reminded of once per day at most. Without \
+            a desktop session (or notify-send), or with --stdout, reminders are printed instead.
+
+            Example (crontab):
+              */15 * * * * suite bundle remind --within 2h
+            """)
+
+    @OptionGroup var options: CommonOptions
+    @Option(help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+    @Flag(help: "Print instead of notifying.") var stdout = false
+
+    func run() throws {
+        let interval = try Bundles.duration(within)
+        let todos = try Bundles.open(options).takeReminders(within: interval, timeZone: Bundles.timeZone)
+        let environment = ProcessInfo.processInfo.environment
+        let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
+        let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
+        for todo in todos {
+            let body = Bundles.line(todo)
+            if let notifier {
+                let process = Process()
+                process.executableURL = notifier
+                process.arguments = ["--app-name=suite", "Due soon", body]
+                try? process.run()
+                process.waitUntilExit()
+                if process.terminationStatus != 0 { print(body) }
+            } else {
+                print(body)
+            }
+        }
+    }
+}
