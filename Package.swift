@@ -59,7 +59,11 @@ let package = Package(
         ),
         .testTarget(
             name: "MotivationCoreTests",
-            dependencies: ["MotivationCore"]
+            dependencies: ["MotivationCore", "SuiteStorage"]
+        ),
+        .testTarget(
+            name: "BundleCoreTests",
+            dependencies: ["BundleCore"]
         ),
         .testTarget(
             name: "SuiteCLITests",

@@ -98,9 +98,11 @@ enum ICalendarFormat {
         guard let text = String(validating: data, as: UTF8.self) else { throw fail(nil, "not valid UTF-8") }
         // Unfold: a line break followed by a space or tab continues the line.
         var logical: [(String, Int)] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = String(raw)
-            if line.hasSuffix("\r") { line.removeLast() }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw fail(nil, "the file is empty") }
+        // "\r\n" is one Character in Swift: split on the scalars.
+        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            var line = String(String.UnicodeScalarView(raw))
+            if line.unicodeScalars.last == "\r" { line = String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) }
             if let first = line.first, first == " " || first == "\t", !logical.isEmpty {
                 logical[logical.count - 1].0 += line.dropFirst()
             } else if !line.isEmpty {

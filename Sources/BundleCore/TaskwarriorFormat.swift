@@ -61,28 +61,32 @@ enum TaskwarriorFormat {
             throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "not valid UTF-8")
         }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "the file is empty") }
         var objects: [(line: Int?, value: [String: JSONValue])] = []
-        if trimmed.hasPrefix("[") || (trimmed.hasPrefix("{") && !trimmed.contains("}\n{") && !trimmed.contains("}\r\n{")) {
-            do {
-                let value = try JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8))
-                switch value {
-                case .array(let items):
-                    for (index, item) in items.enumerated() {
-                        guard case .object(let object) = item else {
-                            throw BundleError.malformedImport(format: "Taskwarrior JSON", line: nil, reason: "item \(index + 1) is not an object")
-                        }
-                        objects.append((nil, object))
+        let whole = try? JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8))
+        if trimmed.hasPrefix("[") || whole != nil {
+            switch whole {
+            case .array(let items)?:
+                for (index, item) in items.enumerated() {
+                    guard case .object(let object) = item else {
+                        throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "item \(index + 1) is not an object")
                     }
-                case .object(let object): objects.append((nil, object))
-                default: throw BundleError.malformedImport(format: "Taskwarrior JSON", line: nil, reason: "expected an array of tasks")
+                    objects.append((nil, object))
                 }
-            } catch let error as BundleError {
-                throw error
-            } catch {
-                throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "invalid JSON (\(Self.describe(error)))")
+            case .object(let object)?:
+                objects.append((nil, object))
+            case nil:
+                do {
+                    _ = try JSONDecoder().decode(JSONValue.self, from: Data(trimmed.utf8))
+                } catch {
+                    throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "invalid JSON (\(Self.describe(error)))")
+                }
+            default:
+                throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "expected an array of tasks")
             }
         } else {
-            for (index, line) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            // JSON lines: one task object a line.
+            for (index, line) in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
                 let line = line.trimmingCharacters(in: .whitespaces)
                 if line.isEmpty { continue }
                 guard case .object(let object)? = try? JSONDecoder().decode(JSONValue.self, from: Data(line.utf8)) else {

@@ -28,9 +28,12 @@ enum TodoTxtFormat {
         guard let text = String(validating: data, as: UTF8.self) else {
             throw .malformedImport(format: "todo.txt", line: nil, reason: "not valid UTF-8")
         }
+        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty {
+            throw .malformedImport(format: "todo.txt", line: nil, reason: "the file is empty")
+        }
         var todos: [InterchangeTodo] = []
-        for (index, raw) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            let line = raw.trimmingCharacters(in: CharacterSet(charactersIn: "\r")).trimmingCharacters(in: .whitespaces)
+        for (index, raw) in text.replacingOccurrences(of: "\r\n", with: "\n").split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
+            let line = raw.trimmingCharacters(in: .whitespaces)
             if line.isEmpty { continue }
             todos.append(try parse(line, number: index + 1, timeZone: timeZone, now: now))
         }

@@ -1,0 +1,198 @@
+import Foundation
+import Testing
+@testable import BundleCore
+
+/// What a round trip through a format must keep: our fields, at the precision the format has.
+struct Essentials: Hashable, CustomStringConvertible {
+    var uuid: UUID, text: String, event: String?, preposition: Preposition, deadline: String?, status: TodoStatus
+    var bundle: UUID?, notes: String
+
+    var description: String { "\(text) [\(event ?? "-") \(preposition) \(deadline ?? "-") \(status) \(bundle?.uuidString.prefix(8) ?? "-") '\(notes)']" }
+}
+
+func essentials(_ store: BundleStore, includeDropped: Bool = true) throws -> Set<Essentials> {
+    let bundles = Dictionary(uniqueKeysWithValues: (try store.openBundles() + store.review()).map { ($0.id, $0.uuid) })
+    return Set(try store.todos(includeFinished: true).filter { includeDropped || $0.status != .dropped }.map {
+        Essentials(uuid: $0.uuid, text: $0.text, event: $0.eventName, preposition: $0.preposition, deadline: $0.deadline?.description,
+                   status: $0.status, bundle: $0.bundleID.flatMap { bundles[$0] }, notes: $0.notes)
+    })
+}
+
+/// A store with every kind of todo: loose, each preposition, day and time deadlines, notes with
+/// characters each format must escape, done, dropped, in an open bundle, in a finished bundle.
+func richStore() throws -> BundleStore {
+    let clock = TestClock()
+    let store = try freshStore(clock: clock)
+    try store.addTodo("Renew passport", event: nil, preposition: .none)
+    try store.addTodo("Get the agreement signed; bring 2 copies, a pen", event: "go to Eastern branch", preposition: .before,
+                      deadline: try Deadline.parse("2026-12-01", timeZone: utc), notes: "Ask for Ms. Li\nRoom 4, floor 2; \\ desk")
+    try store.addTodo("Pick up badge", event: "go to Eastern branch", preposition: .before,
+                      deadline: try Deadline.parse("2026-11-30T16:45", timeZone: utc))
+    try store.addTodo("Buy dog food", event: "go to Eastern branch", preposition: .when)
+    try store.addTodo("Water the plant — the big one", event: "come back from work", preposition: .after)
+    try store.addTodo("Call mum", event: "come back from work", preposition: .none)
+    try store.addTodo("Check-in with the co-op", event: "walk 50% of the way", preposition: .before)
+    let finished = try store.checkIn(event: "come back from work", direction: .justFinished, todoIDs: [5], timeZone: utc)
+    try store.markDone("5", in: finished.id)
+    try store.complete(finished.id)
+    clock.advance(60)
+    try store.finishTodo("6", as: .dropped)
+    _ = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [3], title: "Eastern run", timeZone: utc)
+    try store.addTodo(String(repeating: "A very long todo text that must be folded ", count: 4), event: "go to Eastern branch", preposition: .before)
+    return store
+}
+
+@Suite struct InterchangeRoundTripTests {
+    @Test(arguments: [InterchangeFormat.taskwarrior, .ics, .todotxt])
+    func exportImportKeepsOurData(format: InterchangeFormat) throws {
+        let source = try richStore()
+        let data = try source.export(format, timeZone: utc)
+        let target = try freshStore()
+        let summary = try target.importData(data, format: format, timeZone: utc)
+        let keepsDropped = format != .todotxt
+        #expect(summary.created == (keepsDropped ? 8 : 7))
+        let expected = try essentials(source, includeDropped: keepsDropped)
+        let actual = try essentials(target)
+        #expect(actual == expected, "\(actual.subtracting(expected)) vs \(expected.subtracting(actual))")
+        // Importing the same file again updates, never duplicates.
+        let again = try target.importData(data, format: format, timeZone: utc)
+        #expect(again.created == 0)
+        #expect(try essentials(target) == expected)
+        // And the export of the copy is the export of the original.
+        if format != .ics {  // iCalendar's DTSTAMP is the export time
+            #expect(String(decoding: try target.export(format, timeZone: utc), as: UTF8.self).count > 0)
+        }
+    }
+
+    @Test func suiteJSONRoundTripsByteForByte() throws {
+        let source = try richStore()
+        try source.addAlias("eastern", to: "go to Eastern branch")
+        let first = try source.export(.json, timeZone: utc)
+        let target = try freshStore()
+        try target.importData(first, format: .json, timeZone: utc)
+        let second = try target.export(.json, timeZone: utc)
+        #expect(String(decoding: first, as: UTF8.self) == String(decoding: second, as: UTF8.self))
+        #expect(try target.currentBundle().title == "Eastern run")
+        #expect(try target.event(matching: "EASTERN").name == "go to Eastern branch")
+    }
+
+    @Test func unknownTaskwarriorFieldsAreKept() throws {
+        let json = #"""
+        [{"id":3,"uuid":"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b","description":"Fix the fence","status":"pending",
+          "entry":"20261101T080000Z","modified":"20261102T080000Z","project":"house","tags":["diy","weekend"],
+          "priority":"H","urgency":7.8,"estimate":"2h","depends":["1a2b3c4d-0000-4000-8000-000000000000"]}]
+        """#
+        let store = try freshStore()
+        try store.importData(Data(json.utf8), format: .taskwarrior, timeZone: utc)
+        let todo = try store.todo("1")
+        #expect(todo.text == "Fix the fence")
+        #expect(todo.foreignFields["project"] == .string("house"))
+        #expect(todo.foreignFields["estimate"] == .string("2h"))
+        #expect(todo.foreignFields["id"] == nil)
+        #expect(todo.foreignFields["urgency"] == nil)
+        let exported = try JSONDecoder().decode([[String: JSONValue]].self, from: try store.export(.taskwarrior, timeZone: utc))
+        #expect(exported.first?["tags"] == .array([.string("diy"), .string("weekend")]))
+        #expect(exported.first?["priority"] == .string("H"))
+        #expect(exported.first?["depends"] == .array([.string("1a2b3c4d-0000-4000-8000-000000000000")]))
+    }
+
+    @Test func vtodoLinesAreFoldedAt75OctetsAndTextIsEscaped() throws {
+        let store = try richStore()
+        let text = String(decoding: try store.export(.ics, timeZone: utc), as: UTF8.self)
+        let lines = text.components(separatedBy: "\r\n")
+        #expect(lines.allSatisfy { $0.utf8.count <= 75 })
+        #expect(lines.contains { $0.hasPrefix(" ") })
+        #expect(text.contains("SUMMARY:Get the agreement signed\\; bring 2 copies\\, a pen"))
+        #expect(text.contains("DESCRIPTION:Ask for Ms. Li\\nRoom 4\\, floor 2\\; \\\\ desk"))
+        #expect(text.contains("DUE;VALUE=DATE:20261201"))
+        #expect(text.contains("STATUS:IN-PROCESS"))
+        #expect(text.hasPrefix("BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"))
+        #expect(ICalendarFormat.fold(String(repeating: "é", count: 60)).components(separatedBy: "\r\n ").allSatisfy { $0.utf8.count <= 75 })
+    }
+
+    @Test func todoTxtLinesFollowTheFormat() throws {
+        let store = try richStore()
+        let lines = String(decoding: try store.export(.todotxt, timeZone: utc), as: UTF8.self).split(separator: "\n").map(String.init)
+        #expect(lines.count == 7)
+        #expect(lines.contains { $0.hasPrefix("x 2026-11-18 2026-11-18 Water the plant — the big one @come-back-from-work prep:after bundle:") })
+        #expect(lines.contains { $0.contains("@go-to-Eastern-branch prep:before due:2026-12-01") })
+        #expect(lines.contains { $0.contains("@walk-50%25-of-the-way") })
+        #expect(!lines.contains { $0.contains("Call mum") })
+    }
+
+    @Test func todoTxtFromElsewhereImports() throws {
+        let text = """
+            (A) 2026-11-01 Call the plumber @home +house due:2026-11-25
+            x 2026-11-10 2026-11-02 Post the letter @go-to-town
+            Plain line with no date
+            """
+        let store = try freshStore()
+        let summary = try store.importData(Data(text.utf8), format: .todotxt, timeZone: utc)
+        #expect(summary.created == 3)
+        let todos = try store.todos(includeFinished: true)
+        #expect(todos.map(\.text).sorted() == ["Call the plumber +house", "Plain line with no date", "Post the letter"])
+        #expect(todos.first { $0.text.hasPrefix("Call") }?.foreignFields["priority"] == .string("A"))
+        #expect(todos.first { $0.text.hasPrefix("Post") }?.status == .done)
+        #expect(todos.first { $0.text.hasPrefix("Post") }?.eventName == "go to town")
+        // Lines without id: get stable ids, so a second import updates.
+        #expect(try store.importData(Data(text.utf8), format: .todotxt, timeZone: utc).created == 0)
+    }
+}
+
+@Suite struct MalformedImportTests {
+    static let cases: [(InterchangeFormat, String, String)] = [
+        (.taskwarrior, "", "the file is empty"),
+        (.taskwarrior, "[{\"uuid\": ", "invalid JSON"),
+        (.todotxt, "\n  \n", "the file is empty"),
+        (.taskwarrior, "[{\"uuid\": \"x\"}]", "missing or invalid 'uuid'"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}]", "missing 'description'"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"sleeping\", \"entry\": \"20261101T080000Z\"}]", "unknown status 'sleeping'"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"pending\", \"entry\": \"yesterday\"}]", "'entry' is not a time"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\", \"due\": \"20260230T000000Z\"}]", "'due' is not a time"),
+        (.taskwarrior, "[1, 2]", "item 1 is not an object"),
+        (.taskwarrior, "{\"a\": 1}\nnot json\n", "line 2"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}]", "the todo text is empty"),
+        (.ics, "BEGIN:VTODO\r\nEND:VTODO\r\n", "does not start with BEGIN:VCALENDAR"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "has no UID"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:x\r\nDUE;VALUE=DATE:20260230\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "is not a date"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nno colon here\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "line 3"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nEND:VCALENDAR\r\n", "does not close"),
+        (.todotxt, "2026-02-30 Impossible day\n", "line 1"),
+        (.todotxt, "fine line\nanother due:someday\n", "line 2"),
+        (.todotxt, "x 2026-11-01\n", "no text"),
+        (.todotxt, "task id:not-a-uuid\n", "is not a UUID"),
+        (.json, "{\"schema\": \"suite-bundle/9\", \"events\": [], \"todos\": [], \"bundles\": []}", "schema is 'suite-bundle/9'"),
+        (.json, "{\"schema\": \"suite-bundle/1\"}", "missing field 'events'"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func aMalformedFileImportsNothing(index: Int) throws {
+        let (format, text, expected) = Self.cases[index]
+        let store = try richStore()
+        let before = try store.export(.json, timeZone: utc)
+        #expect {
+            try store.importData(Data(text.utf8), format: format, timeZone: utc)
+        } throws: { error in
+            guard case .malformedImport = error as? BundleError else { return false }
+            return (error as? BundleError)?.description.contains(expected) == true
+        }
+        #expect(try store.export(.json, timeZone: utc) == before)
+    }
+
+    @Test func invalidUTF8IsMalformedInEveryFormat() throws {
+        for format in InterchangeFormat.allCases {
+            let store = try freshStore()
+            #expect(throws: (any Error).self) { try store.importData(Data([0xFF, 0xFE, 0x41]), format: format, timeZone: utc) }
+            #expect(try store.todos(includeFinished: true).isEmpty)
+        }
+    }
+
+    @Test func aFileWithOneBadTodoAmongGoodOnesImportsNone() throws {
+        let good = try richStore().export(.todotxt, timeZone: utc)
+        let bad = good + Data("x 2026-11-01\n".utf8)
+        let store = try freshStore()
+        #expect(throws: (any Error).self) { try store.importData(bad, format: .todotxt, timeZone: utc) }
+        #expect(try store.todos(includeFinished: true).isEmpty)
+        #expect(try store.events().isEmpty)
+    }
+}
