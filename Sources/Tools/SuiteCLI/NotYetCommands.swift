@@ -14,9 +14,3 @@ struct PlacesCommand: NotYetBuilt {
         commandName: "places",
         abstract: "Places near you that are good for working, rated by you (not built yet).")
 }
-
-struct QuotesCommand: NotYetBuilt {
-    static let configuration = CommandConfiguration(
-        commandName: "quotes",
-        abstract: "Quotes by category and source, favourites, notes and a schedule (not built yet).")
-}

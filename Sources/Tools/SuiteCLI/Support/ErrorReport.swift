@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import BundleCore
 import MotivationCore
+import QuoteCore
 
 /// Exit codes (sysexits-style), as documented in README.
 enum ExitStatus {
@@ -85,6 +86,8 @@ enum ErrorReport {
             return (exitCode(error), error.description)
         case let error as BundleError:
             return (exitCode(error), error.description)
+        case let error as QuoteError:
+            return (exitCode(error), error.description)
         default:
             return nil
         }
@@ -109,6 +112,21 @@ enum ErrorReport {
             return ExitStatus.failure
         case .invalidText, .invalidDeadline, .malformedImport:
             return ExitStatus.dataError
+        case .corruptStore, .newerStore, .storeUnavailable:
+            return ExitStatus.ioError
+        case .storeBusy:
+            return ExitStatus.temporary
+        }
+    }
+
+    static func exitCode(_ error: QuoteError) -> Int32 {
+        switch error {
+        case .quoteNotFound, .noteNotFound, .noQuotes:
+            return ExitStatus.failure
+        case .invalidText, .malformedImport:
+            return ExitStatus.dataError
+        case .invalidQuery, .invalidSchedule:
+            return ExitStatus.usage
         case .corruptStore, .newerStore, .storeUnavailable:
             return ExitStatus.ioError
         case .storeBusy:

@@ -13,6 +13,7 @@ enum Terminal {
 
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
     static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
+    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
 
     /// Prints `value` as one pretty-printed JSON document with sorted keys.
     static func printJSON<T: Encodable>(_ value: T) throws {

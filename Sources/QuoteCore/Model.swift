@@ -1,0 +1,120 @@
+import Foundation
+
+/// What kind of thing a quote comes from.
+public enum SourceKind: String, Codable, Sendable, Hashable, CaseIterable {
+    case person, book, movie, tv, comic, song, other
+}
+
+/// Where a quote comes from: a person, a book, a film …
+public struct Source: Codable, Sendable, Hashable, Identifiable {
+    /// The source's number.
+    public var id: Int64
+    /// Its name, as written.
+    public var name: String
+    /// What kind of source it is.
+    public var kind: SourceKind
+}
+
+/// A quote.
+public struct Quote: Codable, Sendable, Hashable, Identifiable {
+    /// The quote's number.
+    public var id: Int64
+    /// The words.
+    public var text: String
+    /// Who or what said it, when known.
+    public var source: Source?
+    /// The work it is from ("Richard III"), when the attribution names one.
+    public var citation: String?
+    /// Categories (tags); a fortune file's name becomes one.
+    public var categories: [String]
+    /// True for the user's own quotes, false for collected ones.
+    public var isPersonal: Bool
+    /// When it was added.
+    public var addedAt: Date
+    /// How many users favourited it.
+    public var favoriteCount: Int
+}
+
+/// A user's note on a quote.
+public struct Note: Codable, Sendable, Hashable, Identifiable {
+    /// The note's number.
+    public var id: Int64
+    /// The quote it is about.
+    public var quoteID: Int64
+    /// Whose note it is.
+    public var user: String
+    /// The note.
+    public var text: String
+    /// When it was written.
+    public var createdAt: Date
+    /// When it last changed.
+    public var modifiedAt: Date
+}
+
+/// A quote sent to a user.
+public struct Delivery: Codable, Sendable, Hashable {
+    /// The quote.
+    public var quote: Quote
+    /// The planned slot it was sent for.
+    public var slot: Date
+    /// When it was actually sent.
+    public var deliveredAt: Date
+    /// How it was sent ("notify-send", "stdout", …).
+    public var channel: String
+}
+
+/// Which quotes a pick, listing or search considers.
+public struct QuoteFilter: Codable, Sendable, Hashable {
+    /// Only this category.
+    public var category: String?
+    /// Only this source.
+    public var source: String?
+    /// Only the user's favourites.
+    public var favoritesOnly: Bool
+
+    /// Creates a filter; no arguments means every quote.
+    public init(category: String? = nil, source: String? = nil, favoritesOnly: Bool = false) {
+        self.category = category
+        self.source = source
+        self.favoritesOnly = favoritesOnly
+    }
+
+    /// A stable key naming the filter (for shuffle bags).
+    var key: String {
+        "c=\(category.map(QuoteStore.nameKey) ?? "");s=\(source.map(QuoteStore.nameKey) ?? "");f=\(favoritesOnly ? 1 : 0)"
+    }
+
+    var isEmpty: Bool { category == nil && source == nil && !favoritesOnly }
+}
+
+/// A search hit.
+public struct SearchHit: Codable, Sendable, Hashable {
+    /// The quote.
+    public var quote: Quote
+    /// The text with every match wrapped in the markers asked for.
+    public var highlighted: String
+    /// The bm25 rank (lower is better); nil for the substring fallback.
+    public var rank: Double?
+}
+
+/// A category or source with how many quotes it has.
+public struct NameCount: Codable, Sendable, Hashable {
+    /// The name.
+    public var name: String
+    /// The source kind, for sources.
+    public var kind: SourceKind?
+    /// How many quotes.
+    public var count: Int
+}
+
+/// What an import did.
+public struct QuoteImportSummary: Codable, Sendable, Hashable {
+    /// Quotes read from the files.
+    public var read: Int
+    /// New quotes stored.
+    public var imported: Int
+    /// Quotes already present (same normalised text and source), skipped.
+    public var duplicates: Int
+    /// Empty entries skipped.
+    public var skipped: Int
+}

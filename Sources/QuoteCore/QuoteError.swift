@@ -1,0 +1,49 @@
+import Foundation
+import SuiteStorage
+
+/// Everything that can go wrong in `QuoteCore`.
+public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No quote with that number.
+    case quoteNotFound(Int64)
+    /// No note with that number (for this user).
+    case noteNotFound(Int64)
+    /// Empty or over-long text, or control characters.
+    case invalidText(String)
+    /// A search query with nothing to search for, or one that cannot be read.
+    case invalidQuery(String)
+    /// A schedule that cannot work (bad time, window, time zone, count …).
+    case invalidSchedule(String)
+    /// Nothing matches the filter.
+    case noQuotes(String)
+    /// A file to import is malformed; nothing was imported.
+    case malformedImport(file: String, line: Int?, reason: String)
+    /// The store file is damaged or not a quote store.
+    case corruptStore(path: String, reason: String)
+    /// The store was written by a newer version.
+    case newerStore(path: String)
+    /// The store cannot be read or written.
+    case storeUnavailable(path: String, reason: String)
+    /// Another process held the store past the timeout.
+    case storeBusy(path: String)
+
+    public var description: String {
+        switch self {
+        case .quoteNotFound(let id): return "no quote \(id)"
+        case .noteNotFound(let id): return "no note \(id)"
+        case .invalidText(let reason): return reason
+        case .invalidQuery(let reason): return "invalid search: \(reason)"
+        case .invalidSchedule(let reason): return "invalid schedule: \(reason)"
+        case .noQuotes(let what): return "no quotes \(what)"
+        case .malformedImport(let file, let line, let reason):
+            return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason); nothing was imported"
+        case .corruptStore(let path, let reason):
+            return "the store at \(path) is damaged or not a quote store (\(reason)); it was left untouched"
+        case .newerStore(let path):
+            return "the store at \(path) was written by a newer version of suite; upgrade suite (the file was left untouched)"
+        case .storeUnavailable(let path, let reason): return "cannot use the store at \(path): \(reason)"
+        case .storeBusy(let path): return "the store at \(path) is busy (another suite process holds it); try again"
+        }
+    }
+}
+
+extension QuoteError: StoreErrorCases {}

@@ -1,0 +1,367 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// The formats quotes can be imported from.
+public enum QuoteImportFormat: String, Sendable, CaseIterable, Codable {
+    /// fortune files: `%`-separated, the file name is the category, `-- Author` the source.
+    case fortune
+    /// JSON: an array of `{content|text, author, tags}` (Quotable), or Suite's own export.
+    case json
+    /// CSV: `text,author,category` (a header row is optional).
+    case csv
+}
+
+/// A quote read from a file, before it is stored.
+struct ImportedQuote: Sendable, Hashable {
+    var text: String
+    var source: String?
+    var kind: SourceKind
+    var citation: String?
+    var categories: [String]
+    var personal: Bool
+    var addedAt: Date?
+    var line: Int
+}
+
+/// Lookups kept during one import so that each source and category is found once.
+struct ImportCache {
+    var sources: [String: Int64] = [:]
+    var categories: [String: Int64] = [:]
+}
+
+extension QuoteStore {
+    /// Imports files (a folder of fortune files too) in one transaction: all of them or, when
+    /// any is malformed, none.
+    ///
+    /// - Parameters:
+    ///   - urls: files or folders.
+    ///   - format: their format.
+    ///   - progress: called now and then with the number of quotes stored so far.
+    /// - Returns: how many quotes were read, imported, and skipped as duplicates or empty.
+    /// - Throws: ``QuoteError/malformedImport(file:line:reason:)`` naming the file and line.
+    @discardableResult
+    public func importFiles(_ urls: [URL], format: QuoteImportFormat, progress: (@Sendable (Int) -> Void)? = nil) throws(QuoteError) -> QuoteImportSummary {
+        var parsed: [ImportedQuote] = []
+        var skipped = 0
+        for url in try Self.expand(urls, format: format) {
+            guard let data = FileManager.default.contents(atPath: url.path) else {
+                throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
+            }
+            let result = try Self.parse(data, name: url.lastPathComponent, path: url.path, format: format)
+            parsed += result.quotes
+            skipped += result.skipped
+        }
+        return try store(parsed, skipped: skipped, progress: progress)
+    }
+
+    /// Imports one file's bytes (standard input, say); `name` is used for errors and, for
+    /// fortune files, as the category.
+    @discardableResult
+    public func importData(_ data: Data, name: String, format: QuoteImportFormat, progress: (@Sendable (Int) -> Void)? = nil) throws(QuoteError) -> QuoteImportSummary {
+        let result = try Self.parse(data, name: name, path: name, format: format)
+        return try store(result.quotes, skipped: result.skipped, progress: progress)
+    }
+
+    private func store(_ quotes: [ImportedQuote], skipped: Int, progress: (@Sendable (Int) -> Void)?) throws(QuoteError) -> QuoteImportSummary {
+        let moment = stamp
+        return try write { db in
+            var cache = ImportCache()
+            var imported = 0
+            for (index, quote) in quotes.enumerated() {
+                if try Self.insert(quote, db: db, stamp: moment, cache: &cache) != nil { imported += 1 }
+                if index % 50_000 == 49_999 { progress?(index + 1) }
+            }
+            return QuoteImportSummary(read: quotes.count + skipped, imported: imported, duplicates: quotes.count - imported, skipped: skipped)
+        }
+    }
+
+    /// Stores one quote; nil when it is a duplicate.
+    static func insert(_ quote: ImportedQuote, db: Database, stamp: Int64, cache: inout ImportCache) throws -> Int64? {
+        var sourceID: Int64?
+        if let source = quote.source {
+            let key = nameKey(source)
+            if let id = cache.sources[key] {
+                sourceID = id
+            } else {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO source (name, key, kind) VALUES (?, ?, ?)")
+                    .execute(arguments: [source, key, quote.kind.rawValue])
+                let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE key = ?"), arguments: [key])
+                cache.sources[key] = id
+                sourceID = id
+            }
+        }
+        try db.cachedStatement(sql: """
+            INSERT OR IGNORE INTO quote (text, source_id, citation, personal, added_ms, dedupe) VALUES (?, ?, ?, ?, ?, ?)
+            """).execute(arguments: [quote.text, sourceID, quote.citation, quote.personal,
+                                     quote.addedAt.map { Millis($0).value } ?? stamp, dedupeKey(text: quote.text, source: quote.source)])
+        guard db.changesCount > 0 else { return nil }
+        let id = db.lastInsertedRowID
+        for category in quote.categories {
+            let key = nameKey(category)
+            var categoryID = cache.categories[key]
+            if categoryID == nil {
+                try db.cachedStatement(sql: "INSERT OR IGNORE INTO category (name, key) VALUES (?, ?)").execute(arguments: [category, key])
+                categoryID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM category WHERE key = ?"), arguments: [key])
+                cache.categories[key] = categoryID
+            }
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO quote_category (category_id, quote_id) VALUES (?, ?)")
+                .execute(arguments: [categoryID, id])
+        }
+        return id
+    }
+
+    // MARK: - Files
+
+    /// Files to read: folders are listed (fortune text files only: no `.dat`, `.u8` or hidden files).
+    static func expand(_ urls: [URL], format: QuoteImportFormat) throws(QuoteError) -> [URL] {
+        var files: [URL] = []
+        for url in urls {
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory) else {
+                throw .malformedImport(file: url.path, line: nil, reason: "no such file")
+            }
+            if isDirectory.boolValue {
+                let names = (try? FileManager.default.contentsOfDirectory(atPath: url.path)) ?? []
+                for name in names.sorted() where !name.hasPrefix(".") && !name.hasSuffix(".dat") && !name.hasSuffix(".u8") {
+                    let file = url.appendingPathComponent(name)
+                    var isFolder: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: file.path, isDirectory: &isFolder), !isFolder.boolValue { files.append(file) }
+                }
+            } else {
+                files.append(url)
+            }
+        }
+        return files
+    }
+
+    static func parse(_ data: Data, name: String, path: String, format: QuoteImportFormat) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
+        switch format {
+        case .fortune: return try FortuneParser.parse(data, category: name, path: path)
+        case .json: return (try QuoteJSON.parse(data, path: path), 0)
+        case .csv: return try QuoteCSV.parse(data, path: path)
+        }
+    }
+}
+
+/// fortune files.
+enum FortuneParser {
+    static func parse(_ data: Data, category: String, path: String) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
+        if let nul = data.firstIndex(of: 0) {
+            let line = data[data.startIndex..<nul].reduce(1) { $1 == 10 ? $0 + 1 : $0 }
+            throw .malformedImport(file: path, line: line, reason: "a NUL byte: this is not a text file")
+        }
+        // UTF-8 when it is, Latin-1 otherwise (older fortune files).
+        let text = String(validating: data, as: UTF8.self) ?? String(decoding: data.map { UInt16($0) }, as: UTF16.self)
+        var quotes: [ImportedQuote] = []
+        var skipped = 0
+        var chunk: [String] = []
+        var chunkStart = 1
+        var lineNumber = 0
+        func finish() throws(QuoteError) {
+            defer { chunk = [] }
+            var lines = chunk.map { removeOverstrike($0).replacingOccurrences(of: "\r", with: "") }
+            while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
+            while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
+            if lines.isEmpty { return }
+            var source: String?
+            var citation: String?
+            if let last = lines.last, let attribution = attribution(of: last) {
+                lines.removeLast()
+                (source, citation) = split(attribution)
+            }
+            let body = lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
+                .joined(separator: "\n").trimmingCharacters(in: .newlines)
+            guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { skipped += 1; return }
+            let clean = String(String.UnicodeScalarView(body.unicodeScalars.filter {
+                $0.properties.generalCategory != .control || $0 == "\n" || $0 == "\t"
+            }))
+            guard clean.utf8.count <= QuoteStore.maximumTextLength else {
+                throw .malformedImport(file: path, line: chunkStart, reason: "a quote of \(clean.utf8.count) bytes (at most \(QuoteStore.maximumTextLength))")
+            }
+            quotes.append(ImportedQuote(text: clean, source: source, kind: .person, citation: citation, categories: [category],
+                                        personal: false, addedAt: nil, line: chunkStart))
+        }
+        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+            lineNumber += 1
+            if line == "%" || line == "%\r" {
+                try finish()
+                chunkStart = lineNumber + 1
+            } else {
+                chunk.append(String(line))
+            }
+        }
+        try finish()
+        return (quotes, skipped)
+    }
+
+    /// `<spaces>-- Author` (or an em dash) → "Author".
+    static func attribution(of line: String) -> String? {
+        let trimmed = line.trimmingCharacters(in: .whitespaces)
+        for prefix in ["-- ", "--", "— ", "—"] where trimmed.hasPrefix(prefix) && trimmed.count > prefix.count + 1 {
+            guard line.first?.isWhitespace == true || trimmed.hasPrefix("-- ") || trimmed.hasPrefix("— ") else { continue }
+            let name = String(trimmed.dropFirst(prefix.count)).trimmingCharacters(in: .whitespaces)
+            return name.isEmpty ? nil : name
+        }
+        return nil
+    }
+
+    /// `Mark Twain, "The Disappearance of Literature"` → ("Mark Twain", "The Disappearance of Literature").
+    static func split(_ attribution: String) -> (String?, String?) {
+        if let range = attribution.range(of: ", \"") {
+            let name = String(attribution[..<range.lowerBound]).trimmingCharacters(in: .whitespaces)
+            var work = String(attribution[range.upperBound...]).trimmingCharacters(in: .whitespaces)
+            if let close = work.lastIndex(of: "\"") { work = String(work[..<close]) }
+            return (name.isEmpty ? nil : name, work.isEmpty ? nil : work)
+        }
+        return (attribution.count > 200 ? String(attribution.prefix(200)) : attribution, nil)
+    }
+
+    /// Drops the backspace sequences old fortune files use for bold and underline (`_\bx`, `x\bx`).
+    static func removeOverstrike(_ line: String) -> String {
+        guard line.contains("\u{8}") else { return line }
+        var result: [Character] = []
+        for character in line {
+            if character == "\u{8}" { if !result.isEmpty { result.removeLast() } } else { result.append(character) }
+        }
+        return String(result)
+    }
+}
+
+/// Quotable-style and Suite JSON.
+enum QuoteJSON {
+    static func parse(_ data: Data, path: String) throws(QuoteError) -> [ImportedQuote] {
+        guard String(validating: data, as: UTF8.self) != nil else {
+            throw .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
+        }
+        let object: Any
+        do {
+            object = try JSONSerialization.jsonObject(with: data)
+        } catch {
+            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
+            throw .malformedImport(file: path, line: nil, reason: "invalid JSON: \(detail)")
+        }
+        let items: [Any]
+        if let array = object as? [Any] {
+            items = array
+        } else if let document = object as? [String: Any], let quotes = document["quotes"] as? [Any] {
+            if let schema = document["schema"] as? String, schema != QuoteExport.schema {
+                throw .malformedImport(file: path, line: nil, reason: "schema is '\(schema)', expected '\(QuoteExport.schema)'")
+            }
+            items = quotes
+        } else if let document = object as? [String: Any], let results = document["results"] as? [Any] {
+            items = results  // a Quotable API page
+        } else {
+            throw .malformedImport(file: path, line: nil, reason: "expected an array of quotes")
+        }
+        var quotes: [ImportedQuote] = []
+        for (index, item) in items.enumerated() {
+            func fail(_ reason: String) -> QuoteError { .malformedImport(file: path, line: nil, reason: "item \(index + 1): \(reason)") }
+            guard let fields = item as? [String: Any] else { throw fail("not an object") }
+            guard let text = (fields["content"] ?? fields["text"]) as? String else { throw fail("no 'content' or 'text' string") }
+            let checked: String
+            do { checked = try QuoteStore.validated(text: text, what: "quote") } catch { throw fail(error.description) }
+            let author = (fields["author"] ?? fields["source"]).flatMap { $0 as? String }.map { $0.trimmingCharacters(in: .whitespaces) }
+            if let raw = fields["author"] ?? fields["source"], !(raw is String), !(raw is NSNull) { throw fail("'author' is not a string") }
+            var categories: [String] = []
+            for key in ["tags", "categories"] {
+                guard let value = fields[key] else { continue }
+                guard let list = value as? [Any], list.allSatisfy({ $0 is String }) else { throw fail("'\(key)' is not a list of strings") }
+                categories += list.compactMap { $0 as? String }
+            }
+            if let single = fields["category"] as? String { categories.append(single) }
+            var kind = SourceKind.person
+            if let raw = fields["kind"] as? String {
+                guard let value = SourceKind(rawValue: raw) else { throw fail("unknown kind '\(raw)'") }
+                kind = value
+            }
+            var added: Date?
+            if let raw = (fields["addedAt"] ?? fields["dateAdded"]) as? String {
+                added = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(raw)
+                if added == nil { added = try? Date.ISO8601FormatStyle().parse(raw) }
+                if added == nil, raw.count == 10 { added = try? Date.ISO8601FormatStyle().parse(raw + "T00:00:00Z") }
+            }
+            quotes.append(ImportedQuote(
+                text: checked, source: author.flatMap { $0.isEmpty ? nil : $0 }, kind: kind, citation: fields["citation"] as? String,
+                categories: categories.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+                personal: fields["personal"] as? Bool ?? false, addedAt: added, line: index + 1))
+        }
+        return quotes
+    }
+}
+
+/// `text,author,category` CSV (RFC 4180 quoting).
+enum QuoteCSV {
+    static func parse(_ data: Data, path: String) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
+        guard let text = String(validating: data, as: UTF8.self) else {
+            throw .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
+        }
+        let rows = try records(text, path: path)
+        var quotes: [ImportedQuote] = []
+        var skipped = 0
+        for (index, row) in rows.enumerated() {
+            let (line, fields) = row
+            if index == 0, fields.map({ $0.lowercased().trimmingCharacters(in: .whitespaces) }).starts(with: ["text"]) { continue }
+            if fields.count == 1 && fields[0].isEmpty { continue }
+            guard (1...3).contains(fields.count) else {
+                throw .malformedImport(file: path, line: line, reason: "\(fields.count) fields; expected text,author,category")
+            }
+            if fields[0].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
+            let checked: String
+            do { checked = try QuoteStore.validated(text: fields[0], what: "quote") } catch {
+                throw .malformedImport(file: path, line: line, reason: error.description)
+            }
+            let author = fields.count > 1 ? fields[1].trimmingCharacters(in: .whitespaces) : ""
+            let categories = fields.count > 2 ? fields[2].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : []
+            quotes.append(ImportedQuote(text: checked, source: author.isEmpty ? nil : author, kind: .person, citation: nil,
+                                        categories: categories, personal: false, addedAt: nil, line: line))
+        }
+        return (quotes, skipped)
+    }
+
+    /// Splits CSV into records of fields, with the line each record starts on.
+    static func records(_ text: String, path: String) throws(QuoteError) -> [(Int, [String])] {
+        var records: [(Int, [String])] = []
+        var fields: [String] = []
+        var field = ""
+        var inQuotes = false
+        var line = 1
+        var recordLine = 1
+        var quoteLine = 1
+        var scalars = Array(text.unicodeScalars)
+        if scalars.last != "\n" { scalars.append("\n") }
+        var index = 0
+        while index < scalars.count {
+            let scalar = scalars[index]
+            if inQuotes {
+                if scalar == "\"" {
+                    if index + 1 < scalars.count, scalars[index + 1] == "\"" { field.unicodeScalars.append("\""); index += 1 } else { inQuotes = false }
+                } else {
+                    if scalar == "\n" { line += 1 }
+                    field.unicodeScalars.append(scalar)
+                }
+            } else {
+                switch scalar {
+                case "\"":
+                    guard field.isEmpty else { throw .malformedImport(file: path, line: line, reason: "a quote character inside an unquoted field") }
+                    inQuotes = true
+                    quoteLine = line
+                case ",":
+                    fields.append(field); field = ""
+                case "\r":
+                    break
+                case "\n":
+                    fields.append(field); field = ""
+                    records.append((recordLine, fields)); fields = []
+                    line += 1
+                    recordLine = line
+                default:
+                    field.unicodeScalars.append(scalar)
+                }
+            }
+            index += 1
+        }
+        if inQuotes { throw .malformedImport(file: path, line: quoteLine, reason: "a quoted field is never closed") }
+        return records
+    }
+}

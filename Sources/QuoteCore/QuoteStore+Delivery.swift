@@ -1,0 +1,77 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension QuoteStore {
+    /// The user's schedule, if set.
+    public func schedule(user: String) throws(QuoteError) -> Schedule? {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT definition FROM schedule WHERE user = ?", arguments: [user]) else { return nil }
+            return try? JSONDecoder().decode(Schedule.self, from: Data(text.utf8))
+        }
+    }
+
+    /// Sets (or, with nil, removes) the user's schedule.
+    public func setSchedule(_ schedule: Schedule?, user: String) throws(QuoteError) {
+        if let schedule { try schedule.validate() }
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        let text = schedule.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
+        try write { db in
+            if let text {
+                try db.execute(sql: "INSERT INTO schedule (user, definition) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET definition = excluded.definition",
+                               arguments: [user, text])
+            } else {
+                try db.execute(sql: "DELETE FROM schedule WHERE user = ?", arguments: [user])
+            }
+        }
+    }
+
+    /// The slot a tick at `now` should deliver for the user, or nil (no schedule, nothing due,
+    /// already delivered).
+    public func due(now: Date, user: String) throws(QuoteError) -> Date? {
+        guard let schedule = try schedule(user: user) else { return nil }
+        let last = try read { db in
+            try Int64.fetchOne(db, sql: "SELECT max(slot_ms) FROM delivery WHERE user = ?", arguments: [user])
+        }
+        return schedule.due(now: now, lastDelivered: last.map { Millis($0).date })
+    }
+
+    /// Delivers what is due at `now`: picks a quote from the schedule's shuffle bag and records it
+    /// by its slot, in one transaction, so that ticking twice for one slot delivers once.
+    ///
+    /// - Parameters:
+    ///   - now: the time of the tick.
+    ///   - user: whose schedule.
+    ///   - channel: how the caller will show it ("notify-send", "stdout").
+    /// - Returns: the delivery, or nil when nothing is due.
+    public func deliverDue(now: Date, user: String, channel: String) throws(QuoteError) -> Delivery? {
+        guard let schedule = try schedule(user: user) else { return nil }
+        let filter = QuoteFilter(category: schedule.category)
+        return try write { db in
+            let last = try Int64.fetchOne(db, sql: "SELECT max(slot_ms) FROM delivery WHERE user = ?", arguments: [user])
+            guard let slot = schedule.due(now: now, lastDelivered: last.map { Millis($0).date }) else { return nil }
+            let id = try Self.nextFromBag(filter, user: user, db: db)
+            try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
+            guard db.changesCount > 0 else { return nil }
+            return Delivery(quote: try Self.loadQuotes([id], db: db)[0], slot: Millis(Millis(slot).value).date,
+                            deliveredAt: Millis(Millis(now).value).date, channel: channel)
+        }
+    }
+
+    /// Every quote, for export, read in pages from one snapshot.
+    public func allQuotes() throws(QuoteError) -> [Quote] {
+        try read { db in
+            let ids = try Int64.fetchAll(db, sql: "SELECT id FROM quote ORDER BY id")
+            var quotes: [Quote] = []
+            quotes.reserveCapacity(ids.count)
+            var start = 0
+            while start < ids.count {
+                quotes += try Self.loadQuotes(Array(ids[start..<min(start + 500, ids.count)]), db: db)
+                start += 500
+            }
+            return quotes
+        }
+    }
+}

@@ -1,0 +1,247 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension QuoteStore {
+    /// A random quote from a persistent shuffle bag for the user and filter: nothing repeats
+    /// until every matching quote was shown, and a new round does not start with the last one.
+    ///
+    /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches.
+    public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
+        try write { db in
+            let id = try Self.nextFromBag(filter, user: user, db: db)
+            return try Self.loadQuotes([id], db: db)[0]
+        }
+    }
+
+    /// The quote of the day: the same for everybody all through `day` (a calendar day in the
+    /// caller's time zone), different from one day to the next.
+    public func quoteOfTheDay(year: Int, month: Int, day: Int) throws(QuoteError) -> Quote {
+        try read { db in
+            let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
+            guard bound > 0 else { throw QuoteError.noQuotes("in the collection yet: import some with 'suite quotes import'") }
+            let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
+            var cursor: UInt64 = 0
+            while cursor < permutation.domain {
+                if let id = permutation.value(at: cursor),
+                   try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
+                    return try Self.loadQuotes([id], db: db)[0]
+                }
+                cursor += 1
+            }
+            throw QuoteError.noQuotes("in the collection yet")
+        }
+    }
+
+    /// Quotes like `id`: those sharing its categories first, then by the rarest words they share
+    /// with it, ranked by bm25.
+    public func similar(to id: Int64, limit: Int = 5) throws(QuoteError) -> [Quote] {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT text FROM quote WHERE id = ?", arguments: [id]) else {
+                throw QuoteError.quoteNotFound(id)
+            }
+            let words = Set(Self.words(text).filter { $0.count > 2 })
+            var rare: [String] = []
+            if !words.isEmpty {
+                let placeholders = Array(repeating: "?", count: words.count).joined(separator: ",")
+                rare = try Row.fetchAll(db, sql: "SELECT term, doc FROM quote_vocab WHERE term IN (\(placeholders)) AND doc > 1 ORDER BY doc LIMIT 6",
+                                        arguments: StatementArguments(Array(words))).map { $0["term"] }
+            }
+            let categories = "SELECT category_id FROM quote_category WHERE quote_id = \(id)"
+            var ids: [Int64] = []
+            if !rare.isEmpty {
+                let match = rare.map { "\"\($0)\"" }.joined(separator: " OR ")
+                ids = try Int64.fetchAll(db, sql: """
+                    SELECT quote_fts.rowid FROM quote_fts
+                    WHERE quote_fts MATCH ? AND quote_fts.rowid <> ?
+                    ORDER BY EXISTS (SELECT 1 FROM quote_category qc WHERE qc.quote_id = quote_fts.rowid AND qc.category_id IN (\(categories))) DESC,
+                             bm25(quote_fts)
+                    LIMIT ?
+                    """, arguments: [match, id, limit])
+            }
+            if ids.count < limit {
+                ids += try Int64.fetchAll(db, sql: """
+                    SELECT DISTINCT quote_id FROM quote_category WHERE category_id IN (\(categories)) AND quote_id <> ? LIMIT ?
+                    """, arguments: [id, limit * 4]).filter { !ids.contains($0) }.prefix(limit - ids.count)
+            }
+            return try Self.loadQuotes(ids, db: db)
+        }
+    }
+
+    /// Lower-case words as the full-text index sees them (letters and digits).
+    static func words(_ text: String) -> [String] {
+        text.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            .split(whereSeparator: { !$0.isLetter && !$0.isNumber }).map(String.init)
+    }
+
+    // MARK: - Shuffle bags
+
+    /// Unfiltered bags walk a keyed permutation of the id range (nothing is materialised, so the
+    /// first pick from a million quotes is as fast as the next); filtered bags store a shuffled
+    /// list of the matching ids.
+    static func nextFromBag(_ filter: QuoteFilter, user: String, db: Database) throws -> Int64 {
+        let key = filter.key
+        let (clause, arguments) = try filterClause(filter, user: user, db: db)
+        func matches(_ id: Int64) throws -> Bool {
+            try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote q WHERE q.id = ? \(clause))", arguments: [id] + arguments) == true
+        }
+        var state = try Row.fetchOne(db, sql: "SELECT * FROM bag_state WHERE user = ? AND filter = ?", arguments: [user, key])
+            .map { BagState(row: $0) }
+        for _ in 0..<3 {  // at most: finish a round, start a new one, pick from it
+            if var current = state {
+                while let candidate = try current.advance(db: db, user: user, filter: key) {
+                    if try matches(candidate) {
+                        current.lastQuote = candidate
+                        try current.save(db: db, user: user, filter: key)
+                        return candidate
+                    }
+                }
+                // The round is over; a quote held back at its start comes last.
+                if let deferred = current.deferred {
+                    current.deferred = nil
+                    if try matches(deferred) {
+                        current.lastQuote = deferred
+                        try current.save(db: db, user: user, filter: key)
+                        return deferred
+                    }
+                }
+                state = try newRound(filter, clause: clause, arguments: arguments, user: user, last: current.lastQuote, db: db)
+            } else {
+                state = try newRound(filter, clause: clause, arguments: arguments, user: user, last: nil, db: db)
+            }
+            if state == nil { break }
+        }
+        throw QuoteError.noQuotes(filter.isEmpty ? "in the collection yet: import some with 'suite quotes import'" : "match this filter")
+    }
+
+    private static func newRound(
+        _ filter: QuoteFilter, clause: String, arguments: StatementArguments, user: String, last: Int64?, db: Database
+    ) throws -> BagState? {
+        let key = filter.key
+        var seed = UInt64.random(in: 1...UInt64.max)
+        try db.execute(sql: "DELETE FROM bag WHERE user = ? AND filter = ?", arguments: [user, key])
+        var state: BagState
+        if filter.isEmpty {
+            let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
+            guard bound > 0 else { return nil }
+            state = BagState(seed: seed, bound: bound, cursor: 0, size: 0, lastQuote: last, deferred: nil)
+            // Do not start a round with the quote that ended the last one: hold it back.
+            if let last, bound > 1, Permutation(bound: bound, seed: seed).first == last { state.deferred = last }
+        } else {
+            let ids = try Int64.fetchAll(db, sql: "SELECT q.id FROM quote q WHERE 1 \(clause)", arguments: arguments)
+            guard !ids.isEmpty else { return nil }
+            var generator = SplitMix(seed: &seed)
+            var shuffled = ids.shuffled(using: &generator)
+            if shuffled.count > 1, shuffled.first == last { shuffled.swapAt(0, shuffled.count - 1) }
+            let statement = try db.makeStatement(sql: "INSERT INTO bag (user, filter, position, quote_id) VALUES (?, ?, ?, ?)")
+            for (position, id) in shuffled.enumerated() { try statement.execute(arguments: [user, key, position, id]) }
+            state = BagState(seed: seed, bound: 0, cursor: 0, size: Int64(shuffled.count), lastQuote: last, deferred: nil)
+        }
+        try state.save(db: db, user: user, filter: key)
+        return state
+    }
+}
+
+/// Where a user's walk through one shuffle bag stands.
+struct BagState {
+    var seed: UInt64
+    var bound: Int64   // > 0: a permutation of 1…bound; 0: a stored list of `size` ids
+    var cursor: Int64
+    var size: Int64
+    var lastQuote: Int64?
+    var deferred: Int64?
+
+    init(seed: UInt64, bound: Int64, cursor: Int64, size: Int64, lastQuote: Int64?, deferred: Int64?) {
+        self.seed = seed; self.bound = bound; self.cursor = cursor; self.size = size; self.lastQuote = lastQuote; self.deferred = deferred
+    }
+
+    init(row: Row) {
+        seed = UInt64(bitPattern: row["seed"])
+        bound = row["bound"]; cursor = row["cursor"]; size = row["size"]; lastQuote = row["last_quote"]; deferred = row["deferred"]
+    }
+
+    /// The next candidate of the round, or nil when the round is over.
+    mutating func advance(db: Database, user: String, filter: String) throws -> Int64? {
+        if bound > 0 {
+            let permutation = Permutation(bound: bound, seed: seed)
+            while UInt64(cursor) < permutation.domain {
+                let value = permutation.value(at: UInt64(cursor))
+                cursor += 1
+                if let value, value != deferred { return value }
+            }
+            return nil
+        }
+        guard cursor < size else { return nil }
+        let id = try Int64.fetchOne(db, sql: "SELECT quote_id FROM bag WHERE user = ? AND filter = ? AND position = ?",
+                                    arguments: [user, filter, cursor])
+        cursor += 1
+        return id ?? -1
+    }
+
+    func save(db: Database, user: String, filter: String) throws {
+        try db.execute(sql: """
+            INSERT INTO bag_state (user, filter, seed, bound, cursor, size, last_quote, deferred) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (user, filter) DO UPDATE SET seed = excluded.seed, bound = excluded.bound, cursor = excluded.cursor,
+                size = excluded.size, last_quote = excluded.last_quote, deferred = excluded.deferred
+            """, arguments: [user, filter, Int64(bitPattern: seed), bound, cursor, size, lastQuote, deferred])
+    }
+}
+
+/// A keyed permutation of 1…bound: a four-round Feistel network over the smallest even number
+/// of bits that covers the range, walking past values above `bound`.
+struct Permutation {
+    let bound: Int64
+    let seed: UInt64
+    let halfBits: UInt64
+
+    init(bound: Int64, seed: UInt64) {
+        self.bound = bound
+        self.seed = seed
+        var bits: UInt64 = 2
+        while (UInt64(1) << bits) < UInt64(max(bound, 1)) { bits += 2 }
+        halfBits = bits / 2
+    }
+
+    /// How many cursor positions a round has.
+    var domain: UInt64 { UInt64(1) << (halfBits * 2) }
+
+    /// The id at `cursor`, or nil when it falls above `bound`.
+    func value(at cursor: UInt64) -> Int64? {
+        let mask = (UInt64(1) << halfBits) - 1
+        var left = cursor >> halfBits, right = cursor & mask
+        for round in 0..<4 {
+            var hash = right &+ seed &+ UInt64(round) &* 0x9e37_79b9_7f4a_7c15
+            hash = (hash ^ (hash >> 30)) &* 0xbf58_476d_1ce4_e5b9
+            hash = (hash ^ (hash >> 27)) &* 0x94d0_49bb_1331_11eb
+            hash ^= hash >> 31
+            (left, right) = (right, left ^ (hash & mask))
+        }
+        let value = (left << halfBits) | right
+        return value < UInt64(bound) ? Int64(value) + 1 : nil
+    }
+
+    /// The first id of the round.
+    var first: Int64? {
+        var cursor: UInt64 = 0
+        while cursor < domain {
+            if let value = value(at: cursor) { return value }
+            cursor += 1
+        }
+        return nil
+    }
+}
+
+/// A small seeded generator for shuffles.
+struct SplitMix: RandomNumberGenerator {
+    var state: UInt64
+
+    init(seed: inout UInt64) { state = seed }
+
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

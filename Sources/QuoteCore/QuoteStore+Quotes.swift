@@ -1,0 +1,249 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension QuoteStore {
+    /// Adds a quote of the user's own.
+    ///
+    /// - Parameters:
+    ///   - text: the words.
+    ///   - source: who or what said it.
+    ///   - kind: the kind of source (used when the source is new).
+    ///   - categories: categories to file it under.
+    /// - Returns: the new quote.
+    /// - Throws: ``QuoteError/invalidText(_:)``; a duplicate (same text and source) is refused.
+    @discardableResult
+    public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = []) throws(QuoteError) -> Quote {
+        let text = try Self.validated(text: text, what: "quote")
+        var sourceName: String?
+        if let source { sourceName = try Self.validated(name: source, what: "source") }
+        var names: [String] = []
+        for category in categories { names.append(try Self.validated(name: category, what: "category")) }
+        let checkedSource = sourceName, checkedNames = names
+        return try write { db in
+            var cache = ImportCache()
+            guard let id = try Self.insert(
+                ImportedQuote(text: text, source: checkedSource, kind: kind, citation: nil, categories: checkedNames, personal: true, addedAt: nil, line: 0),
+                db: db, stamp: stamp, cache: &cache) else {
+                throw QuoteError.invalidText("this quote is already in the collection")
+            }
+            return try Self.loadQuotes([id], db: db)[0]
+        }
+    }
+
+    /// The quote with that number.
+    public func quote(_ id: Int64) throws(QuoteError) -> Quote {
+        try read { db in
+            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            return quote
+        }
+    }
+
+    /// How many quotes the store holds.
+    public func count() throws(QuoteError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quote") ?? 0 }
+    }
+
+    /// Categories with their quote counts, by name.
+    public func categories() throws(QuoteError) -> [NameCount] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT c.name, count(qc.quote_id) AS n FROM category c LEFT JOIN quote_category qc ON qc.category_id = c.id
+                GROUP BY c.id ORDER BY c.key
+                """).map { NameCount(name: $0["name"], kind: nil, count: $0["n"]) }
+        }
+    }
+
+    /// Sources with their kinds and quote counts, most quoted first.
+    public func sources(limit: Int? = nil) throws(QuoteError) -> [NameCount] {
+        try read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT s.name, s.kind, count(q.id) AS n FROM source s LEFT JOIN quote q ON q.source_id = s.id
+                GROUP BY s.id ORDER BY n DESC, s.key LIMIT ?
+                """, arguments: [limit ?? -1]).map { NameCount(name: $0["name"], kind: SourceKind(rawValue: $0["kind"]), count: $0["n"]) }
+        }
+    }
+
+    /// Quotes matching `filter`, by number, a page at a time.
+    public func browse(_ filter: QuoteFilter, user: String, limit: Int = 50, offset: Int = 0) throws(QuoteError) -> [Quote] {
+        try read { db in
+            let (clause, arguments) = try Self.filterClause(filter, user: user, db: db)
+            let ids = try Int64.fetchAll(db, sql: "SELECT q.id FROM quote q WHERE 1 \(clause) ORDER BY q.id LIMIT ? OFFSET ?",
+                                         arguments: arguments + [limit, offset])
+            return try Self.loadQuotes(ids, db: db)
+        }
+    }
+
+    // MARK: - Favourites
+
+    /// Marks a quote as one of the user's favourites. Returns false when it already was.
+    @discardableResult
+    public func favorite(_ id: Int64, user: String) throws(QuoteError) -> Bool {
+        try write { db in
+            _ = try Self.requireQuote(id, db: db)
+            try db.execute(sql: "INSERT OR IGNORE INTO favorite (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Removes a quote from the user's favourites. Returns false when it was not one.
+    @discardableResult
+    public func unfavorite(_ id: Int64, user: String) throws(QuoteError) -> Bool {
+        try write { db in
+            _ = try Self.requireQuote(id, db: db)
+            try db.execute(sql: "DELETE FROM favorite WHERE user = ? AND quote_id = ?", arguments: [user, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The user's favourites, newest first.
+    public func favorites(user: String) throws(QuoteError) -> [Quote] {
+        try read { db in
+            try Self.loadQuotes(try Int64.fetchAll(db, sql: "SELECT quote_id FROM favorite WHERE user = ? ORDER BY created_ms DESC, quote_id",
+                                                   arguments: [user]), db: db)
+        }
+    }
+
+    /// The most favourited quotes across all users.
+    public func top(limit: Int = 10) throws(QuoteError) -> [Quote] {
+        try read { db in
+            try Self.loadQuotes(try Int64.fetchAll(db, sql: """
+                SELECT quote_id FROM favorite GROUP BY quote_id ORDER BY count(*) DESC, quote_id LIMIT ?
+                """, arguments: [limit]), db: db)
+        }
+    }
+
+    // MARK: - Notes
+
+    /// Writes a note on a quote.
+    @discardableResult
+    public func addNote(_ text: String, on id: Int64, user: String) throws(QuoteError) -> Note {
+        let text = try Self.validated(text: text, what: "note")
+        return try write { db in
+            _ = try Self.requireQuote(id, db: db)
+            try db.execute(sql: "INSERT INTO note (user, quote_id, text, created_ms, modified_ms) VALUES (?, ?, ?, ?, ?)",
+                           arguments: [user, id, text, stamp, stamp])
+            return try Self.loadNote(db.lastInsertedRowID, user: user, db: db)
+        }
+    }
+
+    /// The user's notes, on one quote or all, oldest first.
+    public func notes(on id: Int64? = nil, user: String) throws(QuoteError) -> [Note] {
+        try read { db in
+            if let id { _ = try Self.requireQuote(id, db: db) }
+            return try Row.fetchAll(db, sql: "SELECT * FROM note WHERE user = ? AND (? IS NULL OR quote_id = ?) ORDER BY created_ms, id",
+                                    arguments: [user, id, id]).map(Self.note(from:))
+        }
+    }
+
+    /// Changes the text of one of the user's notes.
+    @discardableResult
+    public func editNote(_ noteID: Int64, text: String, user: String) throws(QuoteError) -> Note {
+        let text = try Self.validated(text: text, what: "note")
+        return try write { db in
+            _ = try Self.loadNote(noteID, user: user, db: db)
+            try db.execute(sql: "UPDATE note SET text = ?, modified_ms = ? WHERE id = ?", arguments: [text, stamp, noteID])
+            return try Self.loadNote(noteID, user: user, db: db)
+        }
+    }
+
+    /// Deletes one of the user's notes.
+    public func deleteNote(_ noteID: Int64, user: String) throws(QuoteError) {
+        try write { db in
+            _ = try Self.loadNote(noteID, user: user, db: db)
+            try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID])
+        }
+    }
+
+    // MARK: - History
+
+    /// What the user was sent, newest first, optionally since a time.
+    public func history(user: String, since: Date? = nil, limit: Int = 100) throws(QuoteError) -> [Delivery] {
+        try read { db in
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT quote_id, slot_ms, delivered_ms, channel FROM delivery
+                WHERE user = ? AND slot_ms >= ? ORDER BY slot_ms DESC LIMIT ?
+                """, arguments: [user, since.map { Millis($0).value } ?? Int64.min, limit])
+            let quotes = Dictionary(uniqueKeysWithValues: try Self.loadQuotes(rows.map { $0["quote_id"] }, db: db).map { ($0.id, $0) })
+            return rows.compactMap { row in
+                guard let quote = quotes[row["quote_id"]] else { return nil }
+                return Delivery(quote: quote, slot: Millis(row["slot_ms"] as Int64).date,
+                                deliveredAt: Millis(row["delivered_ms"] as Int64).date, channel: row["channel"])
+            }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    static func requireQuote(_ id: Int64, db: Database) throws -> Int64 {
+        guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true else {
+            throw QuoteError.quoteNotFound(id)
+        }
+        return id
+    }
+
+    static func note(from row: Row) -> Note {
+        Note(id: row["id"], quoteID: row["quote_id"], user: row["user"], text: row["text"],
+             createdAt: Millis(row["created_ms"] as Int64).date, modifiedAt: Millis(row["modified_ms"] as Int64).date)
+    }
+
+    static func loadNote(_ id: Int64, user: String, db: Database) throws -> Note {
+        guard let row = try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ? AND user = ?", arguments: [id, user]) else {
+            throw QuoteError.noteNotFound(id)
+        }
+        return note(from: row)
+    }
+
+    /// SQL conditions (starting with AND) for a filter over `quote q`.
+    static func filterClause(_ filter: QuoteFilter, user: String, db: Database) throws -> (String, StatementArguments) {
+        var clause = ""
+        var arguments: StatementArguments = []
+        if let category = filter.category {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE key = ?", arguments: [nameKey(category)]) else {
+                throw QuoteError.noQuotes("in category '\(category)' (see 'suite quotes categories')")
+            }
+            clause += " AND q.id IN (SELECT quote_id FROM quote_category WHERE category_id = ?)"
+            arguments += [id]
+        }
+        if let source = filter.source {
+            guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE key = ?", arguments: [nameKey(source)]) else {
+                throw QuoteError.noQuotes("from source '\(source)' (see 'suite quotes sources')")
+            }
+            clause += " AND q.source_id = ?"
+            arguments += [id]
+        }
+        if filter.favoritesOnly {
+            clause += " AND q.id IN (SELECT quote_id FROM favorite WHERE user = ?)"
+            arguments += [user]
+        }
+        return (clause, arguments)
+    }
+
+    /// Quotes by id, in the order given, with sources, categories and favourite counts.
+    static func loadQuotes(_ ids: [Int64], db: Database) throws -> [Quote] {
+        guard !ids.isEmpty else { return [] }
+        let list = ids.map(String.init).joined(separator: ",")
+        var categories: [Int64: [String]] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT qc.quote_id, c.name FROM quote_category qc JOIN category c ON c.id = qc.category_id
+            WHERE qc.quote_id IN (\(list)) ORDER BY c.key
+            """) {
+            categories[row["quote_id"], default: []].append(row["name"])
+        }
+        var favorites: [Int64: Int] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT quote_id, count(*) AS n FROM favorite WHERE quote_id IN (\(list)) GROUP BY quote_id") {
+            favorites[row["quote_id"]] = row["n"]
+        }
+        var quotes: [Int64: Quote] = [:]
+        for row in try Row.fetchAll(db, sql: """
+            SELECT q.id, q.text, q.citation, q.personal, q.added_ms, s.id AS sid, s.name, s.kind
+            FROM quote q LEFT JOIN source s ON s.id = q.source_id WHERE q.id IN (\(list))
+            """) {
+            let id: Int64 = row["id"]
+            let source = (row["sid"] as Int64?).map { Source(id: $0, name: row["name"], kind: SourceKind(rawValue: row["kind"]) ?? .other) }
+            quotes[id] = Quote(id: id, text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
+                               isPersonal: row["personal"], addedAt: Millis(row["added_ms"] as Int64).date, favoriteCount: favorites[id] ?? 0)
+        }
+        return ids.compactMap { quotes[$0] }
+    }
+}

@@ -1,0 +1,116 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+extension QuoteStore {
+    /// Full-text search: words (all must match), `"exact phrases"` and prefixes (`imag*`),
+    /// ranked by bm25 with quotes holding the whole query as typed first. A query of one or two
+    /// letters matches inside words instead. Anything else in the query (FTS operators,
+    /// punctuation, SQL) is treated as plain text.
+    ///
+    /// - Parameters:
+    ///   - query: what to look for.
+    ///   - filter: category, source, favourites.
+    ///   - user: whose favourites.
+    ///   - limit: at most this many hits.
+    ///   - markers: put around each match in ``SearchHit/highlighted``.
+    /// - Throws: ``QuoteError/invalidQuery(_:)`` when the query has nothing to search for.
+    public func search(
+        _ query: String, filter: QuoteFilter = QuoteFilter(), user: String, limit: Int = 20,
+        markers: (open: String, close: String) = ("[", "]")
+    ) throws(QuoteError) -> [SearchHit] {
+        let parsed = try SearchQuery(query)
+        return try read { db in
+            let (clause, arguments) = try Self.filterClause(filter, user: user, db: db)
+            if let fragment = parsed.substring {
+                return try Self.substringSearch(fragment, clause: clause, arguments: arguments, limit: limit, markers: markers, db: db)
+            }
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT q.id, highlight(quote_fts, 0, ?, ?) AS marked, bm25(quote_fts) AS rank
+                FROM quote_fts JOIN quote q ON q.id = quote_fts.rowid
+                WHERE quote_fts MATCH ? \(clause)
+                ORDER BY instr(lower(q.text), ?) > 0 DESC, rank, q.id
+                LIMIT ?
+                """, arguments: [markers.open, markers.close, parsed.match] + arguments + [parsed.plain.lowercased(), limit])
+            let quotes = Dictionary(uniqueKeysWithValues: try Self.loadQuotes(rows.map { $0["id"] }, db: db).map { ($0.id, $0) })
+            return rows.compactMap { row in
+                quotes[row["id"]].map { SearchHit(quote: $0, highlighted: row["marked"], rank: row["rank"]) }
+            }
+        }
+    }
+
+    static func substringSearch(
+        _ fragment: String, clause: String, arguments: StatementArguments, limit: Int,
+        markers: (open: String, close: String), db: Database
+    ) throws -> [SearchHit] {
+        let ids = try Int64.fetchAll(db, sql: "SELECT q.id FROM quote q WHERE instr(lower(q.text), ?) > 0 \(clause) ORDER BY q.id LIMIT ?",
+                                     arguments: [fragment.lowercased()] + arguments + [limit])
+        return try loadQuotes(ids, db: db).map { quote in
+            var marked = ""
+            var rest = Substring(quote.text)
+            while let range = rest.range(of: fragment, options: [.caseInsensitive]) {
+                marked += rest[..<range.lowerBound] + markers.open + rest[range] + markers.close
+                rest = rest[range.upperBound...]
+            }
+            return SearchHit(quote: quote, highlighted: marked + rest, rank: nil)
+        }
+    }
+}
+
+/// A search as the user typed it, turned into a safe FTS5 query.
+struct SearchQuery {
+    /// The FTS5 MATCH expression: every term a quoted string, prefixes with `*`.
+    var match: String
+    /// The words in order, for the exact-phrase boost.
+    var plain: String
+    /// Set for a query of one or two letters: matched inside words.
+    var substring: String?
+
+    init(_ text: String) throws(QuoteError) {
+        var terms: [String] = []
+        var words: [String] = []
+        var phraseCount = 0, prefixCount = 0
+        // Split into phrases ("…") and bare tokens.
+        var pieces: [(String, Bool)] = []
+        var current = ""
+        var inPhrase = false
+        for character in text {
+            if character == "\"" {
+                if !current.isEmpty { pieces.append((current, inPhrase)) }
+                current = ""
+                inPhrase.toggle()
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { pieces.append((current, inPhrase)) }
+        for (piece, isPhrase) in pieces {
+            if isPhrase {
+                let phraseWords = QuoteStore.words(piece)
+                guard !phraseWords.isEmpty else { continue }
+                terms.append("\"" + phraseWords.joined(separator: " ") + "\"")
+                words += phraseWords
+                phraseCount += 1
+                continue
+            }
+            for token in piece.split(whereSeparator: { $0.isWhitespace }) {
+                let isPrefix = token.hasSuffix("*")
+                let tokenWords = QuoteStore.words(String(token))
+                for (index, word) in tokenWords.enumerated() {
+                    let prefix = isPrefix && index == tokenWords.count - 1
+                    terms.append("\"\(word)\"" + (prefix ? "*" : ""))
+                    words.append(word)
+                    if prefix { prefixCount += 1 }
+                }
+            }
+        }
+        guard !terms.isEmpty else {
+            throw .invalidQuery("'\(text)' has no words to search for")
+        }
+        match = terms.joined(separator: " ")
+        plain = words.joined(separator: " ")
+        if terms.count == 1, phraseCount == 0, prefixCount == 0, let word = words.first, word.count <= 2 {
+            substring = text.trimmingCharacters(in: .whitespaces).count <= 2 ? text.trimmingCharacters(in: .whitespaces) : word
+        }
+    }
+}

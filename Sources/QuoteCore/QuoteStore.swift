@@ -1,0 +1,172 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// The quote store: quotes with their sources and categories, and per user favourites, notes,
+/// shuffle bags, a schedule and the history of deliveries, in one SQLite file with an FTS5 index.
+public final class QuoteStore: Sendable {
+    /// The conventional file name inside the Suite store folder.
+    public static let fileName = "quotes.sqlite"
+    /// The longest quote or note accepted, in UTF-8 bytes.
+    public static let maximumTextLength = 20_000
+
+    let store: Store<QuoteError>
+    let now: @Sendable () -> Date
+
+    /// The store file's path.
+    public var path: String { store.path }
+
+    /// Opens the store at `url`, creating it when missing.
+    ///
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - now: the clock used for timestamps and deliveries.
+    /// - Throws: ``QuoteError`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
+    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
+        store = try Store.open(
+            at: url, migrator: Self.migrator,
+            configuration: StoreConfiguration(applicationID: 0x5351_5554, busyTimeout: busyTimeout, requiredFeatures: [.fts5]))  // "SQUT"
+        self.now = now
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE source (id INTEGER PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL UNIQUE, kind TEXT NOT NULL);
+                CREATE TABLE category (id INTEGER PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL UNIQUE);
+                CREATE TABLE quote (
+                    id INTEGER PRIMARY KEY,
+                    text TEXT NOT NULL,
+                    source_id INTEGER REFERENCES source(id),
+                    citation TEXT,
+                    personal INTEGER NOT NULL DEFAULT 0,
+                    added_ms INTEGER NOT NULL,
+                    dedupe BLOB NOT NULL UNIQUE
+                );
+                CREATE INDEX quote_source ON quote(source_id);
+                CREATE TABLE quote_category (
+                    category_id INTEGER NOT NULL REFERENCES category(id),
+                    quote_id INTEGER NOT NULL REFERENCES quote(id) ON DELETE CASCADE,
+                    PRIMARY KEY (category_id, quote_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX quote_category_quote ON quote_category(quote_id, category_id);
+                CREATE VIRTUAL TABLE quote_fts USING fts5(text, content='quote', content_rowid='id', tokenize='unicode61 remove_diacritics 2');
+                CREATE VIRTUAL TABLE quote_vocab USING fts5vocab(quote_fts, 'row');
+                CREATE TRIGGER quote_fts_insert AFTER INSERT ON quote BEGIN
+                    INSERT INTO quote_fts (rowid, text) VALUES (new.id, new.text);
+                END;
+                CREATE TRIGGER quote_fts_delete AFTER DELETE ON quote BEGIN
+                    INSERT INTO quote_fts (quote_fts, rowid, text) VALUES ('delete', old.id, old.text);
+                END;
+                CREATE TRIGGER quote_fts_update AFTER UPDATE OF text ON quote BEGIN
+                    INSERT INTO quote_fts (quote_fts, rowid, text) VALUES ('delete', old.id, old.text);
+                    INSERT INTO quote_fts (rowid, text) VALUES (new.id, new.text);
+                END;
+                CREATE TABLE favorite (
+                    user TEXT NOT NULL,
+                    quote_id INTEGER NOT NULL REFERENCES quote(id) ON DELETE CASCADE,
+                    created_ms INTEGER NOT NULL,
+                    PRIMARY KEY (user, quote_id)
+                ) WITHOUT ROWID;
+                CREATE INDEX favorite_quote ON favorite(quote_id);
+                CREATE TABLE note (
+                    id INTEGER PRIMARY KEY,
+                    user TEXT NOT NULL,
+                    quote_id INTEGER NOT NULL REFERENCES quote(id) ON DELETE CASCADE,
+                    text TEXT NOT NULL,
+                    created_ms INTEGER NOT NULL,
+                    modified_ms INTEGER NOT NULL
+                );
+                CREATE INDEX note_user ON note(user, quote_id);
+                CREATE TABLE delivery (
+                    user TEXT NOT NULL,
+                    slot_ms INTEGER NOT NULL,
+                    quote_id INTEGER NOT NULL REFERENCES quote(id) ON DELETE CASCADE,
+                    delivered_ms INTEGER NOT NULL,
+                    channel TEXT NOT NULL,
+                    PRIMARY KEY (user, slot_ms)
+                ) WITHOUT ROWID;
+                CREATE TABLE schedule (user TEXT PRIMARY KEY NOT NULL, definition TEXT NOT NULL) WITHOUT ROWID;
+                CREATE TABLE bag (
+                    user TEXT NOT NULL, filter TEXT NOT NULL, position INTEGER NOT NULL, quote_id INTEGER NOT NULL,
+                    PRIMARY KEY (user, filter, position)
+                ) WITHOUT ROWID;
+                CREATE TABLE bag_state (
+                    user TEXT NOT NULL, filter TEXT NOT NULL,
+                    seed INTEGER NOT NULL, bound INTEGER NOT NULL, cursor INTEGER NOT NULL, size INTEGER NOT NULL,
+                    last_quote INTEGER, deferred INTEGER,
+                    PRIMARY KEY (user, filter)
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T {
+        do { return try store.read(body) } catch { throw domain(error) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T {
+        do { return try store.write(body) } catch { throw domain(error) }
+    }
+
+    private func domain(_ error: any Error) -> QuoteError {
+        if let error = error as? QuoteError { return error }
+        return .storeUnavailable(path: path, reason: "\(error)")
+    }
+
+    var stamp: Int64 { Millis(now()).value }
+
+    // MARK: - Validation and keys
+
+    /// Lower case, runs of white space as one space: how names are matched.
+    static func nameKey(_ name: String) -> String {
+        name.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+    }
+
+    /// Checks quote or note text: not empty, at most ``maximumTextLength`` bytes, no control
+    /// characters but tab and line breaks. Returns it trimmed.
+    static func validated(text: String, what: String) throws(QuoteError) -> String {
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
+        if trimmed.utf8.count > maximumTextLength {
+            throw .invalidText("the \(what) is \(trimmed.utf8.count) bytes; at most \(maximumTextLength) are allowed")
+        }
+        if let bad = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
+            throw .invalidText(String(format: "the \(what) holds the control character U+%04X", bad.value))
+        }
+        return trimmed
+    }
+
+    /// Checks a one-line name (source, category, user).
+    static func validated(name: String, what: String) throws(QuoteError) -> String {
+        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
+        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
+        if trimmed.count > 200 { throw .invalidText("the \(what) has \(trimmed.count) characters; at most 200 are allowed") }
+        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            throw .invalidText("the \(what) holds a control character or a line break")
+        }
+        return trimmed
+    }
+
+    /// 16 bytes naming the normalised text and source: equal for duplicates.
+    static func dedupeKey(text: String, source: String?) -> Data {
+        let normal = nameKey(text) + "\u{1F}" + (source.map(nameKey) ?? "")
+        var a: UInt64 = 0xcbf2_9ce4_8422_2325, b: UInt64 = 0x6c62_272e_07bb_0142
+        for byte in normal.utf8 {
+            a = (a ^ UInt64(byte)) &* 0x100_0000_01b3
+            b = (b &+ UInt64(byte)) &* 0x9e37_79b9_7f4a_7c15
+            b ^= b >> 31
+        }
+        var bytes = [UInt8](repeating: 0, count: 16)
+        for index in 0..<8 {
+            bytes[index] = UInt8(truncatingIfNeeded: a >> (8 * index))
+            bytes[index + 8] = UInt8(truncatingIfNeeded: b >> (8 * index))
+        }
+        return Data(bytes)
+    }
+}

@@ -1,0 +1,208 @@
+import ArgumentParser
+import Foundation
+import QuoteCore
+
+struct QuotesImport: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "import",
+        abstract: "Import fortune files (or a folder of them), Quotable-style JSON, or CSV.",
+        discussion: """
+            All files are imported in one transaction: a malformed file imports nothing and says \
+            where it broke. Duplicates (same text and source) are skipped and counted. '-' reads \
+            standard input.
+
+            Examples:
+              suite quotes import fortune /usr/share/games/fortunes
+              suite quotes import json quotable.json
+              suite quotes import csv quotes.csv      # text,author,category
+            """)
+
+    @OptionGroup var options: QuotesOptions
+    @Argument(help: ArgumentHelp("fortune, json or csv.", valueName: "format")) var format: QuoteImportFormat
+    @Argument(help: ArgumentHelp("Files or folders.", valueName: "path")) var paths: [String]
+
+    func validate() throws {
+        if paths.isEmpty { throw ValidationError("give at least one file or folder to import") }
+    }
+
+    func run() throws {
+        let store = try options.open()
+        var progress: (@Sendable (Int) -> Void)?
+        if Terminal.stderrIsTerminal {
+            progress = { @Sendable count in Terminal.printError("… \(count) quotes") }
+        }
+        let summary: QuoteImportSummary
+        do {
+            if paths == ["-"] {
+                let data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+                summary = try store.importData(data, name: "stdin", format: format, progress: progress)
+            } else {
+                for path in paths where !FileManager.default.fileExists(atPath: path) { throw CLIError.missingFile(path) }
+                summary = try store.importFiles(paths.map { URL(fileURLWithPath: $0) }, format: format, progress: progress)
+            }
+        } catch let error as QuoteError {
+            if case .malformedImport = error { throw CLIError.badInput(error.description) }
+            throw error
+        }
+        if options.json { try Terminal.printJSON(summary); return }
+        print("Read \(summary.read), imported \(summary.imported), duplicates \(summary.duplicates), skipped \(summary.skipped).")
+    }
+}
+
+struct QuotesAdd: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "add", abstract: "Add a quote of your own.",
+        discussion: "Example:\n  suite quotes add \"May the Force be with you.\" --source \"Star Wars\" --kind movie --category film")
+
+    @OptionGroup var options: QuotesOptions
+    @Argument(help: ArgumentHelp("The quote.", valueName: "text")) var text: String
+    @Option(help: ArgumentHelp("Who or what said it.", valueName: "name")) var source: String?
+    @Option(help: ArgumentHelp("person, book, movie, tv, comic, song or other.", valueName: "kind")) var kind: SourceKind = .person
+    @Option(help: ArgumentHelp("A category (repeat for more).", valueName: "name")) var category: [String] = []
+
+    func run() throws {
+        let quote = try options.open().add(text, source: source, kind: kind, categories: category)
+        if options.json { try Terminal.printJSON(quote) } else { print("Added #\(quote.id).") }
+    }
+}
+
+struct QuotesRandom: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "random",
+        abstract: "A random quote; nothing repeats until every matching quote was shown.",
+        discussion: "Example:\n  suite quotes random --category literature")
+
+    @OptionGroup var options: QuotesOptions
+    @OptionGroup var filter: QuoteFilterOptions
+
+    func run() throws {
+        let quote = try options.openSeeded().random(filter.filter, user: options.userName)
+        if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
+    }
+}
+
+struct QuotesToday: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "today", abstract: "The quote of the day: the same all day.",
+        discussion: "Example:\n  suite quotes today")
+
+    @OptionGroup var options: QuotesOptions
+
+    func run() throws {
+        let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        let quote = try options.openSeeded().quoteOfTheDay(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
+        if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
+    }
+}
+
+struct QuotesShow: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "show", abstract: "One quote, with its favourites and your notes.",
+        discussion: "Example:\n  suite quotes show 42")
+
+    @OptionGroup var options: QuotesOptions
+    @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
+
+    struct Output: Encodable { let quote: Quote; let notes: [Note] }
+
+    func run() throws {
+        let store = try options.open()
+        let quote = try store.quote(try Quotes.id(id))
+        let notes = try store.notes(on: quote.id, user: options.userName)
+        if options.json { try Terminal.printJSON(Output(quote: quote, notes: notes)); return }
+        print(Quotes.render(quote))
+        if let source = quote.source { print("Source: \(source.name) (\(source.kind.rawValue))") }
+        for note in notes { print("Note #\(note.id): \(note.text)") }
+    }
+}
+
+struct QuotesSimilar: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "similar", abstract: "Quotes like this one: same category, then shared rare words.",
+        discussion: "Example:\n  suite quotes similar 42")
+
+    @OptionGroup var options: QuotesOptions
+    @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
+    @Option(help: ArgumentHelp("How many.", valueName: "n")) var limit = 5
+
+    func validate() throws { if !(1...100).contains(limit) { throw ValidationError("--limit must be 1 to 100") } }
+
+    func run() throws {
+        try Quotes.printList(try options.open().similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
+    }
+}
+
+struct QuotesSearch: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "search",
+        abstract: "Full-text search: words, \"exact phrases\" and prefixes (imag*), best first.",
+        discussion: "Exit status 1 when nothing matches, as grep does.\n\nExamples:\n  suite quotes search love\n  suite quotes search '\"to be or not\"' --category literature")
+
+    @OptionGroup var options: QuotesOptions
+    @Argument(help: ArgumentHelp("What to look for.", valueName: "query")) var query: String
+    @OptionGroup var filter: QuoteFilterOptions
+    @Option(help: ArgumentHelp("At most this many results.", valueName: "n")) var limit = 20
+
+    func validate() throws { if !(1...1000).contains(limit) { throw ValidationError("--limit must be 1 to 1000") } }
+
+    func run() throws {
+        let bold = Terminal.stdoutIsTerminal && !options.json
+        let hits = try options.open().search(query, filter: filter.filter, user: options.userName, limit: limit,
+                                             markers: bold ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]"))
+        if options.json { try Terminal.printJSON(hits) } else {
+            print(hits.map { hit in
+                var quote = hit.quote
+                quote.text = hit.highlighted
+                return Quotes.render(quote)
+            }.joined(separator: "\n%\n"))
+        }
+        if hits.isEmpty { throw ExitCode(ExitStatus.failure) }
+    }
+}
+
+struct QuotesCategories: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "categories", abstract: "Categories with their quote counts.",
+        discussion: "Example:\n  suite quotes categories")
+    @OptionGroup var options: QuotesOptions
+
+    func run() throws {
+        let list = try options.open().categories()
+        if options.json { try Terminal.printJSON(list); return }
+        for item in list { print("\(String(item.count).leftPadded(7))  \(item.name)") }
+    }
+}
+
+struct QuotesSources: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sources", abstract: "Sources, most quoted first.",
+        discussion: "Example:\n  suite quotes sources --limit 20")
+    @OptionGroup var options: QuotesOptions
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n")) var limit: Int?
+
+    func run() throws {
+        let list = try options.open().sources(limit: limit)
+        if options.json { try Terminal.printJSON(list); return }
+        for item in list { print("\(String(item.count).leftPadded(7))  \(item.name) (\(item.kind?.rawValue ?? "other"))") }
+    }
+}
+
+struct QuotesBrowse: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "browse", abstract: "Page through quotes of a category, source or your favourites.",
+        discussion: "Example:\n  suite quotes browse --category literature --page 2")
+    @OptionGroup var options: QuotesOptions
+    @OptionGroup var filter: QuoteFilterOptions
+    @Option(help: ArgumentHelp("Quotes per page.", valueName: "n")) var limit = 20
+    @Option(help: ArgumentHelp("Which page, from 1.", valueName: "n")) var page = 1
+
+    func validate() throws {
+        if !(1...1000).contains(limit) { throw ValidationError("--limit must be 1 to 1000") }
+        if page < 1 { throw ValidationError("--page must be 1 or more") }
+    }
+
+    func run() throws {
+        let quotes = try options.open().browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)
+        try Quotes.printList(quotes, json: options.json, empty: "No quotes on page \(page).")
+    }
+}

@@ -1,0 +1,92 @@
+import ArgumentParser
+import Foundation
+import QuoteCore
+
+/// `suite quotes`: quotes by category and source, favourites, notes, a schedule and its history.
+struct QuotesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "quotes",
+        abstract: "Quotes by category and source, favourites, notes, and a delivery schedule.",
+        discussion: """
+            A new store starts with a small collection of public-domain quotes; import fortune \
+            files, Quotable JSON or CSV for more.
+
+            Example:
+              suite quotes import fortune /usr/share/games/fortunes
+              suite quotes random --category literature
+              suite quotes schedule set "3 between 09:00-21:00" --weekdays mon-fri
+            """,
+        subcommands: [
+            QuotesImport.self, QuotesAdd.self, QuotesRandom.self, QuotesToday.self, QuotesShow.self, QuotesSimilar.self,
+            QuotesSearch.self, QuotesCategories.self, QuotesSources.self, QuotesBrowse.self, QuotesFav.self, QuotesUnfav.self,
+            QuotesFavorites.self, QuotesTop.self, QuotesNote.self, QuotesNotes.self, QuotesNoteEdit.self, QuotesNoteDelete.self,
+            QuotesHistory.self, QuotesScheduleCommand.self, QuotesTick.self, QuotesShare.self, QuotesExport.self, QuotesStarter.self,
+        ]
+    )
+}
+
+extension SourceKind: ExpressibleByArgument {}
+extension QuoteImportFormat: ExpressibleByArgument {}
+
+/// The store and the user every quotes command works with.
+struct QuotesOptions: ParsableArguments {
+    @OptionGroup var common: CommonOptions
+    @Option(help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
+    var user: String?
+
+    var json: Bool { common.json }
+
+    var userName: String {
+        let environment = ProcessInfo.processInfo.environment
+        return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
+    }
+
+    func open() throws -> QuoteStore {
+        try QuoteStore(url: common.storeFile(QuoteStore.fileName))
+    }
+
+    /// Opens the store, adding the starter collection when it is empty.
+    func openSeeded() throws -> QuoteStore {
+        let store = try open()
+        if try store.count() == 0 {
+            let added = try store.installStarterCollection()
+            Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
+        }
+        return store
+    }
+}
+
+/// `--category`, `--source`, `--favorites`.
+struct QuoteFilterOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("Only this category.", valueName: "name")) var category: String?
+    @Option(help: ArgumentHelp("Only this source.", valueName: "name")) var source: String?
+    @Flag(help: "Only your favourites.") var favorites = false
+
+    var filter: QuoteFilter { QuoteFilter(category: category, source: source, favoritesOnly: favorites) }
+}
+
+enum Quotes {
+    static func render(_ quote: Quote, showID: Bool = true) -> String {
+        var text = quote.text
+        if let attribution = QuoteExport.attribution(quote) { text += "\n\t\t-- \(attribution)" }
+        if showID {
+            var meta = ["#\(quote.id)"]
+            if !quote.categories.isEmpty { meta.append(quote.categories.joined(separator: ", ")) }
+            if quote.favoriteCount > 0 { meta.append("♥ \(quote.favoriteCount)") }
+            text += "\n[" + meta.joined(separator: " · ") + "]"
+        }
+        return text
+    }
+
+    static func id(_ text: String) throws -> Int64 {
+        let trimmed = text.hasPrefix("#") ? String(text.dropFirst()) : text
+        guard let id = Int64(trimmed), id > 0 else { throw CLIError.usage("'\(text)' is not a quote number") }
+        return id
+    }
+
+    static func printList(_ quotes: [Quote], json: Bool, empty: String) throws {
+        if json { try Terminal.printJSON(quotes); return }
+        if quotes.isEmpty { print(empty); return }
+        print(quotes.map { render($0) }.joined(separator: "\n%\n"))
+    }
+}

@@ -1,0 +1,214 @@
+import ArgumentParser
+import Foundation
+import QuoteCore
+
+enum Schedules {
+    static func day(_ text: String, option: String) throws -> Date {
+        let parts = text.split(separator: "-")
+        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), parts[0].count == 4,
+              let date = Calendar.current.date(from: DateComponents(year: year, month: month, day: day)),
+              Calendar.current.component(.day, from: date) == day else {
+            throw CLIError.usage("invalid \(option) '\(text)': use YYYY-MM-DD with a real date")
+        }
+        return date
+    }
+
+    static func stamp(_ date: Date, in timeZone: TimeZone = .current) -> String {
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
+        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        return String(format: "%@ %04d-%02d-%02d %02d:%02d", names[(c.weekday ?? 1) - 1], c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
+    }
+
+    static func describe(_ schedule: Schedule) -> String {
+        let times: String
+        switch schedule.times {
+        case .fixed(let list): times = list.map(\.description).joined(separator: ",")
+        case .spread(let count, let window, let jitter): times = "\(count) between \(window)" + (jitter > 0 ? " jitter \(jitter)" : "")
+        }
+        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        var lines = ["times:    \(times)",
+                     "weekdays: \(schedule.weekdays.sorted().map { names[$0 - 1] }.joined(separator: ","))",
+                     "zone:     \(schedule.timeZoneIdentifier)",
+                     "missed:   \(schedule.missedSlots.rawValue)"]
+        if !schedule.quietHours.isEmpty { lines.append("quiet:    \(schedule.quietHours.map(\.description).joined(separator: ","))") }
+        if let category = schedule.category { lines.append("category: \(category)") }
+        return lines.joined(separator: "\n")
+    }
+}
+
+extension Schedule.MissedSlots: ExpressibleByArgument {}
+
+struct QuotesScheduleCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "schedule",
+        abstract: "When quotes are delivered: show, set, clear, the next slots, and a timer to run the ticks.",
+        subcommands: [Show.self, Set.self, Next.self, Clear.self, Install.self],
+        defaultSubcommand: Show.self)
+
+    struct Show: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "show", abstract: "The current schedule.",
+                                                        discussion: "Example:\n  suite quotes schedule show")
+        @OptionGroup var options: QuotesOptions
+        func run() throws {
+            let schedule = try options.open().schedule(user: options.userName)
+            if options.json { try Terminal.printJSON(schedule); return }
+            print(schedule.map(Schedules.describe) ?? "No schedule: 'suite quotes schedule set \"09:00,13:30\"'.")
+        }
+    }
+
+    struct Set: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set", abstract: "Set the schedule.",
+            discussion: """
+                TIMES is a list of times (09:00,13:30) or 'N between HH:MM-HH:MM [jitter M]'.
+
+                Examples:
+                  suite quotes schedule set "09:00,13:30"
+                  suite quotes schedule set "3 between 09:00-21:00 jitter 15" --weekdays mon-fri --quiet 12:00-13:00
+                """)
+        @OptionGroup var options: QuotesOptions
+        @Argument(help: ArgumentHelp("Times of day, or N between a window.", valueName: "times")) var times: String
+        @Option(help: ArgumentHelp("mon-fri, mon,wed,fri, weekdays, weekends or all.", valueName: "days")) var weekdays = "all"
+        @Option(help: ArgumentHelp("Quiet hours (repeatable), like 22:00-07:00.", valueName: "range")) var quiet: [String] = []
+        @Option(help: ArgumentHelp("An IANA time zone (default: this machine's).", valueName: "zone")) var tz: String?
+        @Option(help: ArgumentHelp("Only quotes of this category.", valueName: "name")) var category: String?
+        @Option(help: ArgumentHelp("latest (deliver the last missed slot once) or skip.", valueName: "policy")) var missed: Schedule.MissedSlots = .latest
+
+        func run() throws {
+            let schedule = try Schedule(
+                times: try Schedule.parseTimes(times), weekdays: try Schedule.parseWeekdays(weekdays),
+                quietHours: try quiet.map { try TimeRange.parse($0) }, timeZoneIdentifier: tz ?? TimeZone.current.identifier,
+                category: category, missedSlots: missed)
+            let store = try options.open()
+            if let category, try !store.categories().contains(where: { $0.name.lowercased() == category.lowercased() }) {
+                throw CLIError.failed("no category '\(category)' (see 'suite quotes categories')")
+            }
+            try store.setSchedule(schedule, user: options.userName)
+            print("Schedule set:\n\(Schedules.describe(schedule))")
+        }
+    }
+
+    struct Next: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "next", abstract: "The next planned deliveries.",
+                                                        discussion: "Example:\n  suite quotes schedule next --count 5")
+        @OptionGroup var options: QuotesOptions
+        @Option(help: ArgumentHelp("How many (at most 64, as an iPhone keeps).", valueName: "n")) var count = 5
+        func validate() throws { if !(1...500).contains(count) { throw ValidationError("--count must be 1 to 500") } }
+
+        func run() throws {
+            guard let schedule = try options.open().schedule(user: options.userName) else {
+                throw CLIError.failed("no schedule: set one with 'suite quotes schedule set'")
+            }
+            let slots = schedule.nextSlots(after: Date(), count: count)
+            if options.json { try Terminal.printJSON(slots); return }
+            for slot in slots { print(Schedules.stamp(slot, in: schedule.timeZone)) }
+        }
+    }
+
+    struct Clear: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove the schedule.",
+                                                        discussion: "Example:\n  suite quotes schedule clear")
+        @OptionGroup var options: QuotesOptions
+        func run() throws {
+            try options.open().setSchedule(nil, user: options.userName)
+            print("Schedule removed.")
+        }
+    }
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "install",
+            abstract: "Run 'suite quotes tick' every minute: a systemd user timer, or --cron prints a crontab line.",
+            discussion: "Example:\n  suite quotes schedule install && systemctl --user enable --now suite-quotes.timer")
+        @OptionGroup var options: QuotesOptions
+        @Flag(help: "Print a crontab line instead.") var cron = false
+
+        func run() throws {
+            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
+            let binary = executable.hasPrefix("/") ? executable : (Executables.find("suite")?.path ?? "suite")
+            var arguments = ["quotes", "tick"]
+            if let dir = options.common.storeDir { arguments += ["--store-dir", dir] }
+            if let user = options.user { arguments += ["--user", user] }
+            let command = ([binary] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
+            if cron {
+                let uid = getuid()
+                print("* * * * * DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(uid)/bus \(command)")
+                return
+            }
+            let home = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+                ?? ((ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+            let folder = home + "/systemd/user"
+            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+            try AtomicFile.write(Data("""
+                [Unit]
+                Description=Deliver a quote when one is due (suite quotes)
+
+                [Service]
+                Type=oneshot
+                ExecStart=\(command)
+
+                """.utf8), to: folder + "/suite-quotes.service")
+            try AtomicFile.write(Data("""
+                [Unit]
+                Description=Check every minute whether a quote is due (suite quotes)
+
+                [Timer]
+                OnCalendar=minutely
+                Persistent=true
+
+                [Install]
+                WantedBy=timers.target
+
+                """.utf8), to: folder + "/suite-quotes.timer")
+            print("Wrote \(folder)/suite-quotes.service and suite-quotes.timer. Start them with:")
+            print("  systemctl --user daemon-reload && systemctl --user enable --now suite-quotes.timer")
+        }
+    }
+}
+
+struct QuotesTick: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "tick",
+        abstract: "Deliver the quote that is due, if any (run every minute by a timer; safe to repeat).",
+        discussion: """
+            Uses notify-send when a desktop session is there, otherwise prints. A slot is delivered \
+            once however often tick runs; after a long gap only the latest missed slot is delivered \
+            (or none, with the schedule's 'missed skip').
+
+            Example:
+              suite quotes tick --stdout
+            """)
+    @OptionGroup var options: QuotesOptions
+    @Flag(help: "Print the quote instead of notifying.") var stdout = false
+    @Option(help: ArgumentHelp("Pretend it is this time (ISO 8601), for trying a schedule out.", valueName: "time")) var at: String?
+
+    func run() throws {
+        var now = Date()
+        if let at {
+            guard let parsed = (try? Date.ISO8601FormatStyle().parse(at)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(at)) else {
+                throw CLIError.usage("invalid --at '\(at)': use an ISO 8601 time like 2026-11-21T09:00:00Z")
+            }
+            now = parsed
+        }
+        let environment = ProcessInfo.processInfo.environment
+        let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
+        let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
+        let store = try options.openSeeded()
+        guard let delivery = try store.deliverDue(now: now, user: options.userName, channel: notifier == nil ? "stdout" : "notify-send") else {
+            if options.json { try Terminal.printJSON([String]()) }
+            return
+        }
+        if options.json { try Terminal.printJSON([delivery]); return }
+        if let notifier {
+            let process = Process()
+            process.executableURL = notifier
+            process.arguments = ["--app-name=suite", QuoteExport.attribution(delivery.quote) ?? "Quote", delivery.quote.text]
+            try? process.run()
+            process.waitUntilExit()
+            if process.terminationStatus == 0 { return }
+        }
+        print(Quotes.render(delivery.quote, showID: true))
+    }
+}
