@@ -62,6 +62,10 @@ let package = Package(
             dependencies: ["MotivationCore", "SuiteStorage"]
         ),
         .testTarget(
+            name: "QuoteCoreTests",
+            dependencies: ["QuoteCore"]
+        ),
+        .testTarget(
             name: "BundleCoreTests",
             dependencies: ["BundleCore"]
         ),

@@ -179,20 +179,12 @@ public struct BusinessModelDocument: Sendable, Equatable {
 
 /// ISO 8601 timestamps with milliseconds, in UTC.
 enum Timestamp {
-    /// Formats from whole milliseconds, so that formatting never drifts by one (floating-point
-    /// dates formatted with fractions can truncate .621 to .620).
-    static func string(_ date: Date) -> String {
-        let millis = Millis(date).value
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
-        let fraction = millis - seconds * 1000
-        let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
-        let fractionText = String(fraction)
-        return String(whole.dropLast()) + "." + String(repeating: "0", count: 3 - fractionText.count) + fractionText + "Z"
-    }
+    static func string(_ date: Date) -> String { ISOTime.string(date) }
 
     static func date(_ text: String, field: String) throws(MotivationError) -> Date {
-        if let date = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(text) { return date }
-        if let date = try? Date.ISO8601FormatStyle().parse(text) { return date }
-        throw .malformedDocument(reason: "\(field) '\(text)' is not an ISO 8601 time")
+        guard let date = ISOTime.date(text) else {
+            throw .malformedDocument(reason: "\(field) '\(text)' is not an ISO 8601 time")
+        }
+        return date
     }
 }

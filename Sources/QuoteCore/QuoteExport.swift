@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// Writing quotes out: Suite JSON (`"schema": "suite-quotes/1"`, which import reads back),
 /// plain text and Markdown for sharing.
@@ -25,7 +26,7 @@ public enum QuoteExport {
         let file = File(schema: schema, quotes: quotes.map {
             File.Item(text: $0.text, source: $0.source?.name, kind: $0.source?.kind.rawValue, citation: $0.citation,
                       categories: $0.categories, personal: $0.isPersonal,
-                      addedAt: $0.addedAt.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
+                      addedAt: ISOTime.string($0.addedAt))
         })
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]

@@ -277,8 +277,7 @@ enum QuoteJSON {
             }
             var added: Date?
             if let raw = (fields["addedAt"] ?? fields["dateAdded"]) as? String {
-                added = try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(raw)
-                if added == nil { added = try? Date.ISO8601FormatStyle().parse(raw) }
+                added = ISOTime.date(raw)
                 if added == nil, raw.count == 10 { added = try? Date.ISO8601FormatStyle().parse(raw + "T00:00:00Z") }
             }
             quotes.append(ImportedQuote(

@@ -148,7 +148,7 @@ public struct Schedule: Codable, Sendable, Hashable {
             return .spread(count: count, window: window, jitterMinutes: jitter)
         }
         var list: [LocalTime] = []
-        for part in text.split(separator: ",") { list.append(try LocalTime.parse(String(part))) }
+        for part in text.split(separator: ",", omittingEmptySubsequences: false) { list.append(try LocalTime.parse(String(part))) }
         return .fixed(Array(Set(list)).sorted())
     }
 

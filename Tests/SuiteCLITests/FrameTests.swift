@@ -115,7 +115,7 @@ import Testing
     }
 
     @Test func groupsNotBuiltYetSaySoAndFail() throws {
-        let result = try Suite().run("quotes")
+        let result = try Suite().run("places")
         expectFailure(result, status: 1, "not built yet")
     }
 

@@ -1,0 +1,149 @@
+import Foundation
+import Testing
+@testable import QuoteCore
+
+let debianFortunes = URL(fileURLWithPath: "/usr/share/games/fortunes")
+let haveFortunes = FileManager.default.fileExists(atPath: debianFortunes.appendingPathComponent("fortunes.dat").path)
+let inCI = ProcessInfo.processInfo.environment["CI"] != nil
+
+@Suite struct FortuneImportTests {
+    /// The count strfile wrote in a `.dat` header (big-endian, second word).
+    func datCount(_ url: URL) throws -> Int {
+        let data = try Data(contentsOf: url)
+        return Int(data[4]) << 24 | Int(data[5]) << 16 | Int(data[6]) << 8 | Int(data[7])
+    }
+
+    @Test func readsAsManyQuotesAsEachDatHeaderCounts() throws {
+        guard haveFortunes else {
+            #expect(!inCI, "CI must install fortunes-min (.ci/run)")
+            return
+        }
+        let names = try FileManager.default.contentsOfDirectory(atPath: debianFortunes.path).filter { $0.hasSuffix(".dat") }
+        #expect(!names.isEmpty)
+        var total = 0
+        for name in names.sorted() {
+            let text = debianFortunes.appendingPathComponent(String(name.dropLast(4)))
+            let store = try freshStore()
+            let summary = try store.importFiles([text], format: .fortune)
+            #expect(summary.read == (try datCount(debianFortunes.appendingPathComponent(name))), "\(name)")
+            total += summary.read
+        }
+        // The whole folder at once: the same count, .dat and .u8 files left out.
+        let store = try freshStore()
+        let summary = try store.importFiles([debianFortunes], format: .fortune)
+        #expect(summary.read == total)
+        #expect(summary.imported + summary.duplicates == summary.read)
+        #expect(try store.count() == summary.imported)
+        // Attributions become sources.
+        let sources = try store.sources()
+        #expect(sources.contains { $0.name == "Mark Twain" && $0.count > 5 })
+        let hit = try store.search("kingdom horse", user: "t").first
+        #expect(hit?.quote.source?.name == "Wm. Shakespeare")
+        #expect(hit?.quote.citation == "Richard III")
+        #expect(hit?.quote.text.contains("--") == false)
+    }
+
+    @Test func handlesLatin1OverstrikeAndAttributionForms() throws {
+        let store = try freshStore()
+        let summary = try store.importFiles([fixtures.appendingPathComponent("latin1-sample")], format: .fortune)
+        #expect(summary == QuoteImportSummary(read: 4, imported: 4, duplicates: 0, skipped: 0))
+        let quotes = try store.allQuotes()
+        #expect(quotes.map(\.text) == [
+            "Fortune favours the prepared mind.", "A line with underline and Bold text.", "Café au lait, naïve résumé.", "Two lines\nof text.",
+        ])
+        #expect(quotes[0].source?.name == "Louis Pasteur")
+        #expect(quotes[2].source?.name == "Anonyme")
+        #expect(quotes[2].citation == "Les Misérables")
+        #expect(quotes.allSatisfy { $0.categories == ["latin1-sample"] })
+        // Importing again: all duplicates.
+        let again = try store.importFiles([fixtures.appendingPathComponent("latin1-sample")], format: .fortune)
+        #expect(again.imported == 0 && again.duplicates == 4)
+    }
+
+    @Test func aBinaryFileIsMalformedAndNothingIsImported() throws {
+        let good = fixtures.appendingPathComponent("latin1-sample")
+        let bad = try temporaryFile("binary", Data("one\n%\ntwo\n".utf8) + Data([0, 1, 2]))
+        let store = try freshStore()
+        #expect(throws: QuoteError.malformedImport(file: bad.path, line: 4, reason: "a NUL byte: this is not a text file")) {
+            try store.importFiles([good, bad], format: .fortune)
+        }
+        #expect(try store.count() == 0)
+    }
+}
+
+@Suite struct JSONAndCSVImportTests {
+    @Test func quotableJSONImportsWithTagsAndCountsDuplicates() throws {
+        let store = try freshStore()
+        let summary = try store.importFiles([fixtures.appendingPathComponent("quotable.json")], format: .json)
+        #expect(summary == QuoteImportSummary(read: 4, imported: 3, duplicates: 1, skipped: 0))
+        #expect(Set(try store.categories().map(\.name)) == ["work", "inspirational", "wisdom", "imagination"])
+        #expect(try store.search("imagination", user: "t").first?.quote.source?.name == "Albert Einstein")
+    }
+
+    @Test func suiteJSONRoundTrips() throws {
+        let store = try freshStore()
+        try store.installStarterCollection()
+        try store.add("Mine, all mine.", source: "Me", kind: .other, categories: ["personal"])
+        let exported = QuoteExport.json(try store.allQuotes())
+        let copy = try freshStore()
+        let summary = try copy.importData(exported, name: "export.json", format: .json)
+        #expect(summary.imported == StarterCollection.count + 1)
+        let original = try store.allQuotes(), copied = try copy.allQuotes()
+        #expect(copied.map(\.text) == original.map(\.text))
+        #expect(copied.map { $0.source?.name } == original.map { $0.source?.name })
+        #expect(copied.map { $0.source?.kind } == original.map { $0.source?.kind })
+        #expect(copied.map(\.citation) == original.map(\.citation))
+        #expect(copied.map(\.categories) == original.map(\.categories))
+        #expect(copied.map(\.isPersonal) == original.map(\.isPersonal))
+        #expect(QuoteExport.json(copied) == exported)
+    }
+
+    @Test func csvWithQuotingAndOptionalFields() throws {
+        let store = try freshStore()
+        let summary = try store.importFiles([fixtures.appendingPathComponent("sample.csv")], format: .csv)
+        #expect(summary.imported == 3)
+        let quotes = try store.allQuotes()
+        #expect(quotes.map(\.text) == ["Stay hungry, stay foolish.", "He said \"hello\" and left.", "Simple line without quotes"])
+        #expect(quotes[1].categories == ["dialogue", "humour"])
+        #expect(quotes[2].source == nil)
+    }
+
+    static let malformed: [(QuoteImportFormat, String, Int?, String)] = [
+        (.json, "not json", nil, "invalid JSON"),
+        (.json, "{\"a\": 1}", nil, "expected an array of quotes"),
+        (.json, "[{\"author\": \"x\"}]", nil, "item 1: no 'content' or 'text' string"),
+        (.json, "[{\"content\": \"ok\"}, {\"content\": \"\"}]", nil, "item 2: the quote is empty"),
+        (.json, "[{\"content\": \"ok\", \"tags\": \"work\"}]", nil, "'tags' is not a list of strings"),
+        (.json, "[{\"content\": \"ok\", \"author\": 7}]", nil, "'author' is not a string"),
+        (.json, "{\"schema\": \"suite-quotes/9\", \"quotes\": []}", nil, "schema is 'suite-quotes/9'"),
+        (.csv, "text,author\n\"unclosed,x\n", 2, "never closed"),
+        (.csv, "a,b,c,d\n", 1, "4 fields"),
+        (.csv, "fine,x\nbad\"quote,y\n", 2, "a quote character inside an unquoted field"),
+        (.csv, "ok\n\"tab\u{7}bell\"\n", 2, "control character"),
+    ]
+
+    @Test(arguments: malformed.indices)
+    func malformedFilesImportNothingAndSayWhere(index: Int) throws {
+        let (format, text, line, reason) = Self.malformed[index]
+        let store = try freshStore()
+        try store.installStarterCollection()
+        let before = try store.count()
+        #expect {
+            try store.importData(Data(text.utf8), name: "input", format: format)
+        } throws: { error in
+            guard case .malformedImport(let file, let actualLine, let actualReason) = error as? QuoteError else { return false }
+            return file == "input" && actualLine == line && actualReason.contains(reason)
+        }
+        #expect(try store.count() == before)
+    }
+
+    @Test func invalidUTF8InJSONOrCSVIsMalformed() throws {
+        let store = try freshStore()
+        for format in [QuoteImportFormat.json, .csv] {
+            #expect(throws: QuoteError.malformedImport(file: "x", line: nil, reason: "not valid UTF-8")) {
+                try store.importData(Data([0x22, 0xFF, 0x22]), name: "x", format: format)
+            }
+        }
+        #expect(try store.count() == 0)
+    }
+}

@@ -1,0 +1,159 @@
+import Foundation
+import Testing
+@testable import QuoteCore
+
+@Suite struct ShuffleBagTests {
+    func store(count: Int) throws -> (QuoteStore, URL) {
+        let url = freshStoreURL()
+        let store = try QuoteStore(url: url)
+        let lines = (1...count).map { "Quote number \($0) says something,Author \($0 % 7),\($0 % 3 == 0 ? "thirds" : "others")" }
+        try store.importData(Data(lines.joined(separator: "\n").utf8), name: "gen.csv", format: .csv)
+        return (store, url)
+    }
+
+    @Test(arguments: [1, 2, 3, 10, 37, 64, 100])
+    func nPicksOverNQuotesShowEachExactlyOnce(count: Int) throws {
+        let (store, _) = try store(count: count)
+        let picks = try (0..<count).map { _ in try store.random(user: "ada").id }
+        #expect(Set(picks).count == count)
+    }
+
+    @Test func aFilteredBagShowsEachMatchingQuoteOnceAndNothingElse() throws {
+        let (store, _) = try store(count: 60)
+        let filter = QuoteFilter(category: "thirds")
+        let picks = try (0..<20).map { _ in try store.random(filter, user: "ada") }
+        #expect(Set(picks.map(\.id)).count == 20)
+        #expect(picks.allSatisfy { $0.categories == ["thirds"] })
+    }
+
+    @Test func theBagSurvivesReopeningTheStore() throws {
+        let (store, url) = try store(count: 30)
+        var seen = Set(try (0..<12).map { _ in try store.random(user: "ada").id })
+        let reopened = try QuoteStore(url: url)
+        seen.formUnion(try (0..<18).map { _ in try reopened.random(user: "ada").id })
+        #expect(seen.count == 30)
+    }
+
+    @Test func aNewRoundDoesNotStartWithTheLastQuote() throws {
+        let (store, _) = try store(count: 5)
+        for _ in 0..<40 {
+            let round = try (0..<5).map { _ in try store.random(user: "bob").id }
+            #expect(Set(round).count == 5)
+            let next = try store.random(user: "bob").id
+            #expect(next != round.last)
+            _ = try (0..<4).map { _ in try store.random(user: "bob").id }
+        }
+    }
+
+    @Test func usersHaveTheirOwnBagsAndFavouritesCountAcrossUsers() throws {
+        let (store, _) = try store(count: 10)
+        try store.favorite(3, user: "ada")
+        try store.favorite(3, user: "bob")
+        try store.favorite(5, user: "bob")
+        #expect(try store.top(limit: 2).map(\.id) == [3, 5])
+        #expect(try store.quote(3).favoriteCount == 2)
+        #expect(try store.random(QuoteFilter(favoritesOnly: true), user: "ada").id == 3)
+        #expect(throws: QuoteError.noQuotes("match this filter")) { try store.random(QuoteFilter(favoritesOnly: true), user: "eve") }
+        #expect(try store.favorite(3, user: "ada") == false)
+    }
+
+    @Test func quoteOfTheDayIsStableForADayAndChanges() throws {
+        let (store, _) = try store(count: 200)
+        let first = try store.quoteOfTheDay(year: 2026, month: 11, day: 21)
+        #expect(try store.quoteOfTheDay(year: 2026, month: 11, day: 21) == first)
+        let week = try (1...7).map { try store.quoteOfTheDay(year: 2026, month: 12, day: $0).id }
+        #expect(Set(week).count > 4)
+    }
+
+    @Test func emptyStoresAndUnknownIds() throws {
+        let store = try freshStore()
+        #expect(throws: QuoteError.noQuotes("in the collection yet: import some with 'suite quotes import'")) { try store.random(user: "ada") }
+        #expect(throws: QuoteError.quoteNotFound(9)) { try store.quote(9) }
+        #expect(throws: QuoteError.quoteNotFound(9)) { try store.favorite(9, user: "ada") }
+        #expect(throws: QuoteError.quoteNotFound(9)) { try store.addNote("x", on: 9, user: "ada") }
+        #expect(throws: QuoteError.noteNotFound(4)) { try store.deleteNote(4, user: "ada") }
+    }
+
+    @Test func notesBelongToTheirUser() throws {
+        let (store, _) = try store(count: 3)
+        let note = try store.addNote("Read before exams", on: 2, user: "ada")
+        #expect(throws: QuoteError.noteNotFound(note.id)) { try store.editNote(note.id, text: "x", user: "bob") }
+        let edited = try store.editNote(note.id, text: "Read before every exam", user: "ada")
+        #expect(edited.text == "Read before every exam")
+        #expect(try store.notes(user: "ada").map(\.text) == ["Read before every exam"])
+        #expect(try store.notes(user: "bob").isEmpty)
+        #expect(throws: QuoteError.invalidText("the note is empty")) { try store.addNote("  ", on: 2, user: "ada") }
+        try store.deleteNote(note.id, user: "ada")
+        #expect(try store.notes(on: 2, user: "ada").isEmpty)
+    }
+
+    @Test(arguments: ["", "   \n", String(repeating: "x", count: 20_001), "bell\u{7}"])
+    func addRefusesBadText(text: String) throws {
+        let store = try freshStore()
+        #expect(throws: (any Error).self) { try store.add(text) }
+        #expect(try store.count() == 0)
+    }
+}
+
+@Suite struct SearchTests {
+    func store() throws -> QuoteStore {
+        let store = try freshStore()
+        let csv = """
+            "The exact words to be or not to be, that is the question.",Shakespeare,drama
+            "Be what you want to be, not what others want.",Someone,advice
+            "Not to be outdone, he tried to be first.",Other,advice
+            "Imagination is more important than knowledge.",Albert Einstein,science
+            "The imaginary friend imagined an image.",Nobody,fiction
+            "Love all, trust a few, do wrong to none.",Shakespeare,drama
+            "Ok so go.",Short,misc
+            """
+        try store.importData(Data(csv.utf8), name: "s.csv", format: .csv)
+        return store
+    }
+
+    @Test func theExactPhraseRanksFirst() throws {
+        let hits = try store().search("to be or not to be", user: "u")
+        #expect(hits.first?.quote.source?.name == "Shakespeare")
+        let quoted = try store().search("\"not to be\"", user: "u")
+        #expect(Set(quoted.map { $0.quote.source?.name }) == ["Shakespeare", "Other"])
+    }
+
+    @Test func prefixesAndCategoryFilters() throws {
+        let store = try store()
+        #expect(Set(try store.search("imag*", user: "u").map { $0.quote.source?.name }) == ["Albert Einstein", "Nobody"])
+        #expect(try store.search("imag*", filter: QuoteFilter(category: "science"), user: "u").map { $0.quote.source?.name } == ["Albert Einstein"])
+        #expect(try store.search("be", filter: QuoteFilter(source: "someone"), user: "u").count == 1)
+        #expect(throws: QuoteError.noQuotes("in category 'nope' (see 'suite quotes categories')")) {
+            try store.search("be", filter: QuoteFilter(category: "nope"), user: "u")
+        }
+    }
+
+    @Test func matchesAreHighlighted() throws {
+        let hit = try store().search("knowledge", user: "u").first
+        #expect(hit?.highlighted == "Imagination is more important than [knowledge].")
+        let short = try store().search("ok", user: "u", markers: ("<", ">"))
+        #expect(short.first?.highlighted == "<Ok> so go.")
+        #expect(short.first?.rank == nil)
+    }
+
+    @Test(arguments: ["\"", "*", "AND(", "\"\"", ")))", "'; DROP TABLE quote; --", "NEAR(a b", "-", "^", "col:word", "a\"b"])
+    func ftsAndSQLSyntaxIsEscapedOrRefusedNeverAnSQLError(query: String) throws {
+        let store = try store()
+        do {
+            _ = try store.search(query, user: "u")
+        } catch {
+            guard case .invalidQuery = error else {
+                Issue.record("unexpected \(error)")
+                return
+            }
+        }
+        #expect(try store.count() == 7)
+    }
+
+    @Test func similarPrefersTheSameCategoryThenSharedRareWords() throws {
+        let store = try store()
+        let similar = try store.similar(to: 2, limit: 3)
+        #expect(similar.first?.categories == ["advice"])
+        #expect(!similar.contains { $0.id == 2 })
+    }
+}

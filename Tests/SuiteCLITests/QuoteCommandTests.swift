@@ -1,0 +1,144 @@
+import Foundation
+import Testing
+
+@Suite struct QuoteCommandTests {
+    @Test func aNewStoreWorksOutOfTheBoxWithTheStarterCollection() throws {
+        let suite = try Suite()
+        let random = try suite.run("quotes", "random")
+        #expect(random.status == 0)
+        #expect(random.stderr.contains("added the starter collection"))
+        #expect(random.stdout.contains("-- "))
+        let today = try suite.run("quotes", "today")
+        #expect(today.status == 0)
+        #expect(try suite.run("quotes", "today").stdout == today.stdout)
+    }
+
+    @Test func theShuffleBagSurvivesBetweenProcesses() throws {
+        let suite = try Suite()
+        let lines = (1...12).map { "Quote \($0) of twelve,Author,bag" }.joined(separator: "\n")
+        let imported = try suite.run(["quotes", "import", "csv", "-"], stdin: Data(lines.utf8))
+        #expect(imported.stdout.contains("imported 12"))
+        var seen: [Int] = []
+        for _ in 0..<12 {
+            let pick = try suite.run("quotes", "random", "--category", "bag", "--json")
+            let json = try JSONDecoder().decode(JSONValue.self, from: Data(pick.stdout.utf8))
+            if case .number(let id)? = json["id"] { seen.append(Int(id)) }
+        }
+        #expect(Set(seen).count == 12)
+    }
+
+    @Test func importsFortunesAndSearchesThem() throws {
+        let fortunes = "/usr/share/games/fortunes"
+        guard FileManager.default.fileExists(atPath: fortunes + "/fortunes") else {
+            #expect(ProcessInfo.processInfo.environment["CI"] == nil, "CI must install fortunes-min (.ci/run)")
+            return
+        }
+        let suite = try Suite()
+        let imported = try suite.run("quotes", "import", "fortune", fortunes)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Read "))
+        let search = try suite.run("quotes", "search", "kingdom for a horse")
+        #expect(search.status == 0)
+        #expect(search.stdout.hasPrefix("[A] [horse]!  [A] [horse]!  My [kingdom] [for] [a] [horse]!"))
+        let none = try suite.run("quotes", "search", "xylophonequux")
+        #expect(none.status == 1)
+        #expect(none.stderr.isEmpty)
+        let categories = try suite.run("quotes", "categories", "--json")
+        #expect(categories.stdout.contains("\"literature\""))
+    }
+
+    @Test func favouritesNotesHistoryAndSharing() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        #expect(try suite.run("quotes", "fav", "3").stdout.contains("Added #3"))
+        #expect(try suite.run("quotes", "fav", "3", "--user", "bob").status == 0)
+        #expect(try suite.run("quotes", "note", "3", "Read this on Mondays").status == 0)
+        let show = try suite.run("quotes", "show", "3")
+        #expect(show.stdout.contains("♥ 2"))
+        #expect(show.stdout.contains("Note #1: Read this on Mondays"))
+        let top = try suite.run("quotes", "top", "--json")
+        #expect(top.stdout.contains("\"favoriteCount\" : 2"))
+        let shared = try suite.run("quotes", "share", "--format", "markdown")
+        #expect(shared.stdout.hasPrefix("# My favourite quotes\n\n> Diligence is the mother of good luck."))
+        #expect(try suite.run("quotes", "note-edit", "1", "Mondays and Fridays").status == 0)
+        #expect(try suite.run("quotes", "notes").stdout.contains("Mondays and Fridays"))
+        #expect(try suite.run("quotes", "note-delete", "1").status == 0)
+    }
+
+    @Test func scheduleAndTickDeliverOncePerSlot() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        #expect(try suite.run("quotes", "schedule", "set", "09:00,13:30", "--tz", "Europe/Berlin", "--weekdays", "mon-fri").status == 0)
+        let next = try suite.run("quotes", "schedule", "next", "--count", "3", "--json")
+        #expect(try JSONDecoder().decode([String].self, from: Data(next.stdout.utf8)).count == 3)
+        let first = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-20T08:00:20Z")
+        #expect(first.status == 0)
+        #expect(!first.stdout.isEmpty)
+        let second = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-20T08:00:50Z")
+        #expect(second.status == 0)
+        #expect(second.stdout.isEmpty)
+        // Three days off, then a tick: only the latest missed slot.
+        let late = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-23T15:00:00Z", "--json")
+        let delivered = try JSONDecoder().decode([JSONValue].self, from: Data(late.stdout.utf8))
+        #expect(delivered.count == 1)
+        #expect(delivered.first?["slot"] == .string("2026-11-23T12:30:00.000Z"))
+        let history = try suite.run("quotes", "history", "--json")
+        #expect(try JSONDecoder().decode([JSONValue].self, from: Data(history.stdout.utf8)).count == 2)
+    }
+
+    @Test func scheduleInstallWritesATimerOrPrintsACrontabLine() throws {
+        var suite = try Suite()
+        suite.environment["XDG_CONFIG_HOME"] = suite.path("config")
+        #expect(try suite.run("quotes", "schedule", "install").status == 0)
+        let timer = try String(contentsOfFile: suite.path("config/systemd/user/suite-quotes.timer"), encoding: .utf8)
+        #expect(timer.contains("OnCalendar=minutely"))
+        #expect(timer.contains("Persistent=true"))
+        let service = try String(contentsOfFile: suite.path("config/systemd/user/suite-quotes.service"), encoding: .utf8)
+        #expect(service.contains("quotes tick"))
+        let cron = try suite.run("quotes", "schedule", "install", "--cron")
+        #expect(cron.stdout.hasPrefix("* * * * * DBUS_SESSION_BUS_ADDRESS="))
+        #expect(cron.stdout.contains("quotes tick"))
+    }
+}
+
+@Suite struct QuoteBadInputTests {
+    static let cases: [(String, [String], Data, Int32, String)] = [
+        ("empty text", ["quotes", "add", "  "], Data(), 65, "the quote is empty"),
+        ("huge text", ["quotes", "add", String(repeating: "y", count: 30_000)], Data(), 65, "at most 20000"),
+        ("control character", ["quotes", "add", "bell\u{7}"], Data(), 65, "control character"),
+        ("unknown id", ["quotes", "show", "999"], Data(), 1, "no quote 999"),
+        ("not a number", ["quotes", "fav", "abc"], Data(), 64, "'abc' is not a quote number"),
+        ("unknown note", ["quotes", "note-delete", "77"], Data(), 1, "no note 77"),
+        ("unknown category", ["quotes", "random", "--category", "nope"], Data(), 1, "no quotes in category 'nope'"),
+        ("punctuation-only search", ["quotes", "search", "\"*\""], Data(), 64, "has no words"),
+        ("FTS syntax is text", ["quotes", "search", "NEAR(", "--category", "nope"], Data(), 1, "no quotes in category"),
+        ("invalid time", ["quotes", "schedule", "set", "25:00"], Data(), 64, "25:00 is not a time of day"),
+        ("window end before start", ["quotes", "schedule", "set", "3 between 21:00-09:00"], Data(), 64, "ends before it starts"),
+        ("unknown time zone", ["quotes", "schedule", "set", "09:00", "--tz", "Mars/Base"], Data(), 64, "unknown time zone 'Mars/Base'"),
+        ("bad weekday", ["quotes", "schedule", "set", "09:00", "--weekdays", "someday"], Data(), 64, "'someday' is not a weekday"),
+        ("bad quiet hours", ["quotes", "schedule", "set", "09:00", "--quiet", "late"], Data(), 64, "not a range"),
+        ("schedule category unknown", ["quotes", "schedule", "set", "09:00", "--category", "nope"], Data(), 1, "no category 'nope'"),
+        ("bad tick time", ["quotes", "tick", "--at", "noon"], Data(), 64, "invalid --at"),
+        ("malformed json", ["quotes", "import", "json", "-"], Data("[{\"content\": 5}]".utf8), 65, "item 1"),
+        ("malformed csv", ["quotes", "import", "csv", "-"], Data("\"open,x\n".utf8), 65, "stdin:1"),
+        ("binary fortune", ["quotes", "import", "fortune", "-"], Data([0x61, 0x0A, 0x00]), 65, "NUL byte"),
+        ("invalid UTF-8 json", ["quotes", "import", "json", "-"], Data([0x5B, 0xFF, 0x5D]), 65, "not valid UTF-8"),
+        ("missing file", ["quotes", "import", "fortune", "/nonexistent/fortunes"], Data(), 66, "no such file"),
+        ("unknown import format", ["quotes", "import", "xml", "x"], Data(), 64, "xml"),
+        ("bad limit", ["quotes", "search", "love", "--limit", "0"], Data(), 64, "--limit must be 1 to 1000"),
+        ("bad since", ["quotes", "history", "--since", "2026-02-30"], Data(), 64, "invalid --since"),
+        ("path traversal is just a missing file", ["quotes", "import", "csv", "../../../../etc/nonexistent"], Data(), 66, "no such file"),
+    ]
+
+    @Test(arguments: cases.indices)
+    func badInputGivesOneClearLineAndChangesNothing(index: Int) throws {
+        let (name, arguments, stdin, status, message) = Self.cases[index]
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        try suite.run("quotes", "fav", "1")
+        let before = try suite.dump("quotes.sqlite")
+        let result = try suite.run(arguments, stdin: stdin)
+        expectFailure(result, status: status, message)
+        #expect(try suite.dump("quotes.sqlite") == before, "\(name) changed the store")
+    }
+}
