@@ -14,6 +14,8 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Test-only: a real HTTP server on loopback for the provider tests.
+        .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
     ],
     targets: [
         // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
@@ -61,6 +63,16 @@ let package = Package(
             name: "MotivationCoreTests",
             dependencies: ["MotivationCore", "SuiteStorage"]
         ),
+        // Test helpers: a scripted HTTP server on loopback.
+        .target(
+            name: "SuiteTestSupport",
+            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            path: "Tests/Support/SuiteTestSupport"
+        ),
+        .testTarget(
+            name: "WorkplaceCoreTests",
+            dependencies: ["WorkplaceCore", "SuiteTestSupport"]
+        ),
         .testTarget(
             name: "QuoteCoreTests",
             dependencies: ["QuoteCore"]
@@ -71,7 +83,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuiteCLITests",
-            dependencies: ["SuiteCLI", "suite", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteCLI", "suite", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

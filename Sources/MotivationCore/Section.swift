@@ -77,3 +77,4 @@ public struct Relationship: Sendable, Hashable {
     /// The sentence a page shows as its subtitle, e.g. "Value Proposition drives Required Competency".
     public var sentence: String { "\(from.title) \(verb) \(to.title)" }
 }
+extension SectionID: CodingKeyRepresentable {}

@@ -114,10 +114,6 @@ import Testing
         #expect(try Data(contentsOf: store) == garbage)
     }
 
-    @Test func groupsNotBuiltYetSaySoAndFail() throws {
-        let result = try Suite().run("places")
-        expectFailure(result, status: 1, "not built yet")
-    }
 
     @Test func sixProcessesOpeningOneFreshStoreAllSucceed() async throws {
         let suite = try Suite()

@@ -3,6 +3,7 @@ import Foundation
 import BundleCore
 import MotivationCore
 import QuoteCore
+import WorkplaceCore
 
 /// Exit codes (sysexits-style), as documented in README.
 enum ExitStatus {
@@ -88,6 +89,8 @@ enum ErrorReport {
             return (exitCode(error), error.description)
         case let error as QuoteError:
             return (exitCode(error), error.description)
+        case let error as WorkplaceError:
+            return (exitCode(error), error.description)
         default:
             return nil
         }
@@ -131,6 +134,23 @@ enum ErrorReport {
             return ExitStatus.ioError
         case .storeBusy:
             return ExitStatus.temporary
+        }
+    }
+
+    static func exitCode(_ error: WorkplaceError) -> Int32 {
+        switch error {
+        case .placeNotFound, .addressNotFound:
+            return ExitStatus.failure
+        case .invalidCoordinate, .invalidRating, .invalidText, .malformedImport:
+            return ExitStatus.dataError
+        case .invalidQuery, .noLocation:
+            return ExitStatus.usage
+        case .missingAPIKey, .providerUnauthorized, .providerUnavailable:
+            return ExitStatus.unavailable
+        case .providerRateLimited, .storeBusy:
+            return ExitStatus.temporary
+        case .corruptStore, .newerStore, .storeUnavailable:
+            return ExitStatus.ioError
         }
     }
 }

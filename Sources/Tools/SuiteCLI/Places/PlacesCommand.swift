@@ -1,0 +1,90 @@
+import ArgumentParser
+import Foundation
+import WorkplaceCore
+
+/// `suite places`: places near you that are good for working, rated by you.
+struct PlacesCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "places",
+        abstract: "Places near you that are good for working, fetched from Yelp or OpenStreetMap and rated by you.",
+        discussion: """
+            Set where you are, fetch places around it, rate the ones you know (0–5 for noise, \
+            outlets, wifi, cost, seating), and search near you by distance or by score.
+
+            Example:
+              suite places location set 52.5200,13.4050
+              suite places fetch --provider osm --radius 1km
+              suite places near --min wifi=4 --open-now --sort score
+            """,
+        subcommands: [
+            PlacesLocation.self, PlacesNear.self, PlacesFetch.self, PlacesAdd.self, PlacesRate.self, PlacesShow.self,
+            PlacesRemove.self, PlacesImport.self, PlacesExport.self, PlacesMap.self,
+        ]
+    )
+}
+
+extension BusinessType: ExpressibleByArgument {}
+extension PinColor: ExpressibleByArgument {}
+extension MenuOption: ExpressibleByArgument {}
+extension PlaceSort: ExpressibleByArgument {}
+
+/// Where the providers are: the real services unless overridden (for testing against a local
+/// server, or a self-hosted Overpass/Nominatim).
+struct ProviderOptions: ParsableArguments {
+    @Option(name: .customLong("yelp-url"), help: ArgumentHelp("Yelp API base URL.", visibility: .hidden)) var yelpURL: String?
+    @Option(name: .customLong("overpass-url"), help: ArgumentHelp("Overpass API base URL.", visibility: .hidden)) var overpassURL: String?
+    @Option(name: .customLong("nominatim-url"), help: ArgumentHelp("Nominatim base URL.", visibility: .hidden)) var nominatimURL: String?
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each answer.", valueName: "s")) var timeout: Double = 20
+
+    static let userAgent = "suite-places/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
+
+    func url(_ text: String?, environment key: String, default fallback: String) throws -> URL {
+        let value = text ?? ProcessInfo.processInfo.environment[key] ?? fallback
+        guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else {
+            throw CLIError.usage("'\(value)' is not an http(s) URL")
+        }
+        return url
+    }
+
+    func geocoder() throws -> NominatimGeocoder {
+        NominatimGeocoder(baseURL: try url(nominatimURL, environment: "SUITE_NOMINATIM_URL", default: "https://nominatim.openstreetmap.org"),
+                          userAgent: Self.userAgent, timeout: timeout)
+    }
+}
+
+enum Places {
+    static func open(_ options: CommonOptions) throws -> PlaceStore {
+        try PlaceStore(url: options.storeFile(PlaceStore.fileName))
+    }
+
+    /// `--at`, else the stored current location.
+    static func center(_ at: String?, store: PlaceStore) throws -> Coordinate {
+        if let at { return try Coordinate.parse(at) }
+        guard let location = try store.location() else { throw CLIError.usage("no current location: set one with 'suite places location set LAT,LON' or pass --at") }
+        return location.coordinate
+    }
+
+    static func progress() -> FetchProgress? {
+        guard Terminal.stderrIsTerminal else { return nil }
+        return { @Sendable message in Terminal.printError(message) }
+    }
+
+    static func describe(_ item: NearbyPlace) -> String {
+        let place = item.place
+        var parts = ["#\(place.id)", place.name, "(\(place.type.rawValue))", distance(item.distance)]
+        if let rating = place.rating, !rating.values.isEmpty {
+            parts.append(RatingDimension.allCases.compactMap { dimension in rating.values[dimension].map { "\(dimension.rawValue) \($0)" } }.joined(separator: ", "))
+        }
+        switch item.isOpen {
+        case true?: parts.append("open now")
+        case false?: parts.append("closed now")
+        case nil: break
+        }
+        parts.append("[\(place.pinColor.rawValue) pin]")
+        return parts.joined(separator: "  ")
+    }
+
+    static func distance(_ metres: Double) -> String {
+        metres >= 1000 ? String(format: "%.1f km", metres / 1000) : "\(Int(metres.rounded())) m"
+    }
+}

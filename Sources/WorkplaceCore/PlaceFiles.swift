@@ -1,0 +1,183 @@
+import Foundation
+import SuiteStorage
+
+/// GeoJSON (RFC 7946) and CSV for places.
+public enum PlaceFiles {
+    /// A FeatureCollection of Point features; properties carry the provider data, the user's
+    /// rating and the pin.
+    public static func geoJSON(_ places: [Place]) -> Data {
+        let features: [[String: Any]] = places.map { place in
+            var properties: [String: Any] = [
+                "name": place.name, "type": place.type.rawValue, "origin": place.origin.rawValue,
+                "categories": place.categories, "pin": place.pinState.rawValue, "pin_color": place.pinColor.rawValue, "saved": place.isSaved,
+            ]
+            properties["provider_id"] = place.providerID
+            properties["address"] = place.address
+            properties["phone"] = place.phone
+            properties["website"] = place.website
+            properties["opening_hours"] = place.openingHours
+            properties["fetched_at"] = place.fetchedAt.map(ISOTime.string)
+            if let rating = place.rating {
+                var values: [String: Any] = ["notes": rating.notes, "updated_at": ISOTime.string(rating.updatedAt)]
+                for (dimension, value) in rating.values { values[dimension.rawValue] = value }
+                values["wifi_mbps"] = rating.wifiMbps
+                values["menu"] = rating.menu?.rawValue
+                values["pin_color"] = rating.pinColor?.rawValue
+                properties["rating"] = values
+            }
+            return ["type": "Feature", "id": place.id,
+                    "geometry": ["type": "Point", "coordinates": [place.coordinate.longitude, place.coordinate.latitude]],
+                    "properties": properties]
+        }
+        let collection: [String: Any] = ["type": "FeatureCollection", "features": features]
+        let data = (try? JSONSerialization.data(withJSONObject: collection, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
+        return data + Data("\n".utf8)
+    }
+
+    /// A place read from a file, with the user's rating when the file carries one.
+    public struct ImportedPlace: Sendable, Hashable {
+        public var record: PlaceRecord
+        public var rating: RatingChange?
+        public var saved: Bool
+    }
+
+    /// Reads a GeoJSON FeatureCollection (or a single Feature).
+    ///
+    /// - Throws: ``WorkplaceError/malformedImport(file:reason:)`` saying which feature broke and why.
+    public static func parseGeoJSON(_ data: Data, file: String) throws(WorkplaceError) -> [ImportedPlace] {
+        func fail(_ reason: String) -> WorkplaceError { .malformedImport(file: file, reason: reason) }
+        guard String(validating: data, as: UTF8.self) != nil else { throw fail("not valid UTF-8") }
+        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { throw fail("not a JSON object") }
+        let features: [Any]
+        switch object["type"] as? String {
+        case "FeatureCollection":
+            guard let list = object["features"] as? [Any] else { throw fail("a FeatureCollection without a 'features' list") }
+            features = list
+        case "Feature": features = [object]
+        default: throw fail("not GeoJSON: 'type' must be FeatureCollection or Feature")
+        }
+        var places: [ImportedPlace] = []
+        for (index, item) in features.enumerated() {
+            func bad(_ reason: String) -> WorkplaceError { fail("feature \(index + 1): \(reason)") }
+            guard let feature = item as? [String: Any], feature["type"] as? String == "Feature" else { throw bad("not a Feature") }
+            guard let geometry = feature["geometry"] as? [String: Any] else { throw bad("no geometry") }
+            guard geometry["type"] as? String == "Point" else { throw bad("geometry is not a Point") }
+            guard let coordinates = geometry["coordinates"] as? [Any], (2...3).contains(coordinates.count),
+                  let longitude = (coordinates[0] as? NSNumber)?.doubleValue, let latitude = (coordinates[1] as? NSNumber)?.doubleValue else {
+                throw bad("coordinates must be [longitude, latitude]")
+            }
+            let coordinate: Coordinate
+            do { coordinate = try Coordinate(latitude: latitude, longitude: longitude) } catch {
+                throw bad("coordinates [\(longitude), \(latitude)] are out of range (GeoJSON puts longitude first)")
+            }
+            let properties = feature["properties"] as? [String: Any] ?? [:]
+            guard let name = properties["name"] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw bad("no name") }
+            let type = (properties["type"] as? String).flatMap(BusinessType.init(rawValue:)) ?? .other
+            var origin = (properties["origin"] as? String).flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
+            var providerID = properties["provider_id"] as? String
+            if providerID == nil {
+                // No provider id: one derived from the feature's id, or its name and position,
+                // so that importing the same file again updates instead of duplicating.
+                origin = .imported
+                providerID = "geojson:" + (feature["id"].map { "\($0)" } ?? "\(name)@\(latitude),\(longitude)")
+            }
+            let record = PlaceRecord(
+                name: name, type: type, coordinate: coordinate, address: properties["address"] as? String, phone: properties["phone"] as? String,
+                website: properties["website"] as? String, openingHours: properties["opening_hours"] as? String,
+                categories: properties["categories"] as? [String] ?? [], origin: origin, providerID: providerID)
+            var change: RatingChange?
+            if let rating = properties["rating"] as? [String: Any] {
+                var values: [RatingDimension: Int] = [:]
+                for dimension in RatingDimension.allCases {
+                    guard let raw = rating[dimension.rawValue] else { continue }
+                    guard let number = raw as? NSNumber, number.doubleValue == number.doubleValue.rounded(),
+                          (0...5).contains(number.intValue) else {
+                        throw bad("rating \(dimension.rawValue) '\(raw)' is not a whole number from 0 to 5")
+                    }
+                    values[dimension] = number.intValue
+                }
+                change = RatingChange(
+                    values: values, wifiMbps: (rating["wifi_mbps"] as? NSNumber)?.doubleValue,
+                    menu: (rating["menu"] as? String).flatMap(MenuOption.init(rawValue:)), notes: rating["notes"] as? String,
+                    pinColor: (rating["pin_color"] as? String).flatMap(PinColor.init(rawValue:)))
+            }
+            places.append(ImportedPlace(record: record, rating: change, saved: properties["saved"] as? Bool ?? false))
+        }
+        return places
+    }
+
+    /// CSV with a header row.
+    public static func csv(_ places: [Place]) -> String {
+        let header = ["id", "name", "type", "latitude", "longitude", "address", "phone", "website", "opening_hours", "origin", "provider_id",
+                      "pin", "pin_color", "noise", "outlets", "wifi", "cost", "seating", "wifi_mbps", "menu", "notes"]
+        var lines = [header.joined(separator: ",")]
+        for place in places {
+            let rating = place.rating
+            let fields: [String] = [
+                String(place.id), place.name, place.type.rawValue, String(place.coordinate.latitude), String(place.coordinate.longitude),
+                place.address ?? "", place.phone ?? "", place.website ?? "", place.openingHours ?? "", place.origin.rawValue,
+                place.providerID ?? "", place.pinState.rawValue, place.pinColor.rawValue,
+            ] + RatingDimension.allCases.map { rating?.values[$0].map(String.init) ?? "" }
+              + [rating?.wifiMbps.map { String($0) } ?? "", rating?.menu?.rawValue ?? "", rating?.notes ?? ""]
+            lines.append(fields.map(quote).joined(separator: ","))
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    static func quote(_ field: String) -> String {
+        // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it as text.
+        let risky = field.first.map { "=+-@".contains($0) } ?? false
+        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || risky else { return field }
+        return "\"" + (risky ? "'" : "") + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    }
+}
+
+extension PlaceStore {
+    /// Imports GeoJSON or an Overpass JSON answer: all of it or, when anything is malformed,
+    /// none. Places are matched by origin and provider id, so importing again updates; ratings
+    /// in the file are applied.
+    @discardableResult
+    public func importFile(_ data: Data, name: String) throws(WorkplaceError) -> PlaceImportSummary {
+        let places: [PlaceFiles.ImportedPlace]
+        if let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["elements"] != nil {
+            do {
+                places = try OverpassProvider.parse(data).map { PlaceFiles.ImportedPlace(record: $0, rating: nil, saved: false) }
+            } catch {
+                throw .malformedImport(file: name, reason: error.description.replacingOccurrences(of: "Overpass JSON: ", with: ""))
+            }
+        } else {
+            places = try PlaceFiles.parseGeoJSON(data, file: name)
+        }
+        var checked: [PlaceFiles.ImportedPlace] = []
+        for place in places {
+            do {
+                var item = place
+                item.record = try Self.validated(place.record)
+                if let change = place.rating {
+                    try Rating(values: change.values, wifiMbps: change.wifiMbps, notes: change.notes ?? "").validate()
+                }
+                checked.append(item)
+            } catch {
+                throw .malformedImport(file: name, reason: "'\(place.record.name.prefix(40))': \(error.description)")
+            }
+        }
+        let all = checked
+        return try write { db in
+            var summary = PlaceImportSummary(added: 0, updated: 0)
+            for place in all {
+                let (id, isNew) = try Self.upsert(place.record, db: db, stamp: stamp, fetched: false)
+                if isNew { summary.added += 1 } else { summary.updated += 1 }
+                if place.saved { try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id]) }
+                if let change = place.rating {
+                    let values = change.values
+                    try db.execute(sql: """
+                        INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, updated_ms)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                        """, arguments: [id, values[.noise], values[.outlets], values[.wifi], values[.cost], values[.seating], change.wifiMbps,
+                                         change.menu?.rawValue, change.notes ?? "", change.pinColor?.rawValue, stamp])
+                }
+            }
+            return summary
+        }
+    }
+}

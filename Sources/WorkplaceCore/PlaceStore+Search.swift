@@ -1,0 +1,124 @@
+import Foundation
+import GRDB
+
+/// How near-search results are ordered.
+public enum PlaceSort: String, Codable, Sendable, Hashable, CaseIterable {
+    /// Nearest first.
+    case distance
+    /// Best score (smoothed rating with distance decay) first.
+    case score
+}
+
+/// A search for places near a point.
+public struct PlaceQuery: Sendable, Hashable {
+    /// Where to search from.
+    public var center: Coordinate
+    /// Only places within this many metres; nil for the k nearest anywhere.
+    public var radius: Double?
+    /// At most this many results.
+    public var limit: Int
+    /// Only these kinds (empty: all).
+    public var types: Set<BusinessType>
+    /// Minimum rating per dimension (a place without that rating does not match).
+    public var minimums: [RatingDimension: Int]
+    /// Only places open at `now` (unknown hours do not match).
+    public var openNow: Bool
+    /// The order.
+    public var sort: PlaceSort
+    /// The time "open now" is evaluated at.
+    public var now: Date
+    /// The user's time zone, for opening hours.
+    public var timeZone: TimeZone
+
+    /// Creates a query.
+    public init(center: Coordinate, radius: Double? = 1500, limit: Int = 20, types: Set<BusinessType> = [], minimums: [RatingDimension: Int] = [:],
+                openNow: Bool = false, sort: PlaceSort = .distance, now: Date = Date(), timeZone: TimeZone = .current) {
+        self.center = center; self.radius = radius; self.limit = limit; self.types = types; self.minimums = minimums
+        self.openNow = openNow; self.sort = sort; self.now = now; self.timeZone = timeZone
+    }
+}
+
+extension PlaceStore {
+    /// Places near a point: candidates from the R*Tree, then exact great-circle distances,
+    /// filters, and the order asked for.
+    ///
+    /// - Throws: ``WorkplaceError/invalidQuery(_:)`` for a negative radius or a limit out of 1…10000.
+    public func near(_ query: PlaceQuery) throws(WorkplaceError) -> [NearbyPlace] {
+        if let radius = query.radius, !(radius.isFinite && radius >= 0) { throw .invalidQuery("the radius must be 0 or more metres") }
+        guard (1...10_000).contains(query.limit) else { throw .invalidQuery("the limit must be 1 to 10000") }
+        for (dimension, value) in query.minimums where !(0...5).contains(value) {
+            throw .invalidRating(dimension: dimension.rawValue, value: String(value))
+        }
+        return try read { db in
+            let prior = try Self.meanQuality(db)
+            var radius = query.radius ?? 500
+            while true {
+                let found = try candidates(query, radius: radius, prior: prior, db: db)
+                if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
+                    return Array(Self.order(found, by: query.sort).prefix(query.limit))
+                }
+                radius = min(radius * 4, 20_100_000)
+            }
+        }
+    }
+
+    private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, db: Database) throws -> [NearbyPlace] {
+        var result: [NearbyPlace] = []
+        var seen: Set<Int64> = []
+        let typeList = query.types.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
+        let typeFilter = query.types.isEmpty ? "" : " AND coalesce(r.type_override, p.type) IN (\(typeList))"
+        let sigma = max((query.radius ?? radius) / 2, 300)
+        for box in Geo.boxes(around: query.center, radius: radius) {
+            let places = try Self.fetch(db, """
+                JOIN place_index i ON i.id = p.id
+                WHERE i.max_lat >= ? AND i.min_lat <= ? AND i.max_lon >= ? AND i.min_lon <= ?\(typeFilter)
+                """, [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            for place in places where seen.insert(place.id).inserted {
+                let distance = Geo.distance(query.center, place.coordinate)
+                guard distance <= radius else { continue }
+                if !query.minimums.isEmpty {
+                    guard let values = place.rating?.values,
+                          query.minimums.allSatisfy({ dimension, minimum in (values[dimension] ?? -1) >= minimum }) else { continue }
+                }
+                let open = place.openingHours.flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
+                if query.openNow && open != true { continue }
+                let smoothed = Self.smoothedQuality(place.rating, prior: prior)
+                let decay = exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
+                result.append(NearbyPlace(place: place, distance: distance, smoothedQuality: smoothed, score: smoothed / 5 * decay, isOpen: open))
+            }
+        }
+        return result
+    }
+
+    static func order(_ places: [NearbyPlace], by sort: PlaceSort) -> [NearbyPlace] {
+        switch sort {
+        case .distance: return places.sorted { ($0.distance, $0.place.id) < ($1.distance, $1.place.id) }
+        case .score: return places.sorted { ($1.score, $0.distance) < ($0.score, $1.distance) }
+        }
+    }
+
+    /// The prior weight of the Bayesian mean: as many pseudo-ratings as this.
+    static let priorWeight = 2.0
+
+    /// The rating's quality pulled towards `prior` when few dimensions are rated:
+    /// `v/(v+m)·R + m/(v+m)·C`.
+    static func smoothedQuality(_ rating: Rating?, prior: Double) -> Double {
+        guard let rating, let quality = rating.quality else { return prior }
+        let v = Double(rating.values.count)
+        return v / (v + priorWeight) * quality + priorWeight / (v + priorWeight) * prior
+    }
+
+    /// The mean quality of every rated place, or the scale's midpoint when none is rated.
+    static func meanQuality(_ db: Database) throws -> Double {
+        let rows = try Row.fetchAll(db, sql: "SELECT noise, outlets, wifi, cost, seating FROM rating")
+        var total = 0.0, count = 0.0
+        for row in rows {
+            for dimension in RatingDimension.allCases {
+                guard let value = row[dimension.rawValue] as Int? else { continue }
+                total += Double(dimension.higherIsBetter ? value : 5 - value)
+                count += 1
+            }
+        }
+        return count > 0 ? total / count : 2.5
+    }
+}

@@ -1,0 +1,317 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// Provider data for one place, as fetched or imported, before it is stored.
+public struct PlaceRecord: Codable, Sendable, Hashable {
+    public var name: String
+    public var type: BusinessType
+    public var coordinate: Coordinate
+    public var address: String?
+    public var phone: String?
+    public var website: String?
+    public var openingHours: String?
+    public var categories: [String]
+    public var origin: PlaceOrigin
+    public var providerID: String?
+
+    /// Creates a record.
+    public init(name: String, type: BusinessType, coordinate: Coordinate, address: String? = nil, phone: String? = nil,
+                website: String? = nil, openingHours: String? = nil, categories: [String] = [], origin: PlaceOrigin, providerID: String? = nil) {
+        self.name = name; self.type = type; self.coordinate = coordinate; self.address = address; self.phone = phone
+        self.website = website; self.openingHours = openingHours; self.categories = categories; self.origin = origin; self.providerID = providerID
+    }
+}
+
+/// A partial change to a rating: nil leaves a field as it is.
+public struct RatingChange: Sendable, Hashable {
+    public var values: [RatingDimension: Int] = [:]
+    public var wifiMbps: Double?
+    public var menu: MenuOption?
+    public var notes: String?
+    public var pinColor: PinColor?
+    public var type: BusinessType?
+
+    /// Creates a change.
+    public init(values: [RatingDimension: Int] = [:], wifiMbps: Double? = nil, menu: MenuOption? = nil, notes: String? = nil,
+                pinColor: PinColor? = nil, type: BusinessType? = nil) {
+        self.values = values; self.wifiMbps = wifiMbps; self.menu = menu; self.notes = notes; self.pinColor = pinColor; self.type = type
+    }
+}
+
+/// What a fetch or import did.
+public struct PlaceImportSummary: Codable, Sendable, Hashable {
+    /// Places that were new.
+    public var added: Int
+    /// Places already known (same provider id) whose provider data was refreshed.
+    public var updated: Int
+}
+
+/// The places store: places with an R*Tree index, the user's ratings, and the current location.
+public final class PlaceStore: Sendable {
+    /// The conventional file name inside the Suite store folder.
+    public static let fileName = "places.sqlite"
+
+    let store: Store<WorkplaceError>
+    let now: @Sendable () -> Date
+
+    /// The store file's path.
+    public var path: String { store.path }
+
+    /// Opens the store at `url`, creating it when missing.
+    ///
+    /// - Throws: ``WorkplaceError`` when the file cannot be used (damaged, newer, busy, no R*Tree …).
+    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) {
+        store = try Store.open(
+            at: url, migrator: Self.migrator,
+            configuration: StoreConfiguration(applicationID: 0x5350_4C43, busyTimeout: busyTimeout, requiredFeatures: [.rtree]))  // "SPLC"
+        self.now = now
+    }
+
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE place (
+                    id INTEGER PRIMARY KEY,
+                    name TEXT NOT NULL,
+                    type TEXT NOT NULL,
+                    lat REAL NOT NULL,
+                    lon REAL NOT NULL,
+                    address TEXT,
+                    phone TEXT,
+                    website TEXT,
+                    opening_hours TEXT,
+                    categories TEXT NOT NULL DEFAULT '',
+                    origin TEXT NOT NULL,
+                    provider_id TEXT NOT NULL,
+                    fetched_ms INTEGER,
+                    created_ms INTEGER NOT NULL,
+                    saved INTEGER NOT NULL DEFAULT 0,
+                    UNIQUE (origin, provider_id)
+                );
+                CREATE VIRTUAL TABLE place_index USING rtree(id, min_lat, max_lat, min_lon, max_lon);
+                CREATE TRIGGER place_index_insert AFTER INSERT ON place BEGIN
+                    INSERT INTO place_index VALUES (new.id, new.lat, new.lat, new.lon, new.lon);
+                END;
+                CREATE TRIGGER place_index_update AFTER UPDATE OF lat, lon ON place BEGIN
+                    UPDATE place_index SET min_lat = new.lat, max_lat = new.lat, min_lon = new.lon, max_lon = new.lon WHERE id = new.id;
+                END;
+                CREATE TRIGGER place_index_delete AFTER DELETE ON place BEGIN
+                    DELETE FROM place_index WHERE id = old.id;
+                END;
+                CREATE TABLE rating (
+                    place_id INTEGER PRIMARY KEY REFERENCES place(id) ON DELETE CASCADE,
+                    noise INTEGER, outlets INTEGER, wifi INTEGER, cost INTEGER, seating INTEGER,
+                    wifi_mbps REAL, menu TEXT, notes TEXT NOT NULL DEFAULT '', pin_color TEXT, type_override TEXT,
+                    updated_ms INTEGER NOT NULL
+                );
+                CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+
+    // MARK: - Transactions
+
+    func read<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T {
+        do { return try store.read(body) } catch { throw domain(error) }
+    }
+
+    func write<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T {
+        do { return try store.write(body) } catch { throw domain(error) }
+    }
+
+    private func domain(_ error: any Error) -> WorkplaceError {
+        if let error = error as? WorkplaceError { return error }
+        return .storeUnavailable(path: path, reason: "\(error)")
+    }
+
+    var stamp: Int64 { Millis(now()).value }
+
+    // MARK: - Current location
+
+    /// The "current location" (a machine without GPS keeps one the user set).
+    public func location() throws(WorkplaceError) -> (coordinate: Coordinate, label: String?)? {
+        try read { db in
+            guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location'"),
+                  let coordinate = try? Coordinate.parse(text) else { return nil }
+            return (coordinate, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location_label'"))
+        }
+    }
+
+    /// Sets the current location.
+    public func setLocation(_ coordinate: Coordinate, label: String? = nil) throws(WorkplaceError) {
+        try write { db in
+            try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('location', ?)", arguments: [coordinate.description])
+            if let label {
+                try db.execute(sql: "INSERT OR REPLACE INTO setting (key, value) VALUES ('location_label', ?)", arguments: [label])
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = 'location_label'")
+            }
+        }
+    }
+
+    // MARK: - Places
+
+    /// Adds a place the user entered; it is saved (blue) from the start.
+    @discardableResult
+    public func add(_ record: PlaceRecord) throws(WorkplaceError) -> Place {
+        var record = try Self.validated(record)
+        record.origin = .user
+        record.providerID = record.providerID ?? "user:\(UUID().uuidString.lowercased())"
+        let checked = record
+        return try write { db in
+            let id = try Self.upsert(checked, db: db, stamp: stamp, fetched: false).id
+            try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id])
+            return try Self.load(id, db: db)
+        }
+    }
+
+    /// Stores fetched or imported places: new ones are added, known ones (same origin and
+    /// provider id) get their provider data refreshed. Ratings, notes and pin colours are never
+    /// touched. One transaction.
+    @discardableResult
+    public func upsert(_ records: [PlaceRecord], fetched: Bool = true) throws(WorkplaceError) -> PlaceImportSummary {
+        var checked: [PlaceRecord] = []
+        for record in records { checked.append(try Self.validated(record)) }
+        let all = checked
+        return try write { db in
+            var summary = PlaceImportSummary(added: 0, updated: 0)
+            for record in all {
+                if try Self.upsert(record, db: db, stamp: stamp, fetched: fetched).isNew { summary.added += 1 } else { summary.updated += 1 }
+            }
+            return summary
+        }
+    }
+
+    /// The place with that number.
+    public func place(_ id: Int64) throws(WorkplaceError) -> Place {
+        try read { db in try Self.load(id, db: db) }
+    }
+
+    /// How many places the store holds.
+    public func count() throws(WorkplaceError) -> Int {
+        try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM place") ?? 0 }
+    }
+
+    /// Every place, by number.
+    public func allPlaces() throws(WorkplaceError) -> [Place] {
+        try read { db in try Self.fetch(db, "ORDER BY p.id", []) }
+    }
+
+    /// Removes a place and the user's rating of it.
+    public func remove(_ id: Int64) throws(WorkplaceError) {
+        try write { db in
+            _ = try Self.load(id, db: db)
+            try db.execute(sql: "DELETE FROM place WHERE id = ?", arguments: [id])
+        }
+    }
+
+    /// Rates a place: only the fields given change. The place becomes saved (blue). Provider data
+    /// is never changed; `type` is kept as the user's own view of the place.
+    ///
+    /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``.
+    @discardableResult
+    public func rate(_ id: Int64, _ change: RatingChange) throws(WorkplaceError) -> Place {
+        if let notes = change.notes, notes.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
+            throw .invalidText("the notes hold a control character")
+        }
+        return try write { db in
+            let place = try Self.load(id, db: db)
+            var rating = place.rating ?? Rating()
+            for (dimension, value) in change.values { rating.values[dimension] = value }
+            if let mbps = change.wifiMbps { rating.wifiMbps = mbps }
+            if let menu = change.menu { rating.menu = menu }
+            if let notes = change.notes { rating.notes = notes.trimmingCharacters(in: .whitespacesAndNewlines) }
+            if let pin = change.pinColor { rating.pinColor = pin }
+            try rating.validate()
+            let override = try change.type?.rawValue ?? String.fetchOne(db, sql: "SELECT type_override FROM rating WHERE place_id = ?", arguments: [id])
+            try db.execute(sql: """
+                INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, type_override, updated_ms)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                """, arguments: [id, rating.values[.noise], rating.values[.outlets], rating.values[.wifi], rating.values[.cost],
+                                 rating.values[.seating], rating.wifiMbps, rating.menu?.rawValue, rating.notes, rating.pinColor?.rawValue,
+                                 override, stamp])
+            try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id])
+            return try Self.load(id, db: db)
+        }
+    }
+
+    // MARK: - Plumbing
+
+    static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
+        var record = record
+        record.name = record.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !record.name.isEmpty else { throw .invalidText("the place name is empty") }
+        guard record.name.count <= 300 else { throw .invalidText("the place name has \(record.name.count) characters; at most 300 are allowed") }
+        for field in [record.name, record.address, record.phone, record.website, record.openingHours].compactMap({ $0 }) {
+            if field.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+                throw .invalidText("'\(field.prefix(40))' holds a control character")
+            }
+            if field.utf8.count > 2000 { throw .invalidText("a field of \(field.utf8.count) bytes; at most 2000 are allowed") }
+        }
+        _ = try Coordinate(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude)
+        return record
+    }
+
+    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Int64, isNew: Bool) {
+        let providerID = record.providerID ?? "\(record.origin.rawValue):\(UUID().uuidString.lowercased())"
+        let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
+                                          arguments: [record.origin.rawValue, providerID])
+        let arguments: StatementArguments = [
+            record.name, record.type.rawValue, record.coordinate.latitude, record.coordinate.longitude, record.address, record.phone,
+            record.website, record.openingHours, record.categories.joined(separator: ","), fetched ? stamp : nil,
+        ]
+        if let existing {
+            try db.cachedStatement(sql: """
+                UPDATE place SET name = ?, type = ?, lat = ?, lon = ?, address = ?, phone = ?, website = ?,
+                    opening_hours = coalesce(?, opening_hours), categories = ?, fetched_ms = coalesce(?, fetched_ms)
+                WHERE id = ?
+                """).execute(arguments: arguments + [existing])
+            return (existing, false)
+        }
+        try db.cachedStatement(sql: """
+            INSERT INTO place (name, type, lat, lon, address, phone, website, opening_hours, categories, fetched_ms, origin, provider_id, created_ms)
+            VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """).execute(arguments: arguments + [record.origin.rawValue, providerID, stamp])
+        return (db.lastInsertedRowID, true)
+    }
+
+    static let columns = """
+        SELECT p.id, p.name, p.type, p.lat, p.lon, p.address, p.phone, p.website, p.opening_hours, p.categories, p.origin,
+               p.provider_id, p.fetched_ms, p.saved, r.place_id AS rated, r.noise, r.outlets, r.wifi, r.cost, r.seating,
+               r.wifi_mbps, r.menu, r.notes, r.pin_color, r.type_override, r.updated_ms
+        FROM place p LEFT JOIN rating r ON r.place_id = p.id
+        """
+
+    static func fetch(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [Place] {
+        try Row.fetchAll(db, sql: columns + " " + tail, arguments: arguments).map(place(from:))
+    }
+
+    static func place(from row: Row) -> Place {
+        var rating: Rating?
+        if row["rated"] as Int64? != nil {
+            var values: [RatingDimension: Int] = [:]
+            for dimension in RatingDimension.allCases {
+                if let value = row[dimension.rawValue] as Int? { values[dimension] = value }
+            }
+            rating = Rating(values: values, wifiMbps: row["wifi_mbps"], menu: (row["menu"] as String?).flatMap(MenuOption.init(rawValue:)),
+                            notes: row["notes"] ?? "", pinColor: (row["pin_color"] as String?).flatMap(PinColor.init(rawValue:)),
+                            updatedAt: Millis(row["updated_ms"] as Int64? ?? 0).date)
+        }
+        let type = (row["type_override"] as String?).flatMap(BusinessType.init(rawValue:)) ?? BusinessType(rawValue: row["type"]) ?? .other
+        let categories: String = row["categories"]
+        return Place(
+            id: row["id"], name: row["name"], type: type, coordinate: Coordinate(unchecked: row["lat"], row["lon"]),
+            address: row["address"], phone: row["phone"], website: row["website"], openingHours: row["opening_hours"],
+            categories: categories.isEmpty ? [] : categories.split(separator: ",").map(String.init),
+            origin: PlaceOrigin(rawValue: row["origin"]) ?? .imported, providerID: row["provider_id"],
+            fetchedAt: (row["fetched_ms"] as Int64?).map { Millis($0).date }, rating: rating, isSaved: row["saved"])
+    }
+
+    static func load(_ id: Int64, db: Database) throws -> Place {
+        guard let place = try fetch(db, "WHERE p.id = ?", [id]).first else { throw WorkplaceError.placeNotFound(id) }
+        return place
+    }
+}

@@ -1,0 +1,63 @@
+import Foundation
+import SuiteStorage
+
+/// Everything that can go wrong in `WorkplaceCore`.
+public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// No place with that number.
+    case placeNotFound(Int64)
+    /// A coordinate out of range or unreadable.
+    case invalidCoordinate(String)
+    /// A rating value outside 0…5 (or not a whole number).
+    case invalidRating(dimension: String, value: String)
+    /// Empty or over-long text, or control characters.
+    case invalidText(String)
+    /// A search that cannot be run (negative radius, bad limit, …).
+    case invalidQuery(String)
+    /// No current location set and none given.
+    case noLocation
+    /// An address the geocoder found nothing for.
+    case addressNotFound(String)
+    /// The provider needs a key that was not given.
+    case missingAPIKey(provider: String)
+    /// The provider refused the key.
+    case providerUnauthorized(provider: String, detail: String)
+    /// The provider is rate limiting and kept doing so after retries.
+    case providerRateLimited(provider: String)
+    /// The provider failed, timed out, or answered with something unreadable.
+    case providerUnavailable(provider: String, detail: String)
+    /// A file to import is malformed; nothing was imported.
+    case malformedImport(file: String, reason: String)
+    /// The store file is damaged or not a places store.
+    case corruptStore(path: String, reason: String)
+    /// The store was written by a newer version.
+    case newerStore(path: String)
+    /// The store cannot be read or written.
+    case storeUnavailable(path: String, reason: String)
+    /// Another process held the store past the timeout.
+    case storeBusy(path: String)
+
+    public var description: String {
+        switch self {
+        case .placeNotFound(let id): return "no place \(id)"
+        case .invalidCoordinate(let detail): return "invalid coordinate \(detail)"
+        case .invalidRating(let dimension, let value): return "invalid \(dimension) rating '\(value)': use a whole number from 0 to 5"
+        case .invalidText(let reason): return reason
+        case .invalidQuery(let reason): return "invalid search: \(reason)"
+        case .noLocation: return "no current location: set one with 'suite places location set LAT,LON' or pass --at"
+        case .addressNotFound(let address): return "no place found for the address '\(address)'"
+        case .missingAPIKey(let provider): return "\(provider) needs an API key: set YELP_API_KEY (or use --provider osm)"
+        case .providerUnauthorized(let provider, let detail): return "\(provider) refused the API key (\(detail))"
+        case .providerRateLimited(let provider): return "\(provider) is rate limiting requests; try again later"
+        case .providerUnavailable(let provider, let detail): return "\(provider) is unavailable: \(detail)"
+        case .malformedImport(let file, let reason): return "\(file): \(reason); nothing was imported"
+        case .corruptStore(let path, let reason):
+            return "the store at \(path) is damaged or not a places store (\(reason)); it was left untouched"
+        case .newerStore(let path):
+            return "the store at \(path) was written by a newer version of suite; upgrade suite (the file was left untouched)"
+        case .storeUnavailable(let path, let reason): return "cannot use the store at \(path): \(reason)"
+        case .storeBusy(let path): return "the store at \(path) is busy (another suite process holds it); try again"
+        }
+    }
+}
+
+extension WorkplaceError: StoreErrorCases {}

@@ -1,0 +1,150 @@
+import Foundation
+import Testing
+@testable import WorkplaceCore
+
+/// A seeded generator so random data is the same on every run.
+struct SeededGenerator: RandomNumberGenerator {
+    var state: UInt64
+    mutating func next() -> UInt64 {
+        state &+= 0x9e37_79b9_7f4a_7c15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}
+
+/// Random places around `center` within `spread` degrees (longitudes wrapped, latitudes clamped).
+func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: UInt64) throws -> [PlaceRecord] {
+    var generator = SeededGenerator(state: seed)
+    return try (0..<count).map { index in
+        var lat = center.latitude + Double.random(in: -spread...spread, using: &generator)
+        var lon = center.longitude + Double.random(in: -spread * 3...spread * 3, using: &generator)
+        lat = min(90, max(-90, lat))
+        if lon > 180 { lon -= 360 }
+        if lon < -180 { lon += 360 }
+        return PlaceRecord(name: "P\(index)", type: BusinessType.allCases[index % 6], coordinate: try Coordinate(latitude: lat, longitude: lon),
+                           origin: .openStreetMap, providerID: "node/\(index)")
+    }
+}
+
+@Suite struct NearSearchOracleTests {
+    static let centers: [(Double, Double, Double)] = [
+        (52.52, 13.405, 0.05),      // a city
+        (0, 179.99, 0.05),          // the antimeridian
+        (-16.5, -179.995, 0.05),    // the antimeridian from the other side
+        (89.99, 40, 0.02),          // near the North Pole
+        (-89.995, -120, 0.02),      // near the South Pole
+    ]
+
+    @Test(arguments: centers.indices)
+    func radiusSearchEqualsABruteForceHaversineScan(index: Int) throws {
+        let (lat, lon, spread) = Self.centers[index]
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let store = try freshPlaceStore()
+        let records = try randomPlaces(around: center, spread: spread, count: 2000, seed: UInt64(index + 1))
+        try store.upsert(records)
+        for radius in [0.0, 250, 1000, 3000] {
+            let expected = records.filter { Geo.distance(center, $0.coordinate) <= radius }.map(\.name).sorted()
+            let found = try store.near(PlaceQuery(center: center, radius: radius, limit: 10_000)).map(\.place.name).sorted()
+            #expect(found == expected, "radius \(radius) at \(center)")
+        }
+    }
+
+    @Test(arguments: centers.indices)
+    func kNearestEqualsABruteForceScan(index: Int) throws {
+        let (lat, lon, spread) = Self.centers[index]
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let store = try freshPlaceStore()
+        let records = try randomPlaces(around: center, spread: spread, count: 1500, seed: UInt64(index + 100))
+        try store.upsert(records)
+        for k in [1, 7, 50] {
+            let expected = records.map { ($0.name, Geo.distance(center, $0.coordinate)) }.sorted { $0.1 < $1.1 }.prefix(k)
+            let found = try store.near(PlaceQuery(center: center, radius: nil, limit: k))
+            #expect(found.map(\.place.name) == expected.map(\.0))
+            #expect(zip(found.map(\.distance), expected.map(\.1)).allSatisfy { abs($0 - $1) < 1e-6 })
+        }
+    }
+
+    @Test func radiusZeroFindsOnlyThePointItself() throws {
+        let store = try freshPlaceStore()
+        try store.upsert([PlaceRecord(name: "Here", type: .library, coordinate: berlin, origin: .openStreetMap, providerID: "node/1"),
+                          PlaceRecord(name: "Near", type: .library, coordinate: try Coordinate(latitude: 52.5201, longitude: 13.405), origin: .openStreetMap, providerID: "node/2")])
+        #expect(try store.near(PlaceQuery(center: berlin, radius: 0)).map(\.place.name) == ["Here"])
+    }
+
+    @Test func filtersByTypeMinimumRatingsAndScore() throws {
+        let store = try freshPlaceStore()
+        let near = try Coordinate(latitude: 52.5205, longitude: 13.405)
+        let far = try Coordinate(latitude: 52.5227, longitude: 13.405)  // about 300 m
+        try store.upsert([
+            PlaceRecord(name: "Near café", type: .coffeeShop, coordinate: near, origin: .openStreetMap, providerID: "node/1"),
+            PlaceRecord(name: "Far café", type: .coffeeShop, coordinate: far, origin: .openStreetMap, providerID: "node/2"),
+            PlaceRecord(name: "Library", type: .library, coordinate: near, origin: .openStreetMap, providerID: "node/3"),
+        ])
+        let ids = Dictionary(uniqueKeysWithValues: try store.allPlaces().map { ($0.name, $0.id) })
+        try store.rate(ids["Far café"]!, RatingChange(values: [.wifi: 5, .outlets: 5, .noise: 0, .seating: 5, .cost: 1]))
+        try store.rate(ids["Near café"]!, RatingChange(values: [.wifi: 1]))
+        #expect(try store.near(PlaceQuery(center: berlin, types: [.coffeeShop])).map(\.place.name) == ["Near café", "Far café"])
+        #expect(try store.near(PlaceQuery(center: berlin, minimums: [.wifi: 4])).map(\.place.name) == ["Far café"])
+        #expect(try store.near(PlaceQuery(center: berlin, sort: .score)).first?.place.name == "Far café")
+        // Smoothing: one rated dimension counts less than five.
+        let results = try store.near(PlaceQuery(center: berlin))
+        let nearCafe = try #require(results.first { $0.place.name == "Near café" })
+        let library = try #require(results.first { $0.place.name == "Library" })
+        #expect(nearCafe.smoothedQuality > 1 && nearCafe.smoothedQuality < library.smoothedQuality)
+        #expect(throws: WorkplaceError.invalidQuery("the radius must be 0 or more metres")) { try store.near(PlaceQuery(center: berlin, radius: -1)) }
+        #expect(throws: WorkplaceError.invalidQuery("the limit must be 1 to 10000")) { try store.near(PlaceQuery(center: berlin, limit: 0)) }
+    }
+}
+
+@Suite struct OpeningHoursTests {
+    static let zone = TimeZone(identifier: "Europe/Berlin")!
+
+    func at(_ text: String) -> Date { (try? Date.ISO8601FormatStyle().parse(text)) ?? Date() }
+
+    // 2026-11-23 is a Monday; times are UTC (Berlin is UTC+1 in November).
+    @Test(arguments: [
+        ("Mo-Fr 08:00-18:00", "2026-11-23T08:00:00Z", true),
+        ("Mo-Fr 08:00-18:00", "2026-11-23T17:30:00Z", false),   // 18:30 local
+        ("Mo-Fr 08:00-18:00", "2026-11-22T10:00:00Z", false),   // Sunday
+        ("Mo-Fr 08:00-12:00,13:00-18:00", "2026-11-23T11:30:00Z", false),  // 12:30 lunch break
+        ("Mo-Fr 08:00-12:00,13:00-18:00", "2026-11-23T12:30:00Z", true),
+        ("Fr-Sa 20:00-03:00", "2026-11-29T01:30:00Z", true),     // Sunday 02:30 after Saturday night
+        ("Fr-Sa 20:00-03:00", "2026-11-24T01:30:00Z", false),    // Tuesday 02:30 after Monday: closed
+        ("24/7", "2026-11-25T03:00:00Z", true),
+        ("Mo-Su 00:00-24:00", "2026-11-25T22:59:00Z", true),
+        ("9:00-17:00", "2026-11-25T09:00:00Z", true),            // tolerant: one-digit hour, every day
+        ("Mo–Fr 09:00–17:00", "2026-11-25T09:00:00Z", true),     // en dashes
+        ("Mo-Fr 08:00-18:00; We off", "2026-11-25T09:00:00Z", false),
+        ("Mo-Sa 09:00-20:00; Su closed", "2026-11-29T12:00:00Z", false),
+    ])
+    func openNowTable(hours: String, time: String, open: Bool) throws {
+        let parsed = try #require(WeeklyHours.parseOSM(hours), "\(hours) should parse")
+        #expect(parsed.isOpen(at: at(time), timeZone: Self.zone) == open)
+    }
+
+    @Test(arguments: ["", "sunrise-sunset", "Mo-Fr 08:00-18:00 || \"by appointment\"", "Jan-Mar Mo 10:00-12:00", "PH off", "Mo-Fr 25:00-26:00",
+                      "open sometimes", "Mo-Fr 08:00-", "Xy 10:00-11:00"])
+    func unparseableHoursAreUnknown(hours: String) {
+        #expect(WeeklyHours.parseOSM(hours) == nil)
+    }
+
+    @Test func yelpHoursBecomeIntervalsWithMondayAsDayZero() throws {
+        let hours = try #require(WeeklyHours.yelp([(day: 0, start: "0800", end: "1800", overnight: false), (day: 6, start: "2200", end: "0200", overnight: true)]))
+        #expect(hours.osmString == "Mo 08:00-18:00; Su 22:00-02:00")
+        #expect(hours.isOpen(at: at("2026-11-22T23:30:00Z"), timeZone: Self.zone))  // Monday 00:30, after Sunday night
+        #expect(!hours.isOpen(at: at("2026-11-23T23:30:00Z"), timeZone: Self.zone))  // Tuesday 00:30, after Monday
+    }
+
+    @Test func openNowFilterLeavesOutUnknownHours() throws {
+        let store = try freshPlaceStore()
+        try store.upsert([
+            PlaceRecord(name: "Always", type: .coffeeShop, coordinate: berlin, openingHours: "24/7", origin: .openStreetMap, providerID: "node/1"),
+            PlaceRecord(name: "Unknown", type: .coffeeShop, coordinate: berlin, openingHours: "by appointment", origin: .openStreetMap, providerID: "node/2"),
+            PlaceRecord(name: "Never", type: .coffeeShop, coordinate: berlin, openingHours: "Mo-Su off", origin: .openStreetMap, providerID: "node/3"),
+        ])
+        #expect(try store.near(PlaceQuery(center: berlin, openNow: true)).map(\.place.name) == ["Always"])
+        #expect(try store.near(PlaceQuery(center: berlin)).map(\.isOpen) == [true, nil, false])
+    }
+}
