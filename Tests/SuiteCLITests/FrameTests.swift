@@ -119,7 +119,7 @@ import Testing
         let suite = try Suite()
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
             for index in 0..<6 {
-                group.addTask { try suite.run("bmm", "new", "Model \(index)").status }
+                group.addTask { try await suite.runAsync(["bmm", "new", "Model \(index)"]).status }
             }
             var statuses: [Int32] = []
             for try await status in group { statuses.append(status) }

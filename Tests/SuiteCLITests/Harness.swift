@@ -42,10 +42,16 @@ struct Suite {
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
     @discardableResult
-    func run(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:]) throws -> Result {
+    func run(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:], viaShell: Bool = false) throws -> Result {
         let process = Process()
-        process.executableURL = Self.binary
-        process.arguments = arguments
+        if viaShell {
+            // arguments: the shell script, then $0, $1 …
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c"] + arguments
+        } else {
+            process.executableURL = Self.binary
+            process.arguments = arguments
+        }
         var environment = self.environment
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
@@ -72,6 +78,17 @@ struct Suite {
             status: process.terminationStatus,
             stdout: String(decoding: try Data(contentsOf: output), as: UTF8.self),
             stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
+    }
+
+    /// Runs the binary on a GCD thread, so an async test never blocks Swift's cooperative pool
+    /// (an HTTP server in the same process needs those threads to answer).
+    @discardableResult
+    func runAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(with: Swift.Result { try self.run(arguments, environment: extra) })
+            }
+        }
     }
 
     @discardableResult

@@ -51,30 +51,30 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         await server.script.set("/search", [.init(status: 200, body: "[{\"lat\": \"52.5219\", \"lon\": \"13.4132\", \"display_name\": \"Alexanderplatz, Berlin\"}]")])
         var suite = try Suite()
         let base = server.baseURL.absoluteString
-        let located = try suite.run("places", "location", "set", "Alexanderplatz, Berlin", "--nominatim-url", base)
+        let located = try await suite.runAsync(["places", "location", "set", "Alexanderplatz, Berlin", "--nominatim-url", base])
         #expect(located.status == 0, "\(located.stderr)")
-        #expect(located.stdout.contains("52.521900,13.413200"))
-        expectFailure(try suite.run("places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"), status: 69, "set YELP_API_KEY")
+                #expect(located.stdout.contains("52.521900,13.413200"))
+        expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"]), status: 69, "set YELP_API_KEY")
         suite.environment["YELP_API_KEY"] = "key-that-must-not-leak"
-        let yelp = try suite.run("places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3")
+        let yelp = try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"])
         #expect(yelp.status == 0, "\(yelp.stderr)")
         #expect(yelp.stdout.contains("1 new"))
-        let osm = try suite.run("places", "fetch", "--provider", "osm", "--overpass-url", base + "/api")
+        let osm = try await suite.runAsync(["places", "fetch", "--provider", "osm", "--overpass-url", base + "/api"])
         #expect(osm.stdout.contains("1 new"))
-        #expect(try suite.run("places", "show", "1").stdout.contains("Mo 07:00-19:00"))
+        #expect(try await suite.runAsync(["places", "show", "1"]).stdout.contains("Mo 07:00-19:00"))
         // A refused key: one clear line, the key never shown, the store unchanged.
         await server.script.set("/v3/businesses/search", [.init(status: 401, body: "{\"error\": {\"code\": \"TOKEN_INVALID\", \"description\": \"bad\"}}")])
         let before = try suite.dump("places.sqlite")
-        let refused = try suite.run("places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3")
+        let refused = try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"])
         expectFailure(refused, status: 69, "Yelp refused the API key (TOKEN_INVALID)")
         #expect(!refused.stderr.contains("key-that-must-not-leak"))
         #expect(try suite.dump("places.sqlite") == before)
         await server.script.set("/v3/businesses/search", [.init(status: 200, body: "garbage")])
-        expectFailure(try suite.run("places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"), status: 69, "Yelp is unavailable")
+        expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"]), status: 69, "Yelp is unavailable")
         await server.script.set("/v3/businesses/search", [.init(status: 429, body: "{}", headers: ["Retry-After": "0"])])
-        expectFailure(try suite.run("places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"), status: 75, "rate limiting")
+        expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"]), status: 75, "rate limiting")
         #expect(try suite.dump("places.sqlite") == before)
-        let stored = try suite.run("places", "export", "--format", "geojson").stdout
+        let stored = try await suite.runAsync(["places", "export", "--format", "geojson"]).stdout
         #expect(!stored.contains("key-that-must-not-leak"))
     }
 }

@@ -5,4 +5,7 @@ import Glibc
 import Darwin
 #endif
 
+// A full disk or a file-size limit must surface as an error (EFBIG → "disk is full"), not kill
+// the process mid-write.
+signal(SIGXFSZ, SIG_IGN)
 exit(await SuiteMain.run(Array(CommandLine.arguments.dropFirst())))

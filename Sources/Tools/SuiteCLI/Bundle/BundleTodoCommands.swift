@@ -24,6 +24,14 @@ struct BundleAdd: ParsableCommand {
     func run() throws {
         let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
         let store = try Bundles.open(options)
+        #if DEBUG
+        // The crash harness's negative control: acknowledge before committing, so that a kill
+        // in between loses an acknowledged todo and the harness must notice. Debug builds only.
+        if ProcessInfo.processInfo.environment["SUITE_TEST_UNSAFE_EARLY_ACK"] != nil {
+            FileHandle.standardOutput.write(Data("ACK \(text)\n".utf8))
+            Thread.sleep(forTimeInterval: 2)
+        }
+        #endif
         let todo = try store.addTodo(
             text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
             deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)

@@ -1,0 +1,321 @@
+import Foundation
+import GRDB
+import Testing
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A `suite` process that can be killed.
+final class Spawned: @unchecked Sendable {
+    let process = Process()
+    let output: URL
+    private let handles: [FileHandle]
+
+    init(_ suite: Suite, _ arguments: [String], environment extra: [String: String] = [:]) throws {
+        output = suite.folder.appendingPathComponent(".spawn-\(UUID().uuidString)")
+        _ = FileManager.default.createFile(atPath: output.path, contents: nil)
+        let out = try FileHandle(forWritingTo: output)
+        let null = FileHandle.nullDevice
+        handles = [out]
+        process.executableURL = Suite.binary
+        process.arguments = arguments
+        process.environment = suite.environment.merging(extra) { $1 }
+        process.standardOutput = out
+        process.standardError = null
+        process.standardInput = null
+        try process.run()
+    }
+
+    func kill() { Glibc.kill(process.processIdentifier, SIGKILL) }
+
+    /// Waits for the end; returns the exit status (nil when killed) and what it printed.
+    func wait() -> (status: Int32?, stdout: String) {
+        process.waitUntilExit()
+        try? handles.forEach { try $0.close() }
+        let text = (try? String(contentsOf: output, encoding: .utf8)) ?? ""
+        try? FileManager.default.removeItem(at: output)
+        return (process.terminationReason == .exit ? process.terminationStatus : nil, text)
+    }
+
+    var printed: String { (try? String(contentsOf: output, encoding: .utf8)) ?? "" }
+}
+
+extension Task where Success == Never, Failure == Never {
+    /// Runs blocking work (process waits) on a GCD thread instead of the cooperative pool.
+    static func detachedOnGCD<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
+        }
+    }
+}
+
+/// What a crash run found.
+struct CrashFigures: CustomStringConvertible {
+    var store: String
+    var writers: Int
+    var writes = 0
+    var kills = 0
+    var acknowledged: Set<String> = []
+    var present: [String] = []
+    var integrity = ""
+
+    var lost: Int { acknowledged.subtracting(present).count }
+    var duplicates: Int { present.count - Set(present).count }
+    var extras: Int { Set(present).subtracting(acknowledged).count }
+
+    var description: String {
+        "\(store): writers \(writers), writes \(writes), kills \(kills), acknowledged \(acknowledged.count), lost \(lost), duplicates \(duplicates), unacknowledged extras \(extras), integrity \(integrity)"
+    }
+
+    /// The harness's verdict: nothing acknowledged lost, no duplicates, extras ≤ kills, integrity ok.
+    var holds: Bool { lost == 0 && duplicates == 0 && extras <= kills && integrity == "ok" }
+}
+
+/// One app's writer for the crash harness: a command that writes a record named `key`, and a
+/// query listing the records present.
+struct CrashTarget: Sendable {
+    var name: String
+    var file: String
+    var setup: [[String]]
+    var write: @Sendable (String) -> [String]
+    var records: String
+}
+
+let crashTargets: [CrashTarget] = [
+    CrashTarget(name: "bmm (section saves)", file: "bmm.sqlite", setup: [["bmm", "new", "Crash Co"]],
+                write: { ["bmm", "set", "vp", "--text", $0] }, records: "SELECT text FROM section_version WHERE text LIKE 'rec-%'"),
+    CrashTarget(name: "places (new places)", file: "places.sqlite", setup: [["places", "location", "set", "52.52,13.405"]],
+                write: { ["places", "add", "--name", $0, "--at", "52.52,13.405"] }, records: "SELECT name FROM place WHERE name LIKE 'rec-%'"),
+    CrashTarget(name: "quotes (notes)", file: "quotes.sqlite", setup: [["quotes", "starter"], ["quotes", "fav", "1"]],
+                write: { ["quotes", "note", "1", $0] }, records: "SELECT text FROM note WHERE text LIKE 'rec-%'"),
+    CrashTarget(name: "bundle (todos)", file: "bundle.sqlite", setup: [["bundle", "events", "add", "go to the bank"]],
+                write: { ["bundle", "add", $0, "--before", "go to the bank"] }, records: "SELECT text FROM todo WHERE text LIKE 'rec-%'"),
+]
+
+/// Reads the records and the integrity of a store after the run (one normal command first, so a
+/// killed writer's log is recovered the ordinary way).
+func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFigures) throws {
+    let path = suite.storeFolder.appendingPathComponent(target.file).path
+    let queue = try DatabaseQueue(path: path)
+    defer { try? queue.close() }
+    try queue.read { db in
+        figures.present = try String.fetchAll(db, sql: target.records)
+        figures.integrity = try String.fetchAll(db, sql: "PRAGMA integrity_check").joined(separator: ";")
+    }
+}
+
+@Suite(.serialized) struct CrashHarnessTests {
+    @Test(arguments: crashTargets.indices)
+    func killedWritersLoseNothingAcknowledged(index: Int) async throws {
+        let target = crashTargets[index]
+        let suite = try Suite()
+        for command in target.setup { #expect(try suite.run(command).status == 0) }
+        let writers = 4, attempts = 20
+        let results = try await withThrowingTaskGroup(of: (Int, Int, [String]).self) { group in
+            for writer in 0..<writers {
+                group.addTask {
+                    try await Task.detachedOnGCD {
+                    var generator = SystemRandomNumberGenerator()
+                    var writes = 0, kills = 0
+                    var acknowledged: [String] = []
+                    for attempt in 0..<attempts {
+                        let key = "rec-\(writer)-\(attempt)"
+                        let child = try Spawned(suite, target.write(key))
+                        writes += 1
+                        if Int.random(in: 0..<3, using: &generator) == 0 {
+                            usleep(UInt32.random(in: 0..<60_000, using: &generator))
+                            child.kill()
+                            kills += 1
+                        }
+                        if child.wait().status == 0 { acknowledged.append(key) }
+                    }
+                    return (writes, kills, acknowledged)
+                    }
+                }
+            }
+            var all: [(Int, Int, [String])] = []
+            for try await result in group { all.append(result) }
+            return all
+        }
+        var figures = CrashFigures(store: target.name, writers: writers)
+        for (writes, kills, acknowledged) in results {
+            figures.writes += writes
+            figures.kills += kills
+            figures.acknowledged.formUnion(acknowledged)
+        }
+        #expect(try suite.run(target.setup[0][0] == "bmm" ? ["bmm", "list"] : [target.setup[0][0], "--help"]).status == 0)
+        try inspect(suite, target, into: &figures)
+        print("crash harness — \(figures)")
+        #expect(figures.acknowledged.count > writers * attempts / 3)
+        #expect(figures.holds, "\(figures)")
+    }
+
+    /// The negative control: a writer that acknowledges before it commits. The same checks must
+    /// catch the loss, or the harness proves nothing.
+    @Test func theHarnessCatchesAWriterThatAcknowledgesEarly() throws {
+        let target = crashTargets[3]
+        let suite = try Suite()
+        for command in target.setup { #expect(try suite.run(command).status == 0) }
+        var figures = CrashFigures(store: "bundle, unsafe early acknowledgement", writers: 1)
+        for attempt in 0..<3 {
+            let key = "rec-unsafe-\(attempt)"
+            let child = try Spawned(suite, target.write(key), environment: ["SUITE_TEST_UNSAFE_EARLY_ACK": "1"])
+            figures.writes += 1
+            let deadline = Date().addingTimeInterval(10)
+            while !child.printed.contains("ACK \(key)") && Date() < deadline { usleep(5_000) }
+            if child.printed.contains("ACK \(key)") { figures.acknowledged.insert(key) }
+            child.kill()
+            figures.kills += 1
+            _ = child.wait()
+        }
+        try inspect(suite, target, into: &figures)
+        print("negative control — \(figures)")
+        #expect(figures.acknowledged.count == 3)
+        #expect(figures.lost == 3)
+        #expect(!figures.holds)
+    }
+}
+
+@Suite(.serialized) struct AtomicImportTests {
+    static let imports: [(String, String, @Sendable (Int) -> Data, [String], String)] = [
+        ("quotes CSV", "quotes.sqlite",
+         { n in Data((0..<n).map { "\"Generated quote number \($0) about patience and work\",Author \($0 % 97),gen\($0 % 13)" }.joined(separator: "\n").utf8) },
+         ["quotes", "import", "csv"], "SELECT count(*) FROM quote"),
+        ("places GeoJSON", "places.sqlite",
+         { n in Data(("{\"type\": \"FeatureCollection\", \"features\": [" + (0..<n).map { i in
+             "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(13 + Double(i % 1000) / 1000), \(52 + Double(i / 1000) / 1000)]}, \"properties\": {\"name\": \"Place \(i)\", \"type\": \"coffee-shop\"}}"
+         }.joined(separator: ",") + "]}").utf8) },
+         ["places", "import"], "SELECT count(*) FROM place"),
+        ("bundle todo.txt", "bundle.sqlite",
+         { n in Data((0..<n).map { "2026-11-01 Generated errand \($0) @event-\($0 % 50) prep:before" }.joined(separator: "\n").utf8) },
+         ["bundle", "import", "--format", "todotxt"], "SELECT count(*) FROM todo"),
+    ]
+
+    func count(_ suite: Suite, _ file: String, _ sql: String) throws -> Int {
+        let path = suite.storeFolder.appendingPathComponent(file).path
+        guard FileManager.default.fileExists(atPath: path) else { return 0 }
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { try Int.fetchOne($0, sql: sql) ?? 0 }
+    }
+
+    @Test(arguments: imports.indices)
+    func aKilledImportLeavesAllOrNothingAndARerunSucceeds(index: Int) throws {
+        let (name, file, generate, command, countSQL) = Self.imports[index]
+        let size = index == 2 ? 8_000 : 20_000
+        let timing = try Suite()
+        let input = timing.path("input")
+        try generate(size).write(to: URL(fileURLWithPath: input))
+        // How long a whole import takes here, so the kill lands in the middle of one.
+        let started = Date()
+        #expect(try timing.run(command + [input]).status == 0, "\(name)")
+        let duration = Date().timeIntervalSince(started)
+        #expect(try count(timing, file, countSQL) == size)
+
+        let suite = try Suite()
+        let child = try Spawned(suite, command + [input])
+        usleep(UInt32(duration / 2 * 1_000_000))
+        child.kill()
+        let outcome = child.wait()
+        let afterKill = try count(suite, file, countSQL)
+        print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, killed at half: \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
+        #expect(afterKill == 0 || afterKill == size)
+        let rerun = try suite.run(command + [input])
+        #expect(rerun.status == 0, "\(rerun.stderr)")
+        #expect(try count(suite, file, countSQL) == size)
+    }
+}
+
+@Suite struct HostileFileTests {
+    /// A read command per store, which opens it.
+    static let stores: [(file: String, command: [String], populate: [[String]])] = [
+        ("bmm.sqlite", ["bmm", "list"], [["bmm", "new", "Acme"], ["bmm", "set", "vp", "--text", String(repeating: "bread ", count: 3000)]]),
+        ("places.sqlite", ["places", "near", "--at", "52.52,13.405"], [["places", "add", "--name", "Desk", "--at", "52.52,13.405"]]),
+        ("quotes.sqlite", ["quotes", "categories"], [["quotes", "starter"]]),
+        ("bundle.sqlite", ["bundle", "todos"], [["bundle", "add", String(repeating: "errand ", count: 1000), "--before", "bank"]]),
+    ]
+
+    enum Hostility: String, CaseIterable { case randomBytes, truncated, empty, foreignSchema, newerSchema, readOnly }
+
+    static var cases: [(Int, Hostility)] { stores.indices.flatMap { index in Hostility.allCases.map { (index, $0) } } }
+
+    @Test(arguments: cases)
+    func hostileStoreFilesAreRefusedAndLeftByteForByte(index: Int, hostility: Hostility) throws {
+        let store = Self.stores[index]
+        let suite = try Suite()
+        let path = suite.storeFolder.appendingPathComponent(store.file).path
+        try FileManager.default.createDirectory(at: suite.storeFolder, withIntermediateDirectories: true)
+        switch hostility {
+        case .randomBytes:
+            var generator = SystemRandomNumberGenerator()
+            try Data((0..<8192).map { _ in UInt8.random(in: 0...255, using: &generator) }).write(to: URL(fileURLWithPath: path))
+        case .empty:
+            try Data().write(to: URL(fileURLWithPath: path))
+        case .foreignSchema:
+            let queue = try DatabaseQueue(path: path)
+            try queue.write { try $0.execute(sql: "CREATE TABLE contacts (id INTEGER PRIMARY KEY, name TEXT); INSERT INTO contacts (name) VALUES ('Ada')") }
+            try queue.close()
+        case .truncated, .newerSchema, .readOnly:
+            for command in store.populate { #expect(try suite.run(command).status == 0) }
+            if hostility == .truncated {
+                let data = try Data(contentsOf: URL(fileURLWithPath: path))
+                try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
+            } else if hostility == .newerSchema {
+                let queue = try DatabaseQueue(path: path)
+                try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+                try queue.close()
+            } else {
+                try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)
+            }
+        }
+        let before = try Data(contentsOf: URL(fileURLWithPath: path))
+        let result = try suite.run(store.command)
+        expectFailure(result, status: 74, path)
+        let after = try Data(contentsOf: URL(fileURLWithPath: path))
+        #expect(before == after, "\(store.file) \(hostility) changed")
+        let expected: [Hostility: String] = [
+            .randomBytes: "not an SQLite database", .truncated: "truncated", .empty: "empty", .foreignSchema: "another application",
+            .newerSchema: "newer version", .readOnly: "read-only",
+        ]
+        #expect(result.stderr.contains(expected[hostility] ?? "?"), "\(result.stderr)")
+    }
+
+    @Test(arguments: stores.indices)
+    func aStoreFolderThatIsAFileIsRefused(index: Int) throws {
+        var suite = try Suite()
+        let file = suite.path("not-a-folder")
+        try Data("keep me".utf8).write(to: URL(fileURLWithPath: file))
+        suite.environment["SUITE_HOME"] = file
+        expectFailure(try suite.run(Self.stores[index].command), status: 74, "is a file, not a folder")
+        #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("keep me".utf8))
+    }
+
+    @Test func aFullDiskFailsCleanlyAndLosesNothing() throws {
+        let suite = try Suite()
+        #expect(try suite.run("quotes", "starter").status == 0)
+        let before = try suite.dump("quotes.sqlite")
+        let big = suite.path("big.csv")
+        try (0..<20_000).map { "\"A long generated quote number \($0) that fills the disk quickly, with padding padding padding\",Someone \($0)" }
+            .joined(separator: "\n").write(toFile: big, atomically: true, encoding: .utf8)
+        // A file-size limit stands in for a full disk: writes past it fail with EFBIG.
+        let shell = try suite.run(["ulimit -f 2000; exec \"$0\" quotes import csv \"$1\"", Suite.binary.path, big], viaShell: true)
+        expectFailure(shell, status: 74, suite.storeFolder.appendingPathComponent("quotes.sqlite").path)
+        #expect(shell.stderr.contains("disk is full") || shell.stderr.contains("I/O error"))
+        #expect(try suite.dump("quotes.sqlite") == before)
+        // With room again, the same import goes through.
+        #expect(try suite.run("quotes", "import", "csv", big).status == 0)
+    }
+
+    @Test func storeFilesArePrivate() throws {
+        let suite = try Suite()
+        for command in [["bmm", "new", "A"], ["places", "location", "set", "1,1"], ["quotes", "starter"], ["bundle", "events", "add", "x"]] {
+            #expect(try suite.run(command).status == 0)
+        }
+        for name in ["bmm.sqlite", "places.sqlite", "quotes.sqlite", "bundle.sqlite", "bmm.sqlite.lock"] {
+            let mode = try FileManager.default.attributesOfItem(atPath: suite.storeFolder.appendingPathComponent(name).path)[.posixPermissions] as? NSNumber
+            #expect(mode?.intValue == 0o600, "\(name)")
+        }
+        let folderMode = try FileManager.default.attributesOfItem(atPath: suite.storeFolder.path)[.posixPermissions] as? NSNumber
+        #expect(folderMode?.intValue == 0o700)
+    }
+}
