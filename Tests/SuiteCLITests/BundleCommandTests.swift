@@ -204,6 +204,7 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         ("unknown format", ["bundle", "export", "--format", "xml"], Data(), 64, "xml"),
         ("missing import file", ["bundle", "import", "/nonexistent/t.json"], Data(), 66, "no such file"),
         ("malformed taskwarrior", ["bundle", "import", "-", "--format", "taskwarrior"], Data("[{\"uuid\": 1}]".utf8), 65, "nothing was imported"),
+        ("10 MB todo.txt line", ["bundle", "import", "-", "--format", "todotxt"], Data(repeating: UInt8(ascii: "y"), count: 10_000_000), 65, "at most 10000"),
         ("malformed ics", ["bundle", "import", "-", "--format", "ics"], Data("BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\n".utf8), 65, "nothing was imported"),
         ("malformed todo.txt", ["bundle", "import", "-", "--format", "todotxt"], Data("ok line\nx 2026-02-31 bad\n".utf8), 65, "-:2"),
         ("malformed suite json", ["bundle", "import", "-", "--format", "json"], Data("{}".utf8), 65, "nothing was imported"),

@@ -222,6 +222,7 @@ import Testing
         ("unknown model", ["bmm", "use", "Nope"], Data(), 1, "no business model named 'Nope'"),
         ("unknown model option", ["bmm", "sections", "--model", "Nope"], Data(), 1, "no business model named 'Nope'"),
         ("5 MB text", ["bmm", "set", "vp", "-"], Data(repeating: UInt8(ascii: "a"), count: 5_000_000), 65, "at most 1000000 bytes"),
+        ("10 MB import", ["bmm", "import", "-"], Data(repeating: UInt8(ascii: "["), count: 10_000_000), 65, "malformed"),
         ("invalid UTF-8 on stdin", ["bmm", "set", "vp", "-"], Data([0x66, 0x6F, 0xFF, 0xFE, 0x6F]), 65, "not valid UTF-8"),
         ("invalid UTF-8 in walk", ["bmm", "walk"], Data([0xC3, 0x28, 0x0A, 0x2E, 0x0A]), 65, "not valid UTF-8"),
         ("NUL in text", ["bmm", "set", "vp", "-"], Data([0x61, 0x00, 0x62]), 65, "U+0000"),

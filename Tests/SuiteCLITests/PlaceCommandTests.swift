@@ -76,6 +76,8 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         #expect(try suite.dump("places.sqlite") == before)
         let stored = try await suite.runAsync(["places", "export", "--format", "geojson"]).stdout
         #expect(!stored.contains("key-that-must-not-leak"))
+        let storeBytes = try Data(contentsOf: suite.storeFolder.appendingPathComponent("places.sqlite"))
+        #expect(storeBytes.range(of: Data("key-that-must-not-leak".utf8)) == nil)
     }
 }
 
@@ -104,6 +106,7 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         ("malformed geojson", ["places", "import", "-"], Data("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"properties\": {\"name\": \"x\"}}]}".utf8), 65, "no geometry"),
         ("swapped coordinates", ["places", "import", "-"], Data("{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [52.52, 130.4]}, \"properties\": {\"name\": \"x\"}}".utf8), 65, "longitude first"),
         ("not json", ["places", "import", "-"], Data("hello".utf8), 65, "not a JSON object"),
+        ("10 MB of garbage", ["places", "import", "-"], Data(repeating: UInt8(ascii: "{"), count: 10_000_000), 65, "not a JSON object"),
         ("invalid UTF-8", ["places", "import", "-"], Data([0xFF, 0x7B]), 65, "not valid UTF-8"),
         ("missing file", ["places", "import", "/nonexistent.geojson"], Data(), 66, "no such file"),
         ("unreachable provider", ["places", "fetch", "--provider", "osm", "--overpass-url", "http://127.0.0.1:9", "--timeout", "2"], Data(), 69, "is unavailable"),

@@ -119,6 +119,7 @@ import Testing
         ("bad quiet hours", ["quotes", "schedule", "set", "09:00", "--quiet", "late"], Data(), 64, "not a range"),
         ("schedule category unknown", ["quotes", "schedule", "set", "09:00", "--category", "nope"], Data(), 1, "no category 'nope'"),
         ("bad tick time", ["quotes", "tick", "--at", "noon"], Data(), 64, "invalid --at"),
+        ("10 MB line", ["quotes", "import", "csv", "-"], Data(repeating: UInt8(ascii: "x"), count: 10_000_000), 65, "at most 20000"),
         ("malformed json", ["quotes", "import", "json", "-"], Data("[{\"content\": 5}]".utf8), 65, "item 1"),
         ("malformed csv", ["quotes", "import", "csv", "-"], Data("\"open,x\n".utf8), 65, "stdin:1"),
         ("binary fortune", ["quotes", "import", "fortune", "-"], Data([0x61, 0x0A, 0x00]), 65, "NUL byte"),

@@ -290,20 +290,35 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
         #expect(try Data(contentsOf: URL(fileURLWithPath: file)) == Data("keep me".utf8))
     }
 
-    @Test func aFullDiskFailsCleanlyAndLosesNothing() throws {
+    /// Per store: a command writing a lot, the data it writes, and the store file.
+    static let bigWrites: [(file: String, setup: [String], write: [String], input: @Sendable () -> Data)] = [
+        ("bmm.sqlite", ["bmm", "new", "Acme"], ["bmm", "set", "vp", "-"], { Data(String(repeating: "A business model section that goes on. ", count: 24_000).utf8) }),
+        ("places.sqlite", ["places", "location", "set", "1,1"], ["places", "import", "-"], {
+            Data(("{\"type\": \"FeatureCollection\", \"features\": [" + (0..<8000).map { i in
+                "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.\(i), 52.5]}, \"properties\": {\"name\": \"Place number \(i) with a long name\"}}"
+            }.joined(separator: ",") + "]}").utf8) }),
+        ("quotes.sqlite", ["quotes", "starter"], ["quotes", "import", "csv", "-"], {
+            Data((0..<20_000).map { "\"A long generated quote number \($0) that fills the disk quickly, padding padding\",Someone \($0)" }.joined(separator: "\n").utf8) }),
+        ("bundle.sqlite", ["bundle", "events", "add", "bank"], ["bundle", "import", "-", "--format", "todotxt"], {
+            Data((0..<12_000).map { "2026-11-01 A generated errand number \($0) with words @bank prep:before" }.joined(separator: "\n").utf8) }),
+    ]
+
+    @Test(arguments: bigWrites.indices)
+    func aFullDiskFailsCleanlyAndLosesNothing(index: Int) throws {
+        let store = Self.bigWrites[index]
         let suite = try Suite()
-        #expect(try suite.run("quotes", "starter").status == 0)
-        let before = try suite.dump("quotes.sqlite")
-        let big = suite.path("big.csv")
-        try (0..<20_000).map { "\"A long generated quote number \($0) that fills the disk quickly, with padding padding padding\",Someone \($0)" }
-            .joined(separator: "\n").write(toFile: big, atomically: true, encoding: .utf8)
-        // A file-size limit stands in for a full disk: writes past it fail with EFBIG.
-        let shell = try suite.run(["ulimit -f 2000; exec \"$0\" quotes import csv \"$1\"", Suite.binary.path, big], viaShell: true)
-        expectFailure(shell, status: 74, suite.storeFolder.appendingPathComponent("quotes.sqlite").path)
-        #expect(shell.stderr.contains("disk is full") || shell.stderr.contains("I/O error"))
-        #expect(try suite.dump("quotes.sqlite") == before)
-        // With room again, the same import goes through.
-        #expect(try suite.run("quotes", "import", "csv", big).status == 0)
+        #expect(try suite.run(store.setup).status == 0)
+        let before = try suite.dump(store.file)
+        let input = suite.path("input")
+        try store.input().write(to: URL(fileURLWithPath: input))
+        // A file-size limit (in 512-byte blocks) stands in for a full disk: writes past it fail with EFBIG.
+        let limited = try suite.run(["ulimit -f 1200; exec \"$0\" \"$@\" < \"$INPUT\""] + [Suite.binary.path] + store.write,
+                                    environment: ["INPUT": input], viaShell: true)
+        expectFailure(limited, status: 74, suite.storeFolder.appendingPathComponent(store.file).path)
+        #expect(limited.stderr.contains("disk is full") || limited.stderr.contains("I/O error"), "\(limited.stderr)")
+        #expect(try suite.dump(store.file) == before)
+        // With room again, the same write goes through.
+        #expect(try suite.run(store.write, stdin: try Data(contentsOf: URL(fileURLWithPath: input))).status == 0)
     }
 
     @Test func storeFilesArePrivate() throws {

@@ -1,0 +1,22 @@
+// swift-tools-version: 6.1
+// libFuzzer targets for every parser that reads outside input. Built and run by Fuzz/run with
+// -sanitize=fuzzer (a separate build: instrumentation is not for the shipped binary).
+import PackageDescription
+
+let package = Package(
+    name: "SuiteFuzz",
+    dependencies: [.package(name: "Suite", path: "..")],
+    targets: [
+        .executableTarget(
+            name: "suite-fuzz",
+            dependencies: [
+                .product(name: "MotivationCore", package: "Suite"),
+                .product(name: "WorkplaceCore", package: "Suite"),
+                .product(name: "QuoteCore", package: "Suite"),
+                .product(name: "BundleCore", package: "Suite"),
+            ],
+            swiftSettings: [.unsafeFlags(["-parse-as-library"])]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
