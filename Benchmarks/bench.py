@@ -1,0 +1,246 @@
+#!/usr/bin/env python3
+"""Benchmarks for suite: whole processes timed with hyperfine, each comparison run in both
+orders and merged (so neither side always runs first), deterministic data, a Markdown report."""
+import argparse, datetime, json, os, platform, random, re, shutil, statistics, subprocess, sys, tempfile, time
+
+parser = argparse.ArgumentParser()
+parser.add_argument("--binary", required=True)
+parser.add_argument("--dynamic")
+parser.add_argument("--quick", action="store_true")
+args = parser.parse_args()
+root = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+binary = os.path.abspath(args.binary)
+quick = args.quick
+work = tempfile.mkdtemp(prefix="suite-bench-")
+rows, growth, notes = [], [], []
+RUNS, WARMUP = (3, 1) if quick else (30, 5)
+SIZES = dict(places=2_000, quotes=2_000, todos=1_000, events=20, tasks=500) if quick else \
+        dict(places=1_000_000, quotes=1_000_000, todos=100_000, events=1_000, tasks=10_000)
+GROWTH = [100, 1_000] if quick else [1_000, 10_000, 100_000, 1_000_000]
+CENTER = (48.8566, 2.3522)
+
+def say(text):
+    print(text, flush=True)
+
+def suite(store, *rest):
+    return [binary, *rest, "--store-dir", store]
+
+def run(command, stdin=None, check=True):
+    with open(stdin, "rb") if stdin else open(os.devnull, "rb") as source:
+        result = subprocess.run(command, stdin=source, stdout=subprocess.PIPE, stderr=subprocess.PIPE)
+    if check and result.returncode != 0:
+        sys.exit(f"benchmark step failed: {' '.join(command)}\n{result.stderr.decode()[-2000:]}")
+    return result
+
+def timed(command, stdin=None):
+    """Wall time and peak memory (kB) of one run, through /usr/bin/time -v."""
+    start = time.perf_counter()
+    result = run(["/usr/bin/time", "-v", *command], stdin=stdin)
+    seconds = time.perf_counter() - start
+    peak = int(re.search(rb"Maximum resident set size \(kbytes\): (\d+)", result.stderr).group(1))
+    return seconds, peak
+
+def hyperfine(commands, ignore_failure=False):
+    """Median and spread (interquartile range) in ms per named command, both orders merged."""
+    times = {name: [] for name in commands}
+    names = list(commands)
+    for order in (names, names[::-1]):
+        out = os.path.join(work, "hyperfine.json")
+        command = ["hyperfine", "-N", "--warmup", str(WARMUP), "--runs", str(RUNS), "--export-json", out, "--style", "none"]
+        if ignore_failure:
+            command.append("-i")
+        for name in order:
+            command += ["-n", name, " ".join(shell_quote(part) for part in commands[name])]
+        run(command)
+        for result in json.load(open(out))["results"]:
+            times[result["command"]] += result["times"]
+    summary = {}
+    for name, values in times.items():
+        values = sorted(v * 1000 for v in values)
+        q = statistics.quantiles(values, n=4) if len(values) >= 4 else [values[0], statistics.median(values), values[-1]]
+        summary[name] = (statistics.median(values), q[2] - q[0])
+    return summary
+
+def shell_quote(part):
+    return part if re.fullmatch(r"[A-Za-z0-9_./:=,+-]+", part) else "'" + part.replace("'", "'\\''") + "'"
+
+def compare(label, ours, theirs, target=None):
+    """Adds a row: suite's time, the other tool's, and how many times faster suite is."""
+    (ours_name, ours_cmd), (their_name, their_cmd) = ours, theirs
+    result = hyperfine({ours_name: ours_cmd, their_name: their_cmd}, ignore_failure=True)
+    mine, other = result[ours_name], result[their_name]
+    rows.append((label, ours_name, mine, their_name, other, other[0] / mine[0], target))
+    say(f"{label}: {ours_name} {mine[0]:.1f} ms, {their_name} {other[0]:.1f} ms, ratio {other[0] / mine[0]:.2f}")
+
+def single(label, name, command, target=None):
+    result = hyperfine({name: command}, ignore_failure=True)[name]
+    rows.append((label, name, result, None, None, None, target))
+    say(f"{label}: {name} {result[0]:.1f} ms")
+
+# --- data -----------------------------------------------------------------------------------
+rng = random.Random(20261121)
+WORDS = ("love time work life mind heart world light truth dream hope fear power change day night friend "
+         "art fire water stone road river man woman child war peace money wisdom patience courage silence "
+         "imagination knowledge nature music home journey future memory morning evening").split()
+
+def quotes_csv(path, count, seed):
+    r = random.Random(seed)
+    with open(path, "w") as f:
+        for i in range(count):
+            words = " ".join(r.choice(WORDS) for _ in range(r.randint(6, 18)))
+            f.write(f"\"{words.capitalize()} (number {i}).\",Author {r.randint(1, max(2, count // 20))},topic{r.randint(1, 40)}\n")
+
+def places_geojson(path, count, seed):
+    r = random.Random(seed)
+    types = ["coffee-shop", "library", "coworking", "bar", "restaurant", "other"]
+    with open(path, "w") as f:
+        f.write('{"type": "FeatureCollection", "features": [\n')
+        for i in range(count):
+            lat = CENTER[0] + r.gauss(0, 0.08)
+            lon = CENTER[1] + r.gauss(0, 0.12)
+            f.write(('' if i == 0 else ',\n') + '{"type": "Feature", "geometry": {"type": "Point", "coordinates": [%.6f, %.6f]}, '
+                    '"properties": {"name": "Place %d", "type": "%s", "origin": "osm", "provider_id": "node/%d", "opening_hours": "Mo-Fr 08:00-18:00"}}'
+                    % (lon, lat, i, types[i % 6], i))
+        f.write("\n]}\n")
+
+def todos_txt(path, count, events, seed):
+    r = random.Random(seed)
+    preps = ["before", "after", "when", "none"]
+    with open(path, "w") as f:
+        for i in range(count):
+            f.write(f"2026-11-{1 + i % 20:02d} Errand number {i} {r.choice(WORDS)} @event-{i % events} prep:{preps[i % 4]}\n")
+
+def tasks_json(path, count, seed):
+    r = random.Random(seed)
+    with open(path, "w") as f:
+        f.write("[\n")
+        for i in range(count):
+            uuid = "%08x-%04x-4%03x-8%03x-%012x" % (r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))
+            f.write(('' if i == 0 else ',\n') + json.dumps({"uuid": uuid, "description": f"Task number {i} {r.choice(WORDS)}", "status": "pending",
+                                                             "entry": "20261101T080000Z", "modified": "20261101T080000Z", "project": f"p{i % 30}"}))
+        f.write("\n]\n")
+
+# --- start-up -----------------------------------------------------------------------------
+say(f"suite benchmarks ({'quick' if quick else 'full'}) in {work}")
+compare("start-up", ("suite --version", [binary, "--version"]), ("/bin/true", ["/bin/true"]))
+if args.dynamic:
+    compare("start-up, static vs dynamic Swift runtime", ("suite (static) --version", [binary, "--version"]),
+            ("suite (dynamic) --version", [os.path.abspath(args.dynamic), "--version"]))
+
+# --- quotes ---------------------------------------------------------------------------------
+fortunes = "/usr/share/games/fortunes"
+fstore = os.path.join(work, "fortunes-store")
+seconds, peak = timed(suite(fstore, "quotes", "import", "fortune", fortunes))
+count = json.loads(run(suite(fstore, "quotes", "categories", "--json")).stdout)
+total = sum(c["count"] for c in count)
+rows.append((f"import Debian fortunes ({total} quotes)", "suite quotes import fortune", (seconds * 1000, 0), None, None, None, "< 2 s"))
+notes.append(f"Fortune import: {total} quotes in {seconds:.2f} s, peak memory {peak / 1024:.0f} MB.")
+compare("random quote, fortunes", ("suite quotes random", suite(fstore, "quotes", "random")), ("fortune", ["/usr/games/fortune", fortunes]), "within 1.5×")
+compare("search 'love', fortunes", ("suite quotes search love", suite(fstore, "quotes", "search", "love")),
+        ("fortune -m love", ["/usr/games/fortune", "-m", "love", fortunes]), "≥ 5× faster")
+
+qstore = os.path.join(work, "quotes-store")
+qcsv = os.path.join(work, "quotes.csv")
+quotes_csv(qcsv, SIZES["quotes"], 1)
+seconds, peak = timed(suite(qstore, "quotes", "import", "csv", qcsv))
+rows.append((f"import {SIZES['quotes']:,} quotes (CSV)", "suite quotes import csv", (seconds * 1000, 0), None, None, None, None))
+notes.append(f"Quote import: {SIZES['quotes']:,} quotes in {seconds:.1f} s ({SIZES['quotes'] / seconds:,.0f}/s), peak memory {peak / 1024:.0f} MB.")
+single(f"search 'love', {SIZES['quotes']:,} quotes", "suite quotes search love", suite(qstore, "quotes", "search", "love"), "< 20 ms")
+single(f"random, {SIZES['quotes']:,} quotes", "suite quotes random", suite(qstore, "quotes", "random"), "< 10 ms")
+_, peak = timed(suite(qstore, "quotes", "search", "love"))
+notes.append(f"Quote search peak memory: {peak / 1024:.0f} MB.")
+
+# --- places ---------------------------------------------------------------------------------
+pstore = os.path.join(work, "places-store")
+pjson = os.path.join(work, "places.geojson")
+places_geojson(pjson, SIZES["places"], 2)
+seconds, peak = timed(suite(pstore, "places", "import", pjson))
+rows.append((f"import {SIZES['places']:,} GeoJSON places", "suite places import", (seconds * 1000, 0), None, None, None, "< 60 s"))
+notes.append(f"Places import: {SIZES['places']:,} features in {seconds:.1f} s, peak memory {peak / 1024:.0f} MB.")
+at = f"{CENTER[0]},{CENTER[1]}"
+near = suite(pstore, "places", "near", "--at", at, "--radius", "1km", "--limit", "20")
+dlat, dlon = 1000 / 111_320, 1000 / (111_320 * 0.6579)
+box = f"i.max_lat >= {CENTER[0] - dlat} AND i.min_lat <= {CENTER[0] + dlat} AND i.max_lon >= {CENTER[1] - dlon} AND i.min_lon <= {CENTER[1] + dlon}"
+db = os.path.join(pstore, "places.sqlite")
+rtree_sql = f"SELECT p.id, p.name, p.lat, p.lon FROM place_index i JOIN place p ON p.id = i.id WHERE {box} LIMIT 20;"
+scan_sql = (f"SELECT id, name, (lat - {CENTER[0]}) * (lat - {CENTER[0]}) + (lon - {CENTER[1]}) * (lon - {CENTER[1]}) * 0.4329 AS d FROM place NOT INDEXED "
+            f"WHERE d <= {dlat * dlat} ORDER BY d LIMIT 20;")
+compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 R*Tree query", ["sqlite3", "-readonly", db, rtree_sql]), "< 20 ms, within 2× of sqlite3")
+compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 full scan", ["sqlite3", "-readonly", db, scan_sql]))
+_, peak = timed(near)
+notes.append(f"Near search peak memory: {peak / 1024:.0f} MB.")
+
+# --- bundles --------------------------------------------------------------------------------
+bstore = os.path.join(work, "bundle-store")
+btxt = os.path.join(work, "todo.txt")
+todos_txt(btxt, SIZES["todos"], SIZES["events"], 3)
+seconds, peak = timed(suite(bstore, "bundle", "import", btxt))
+rows.append((f"import {SIZES['todos']:,} todos (todo.txt)", "suite bundle import", (seconds * 1000, 0), None, None, None, None))
+notes.append(f"Bundle import: {SIZES['todos']:,} todos in {seconds:.1f} s, peak memory {peak / 1024:.0f} MB.")
+single(f"todos --event, {SIZES['todos']:,} todos / {SIZES['events']:,} events", "suite bundle todos --event",
+       suite(bstore, "bundle", "todos", "--event", "event 7"), "< 15 ms")
+single(f"checkin listing, {SIZES['todos']:,} todos", "suite bundle checkin --about-to",
+       suite(bstore, "bundle", "checkin", "event 7", "--about-to"), "< 15 ms")
+
+tstore = os.path.join(work, "tw-store")
+tjson = os.path.join(work, "tasks.json")
+tasks_json(tjson, SIZES["tasks"], 4)
+run(suite(tstore, "bundle", "import", tjson, "--format", "taskwarrior"))
+taskdata = os.path.join(work, "taskdata")
+os.makedirs(taskdata)
+taskrc = os.path.join(work, "taskrc")
+open(taskrc, "w").write(f"data.location={taskdata}\nconfirmation=off\nverbose=nothing\ngc=off\n")
+env_task = ["env", f"TASKRC={taskrc}", "task", f"rc:{taskrc}"]
+run(env_task + ["import", tjson])
+compare(f"list {SIZES['tasks']:,} pending tasks", ("suite bundle todos", suite(tstore, "bundle", "todos")),
+        ("task list (Taskwarrior 2.6)", env_task + ["rc.report.list.limit=0", "list"]))
+
+# --- growth ---------------------------------------------------------------------------------
+for size in GROWTH:
+    line = [size]
+    store = os.path.join(work, f"growth-{size}")
+    path = os.path.join(work, f"g-{size}")
+    quotes_csv(path + ".csv", size, 10 + size)
+    run(suite(store, "quotes", "import", "csv", path + ".csv"))
+    places_geojson(path + ".geojson", size, 20 + size)
+    run(suite(store, "places", "import", path + ".geojson"))
+    todos_txt(path + ".txt", size, max(1, size // 100), 30 + size)
+    run(suite(store, "bundle", "import", path + ".txt"))
+    run(suite(store, "bmm", "new", "Growth"))
+    result = hyperfine({
+        "quotes search": suite(store, "quotes", "search", "love"),
+        "places near": suite(store, "places", "near", "--at", at, "--radius", "1km", "--limit", "20"),
+        "bundle todos --event": suite(store, "bundle", "todos", "--event", "event 0"),
+        "bmm sections": suite(store, "bmm", "sections"),
+    }, ignore_failure=True)
+    growth.append((size, result))
+    say(f"growth {size:,}: " + ", ".join(f"{name} {value[0]:.1f} ms" for name, value in result.items()))
+    for suffix in (".csv", ".geojson", ".txt"):
+        os.remove(path + suffix)
+
+# --- report ---------------------------------------------------------------------------------
+commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE).stdout.decode().strip()
+cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
+memory = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")
+lines = [f"# suite benchmarks ({'quick' if quick else 'full'})", "",
+         f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
+         f"- commit: {commit}", f"- machine: {os.cpu_count()} cores, {cpu}, {int(memory) // 1024} MB memory",
+         f"- binary: {os.path.relpath(binary, root)}; hyperfine, {WARMUP} warm-up and {RUNS} runs per order, both orders merged; median and interquartile range", "",
+         "| what | suite | ms (IQR) | compared with | ms (IQR) | suite is × faster | target |", "|---|---|---|---|---|---|---|"]
+for label, name, mine, other_name, other, ratio, target in rows:
+    lines.append(f"| {label} | {name} | {mine[0]:.1f} ({mine[1]:.1f}) | {other_name or ''} | "
+                 f"{'' if other is None else f'{other[0]:.1f} ({other[1]:.1f})'} | {'' if ratio is None else f'{ratio:.2f}'} | {target or ''} |")
+lines += ["", "## Growth (median ms, whole process)", "", "| records | " + " | ".join(growth[0][1].keys()) + " |",
+          "|---" * (len(growth[0][1]) + 1) + "|"]
+for size, result in growth:
+    lines.append(f"| {size:,} | " + " | ".join(f"{v[0]:.1f}" for v in result.values()) + " |")
+lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
+report = "\n".join(lines) + "\n"
+os.makedirs(os.path.join(root, "Benchmarks", "results"), exist_ok=True)
+out = os.path.join(root, "Benchmarks", "results", "quick.md" if quick else "latest.md")
+open(out, "w").write(report)
+print()
+print(report)
+expected = 10 + (1 if args.dynamic else 0)
+assert len(rows) >= expected - 1, f"only {len(rows)} comparisons ran"
+shutil.rmtree(work, ignore_errors=True)
