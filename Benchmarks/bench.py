@@ -83,11 +83,24 @@ WORDS = ("love time work life mind heart world light truth dream hope fear power
          "art fire water stone road river man woman child war peace money wisdom patience courage silence "
          "imagination knowledge nature music home journey future memory morning evening").split()
 
+# Word frequencies in real text follow Zipf's law; a uniform draw from a few dozen words would
+# make every word a stop word. 5,000 words, Zipf weights, with real words at typical ranks
+# ("the" first, "love" about 150th, "imagination" about 2,000th).
+VOCABULARY = [f"w{n}" for n in range(5000)]
+for rank, word in [(0, "the"), (3, "and"), (40, "time"), (60, "life"), (150, "love"), (400, "truth"), (2000, "imagination")]:
+    VOCABULARY[rank] = word
+ZIPF = [1 / (n + 1) for n in range(len(VOCABULARY))]
+running = 0.0
+CUMULATIVE = []
+for weight in ZIPF:
+    running += weight
+    CUMULATIVE.append(running)
+
 def quotes_csv(path, count, seed):
     r = random.Random(seed)
     with open(path, "w") as f:
         for i in range(count):
-            words = " ".join(r.choice(WORDS) for _ in range(r.randint(6, 18)))
+            words = " ".join(r.choices(VOCABULARY, cum_weights=CUMULATIVE, k=r.randint(6, 18)))
             f.write(f"\"{words.capitalize()} (number {i}).\",Author {r.randint(1, max(2, count // 20))},topic{r.randint(1, 40)}\n")
 
 def places_geojson(path, count, seed):

@@ -25,16 +25,25 @@ extension QuoteStore {
             if let fragment = parsed.substring {
                 return try Self.substringSearch(fragment, clause: clause, arguments: arguments, limit: limit, markers: markers, db: db)
             }
-            let rows = try Row.fetchAll(db, sql: """
-                SELECT q.id, highlight(quote_fts, 0, ?, ?) AS marked, bm25(quote_fts) AS rank
-                FROM quote_fts JOIN quote q ON q.id = quote_fts.rowid
-                WHERE quote_fts MATCH ? \(clause)
-                ORDER BY instr(lower(q.text), ?) > 0 DESC, rank, q.id
-                LIMIT ?
-                """, arguments: [markers.open, markers.close, parsed.match] + arguments + [parsed.plain.lowercased(), limit])
+            // Rank inside FTS5 first (only ids and bm25, no join, no highlight for every match),
+            // then boost quotes holding the query as typed, then mark the matches of the few kept.
+            let pool = parsed.wordCount > 1 ? max(limit * 10, 200) : limit
+            let filtered = !clause.isEmpty
+            let rows = try Row.fetchAll(db, sql: filtered ? """
+                SELECT q.id, quote_fts.rank AS rank FROM quote_fts JOIN quote q ON q.id = quote_fts.rowid
+                WHERE quote_fts MATCH ? \(clause) ORDER BY quote_fts.rank LIMIT ?
+                """ : """
+                SELECT rowid AS id, rank FROM quote_fts WHERE quote_fts MATCH ? ORDER BY rank LIMIT ?
+                """, arguments: [parsed.match] + arguments + [pool])
             let quotes = Dictionary(uniqueKeysWithValues: try Self.loadQuotes(rows.map { $0["id"] }, db: db).map { ($0.id, $0) })
-            return rows.compactMap { row in
-                quotes[row["id"]].map { SearchHit(quote: $0, highlighted: row["marked"], rank: row["rank"]) }
+            let phrase = parsed.plain.lowercased()
+            let ranked = rows.enumerated().compactMap { index, row -> (Quote, Double, Bool, Int)? in
+                guard let quote = quotes[row["id"]] else { return nil }
+                let exact = parsed.wordCount > 1 && Self.words(quote.text).joined(separator: " ").contains(phrase)
+                return (quote, row["rank"], exact, index)
+            }
+            return ranked.sorted { ($0.2 ? 0 : 1, $0.3) < ($1.2 ? 0 : 1, $1.3) }.prefix(limit).map { quote, rank, _, _ in
+                SearchHit(quote: quote, highlighted: parsed.highlight(quote.text, open: markers.open, close: markers.close), rank: rank)
             }
         }
     }
@@ -65,6 +74,34 @@ struct SearchQuery {
     var plain: String
     /// Set for a query of one or two letters: matched inside words.
     var substring: String?
+    /// How many words the query has.
+    var wordCount: Int { plainWords.count }
+    /// The words matched whole, and the prefixes.
+    private var plainWords: [String] = []
+    private var exactTerms: Set<String> = []
+    private var prefixTerms: [String] = []
+
+    /// Wraps every word of `text` that the query matches (as the FTS5 tokenizer would: ignoring
+    /// case and diacritics) in `open` and `close`.
+    func highlight(_ text: String, open: String, close: String) -> String {
+        var result = ""
+        var word = ""
+        func flush() {
+            guard !word.isEmpty else { return }
+            let key = word.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            if exactTerms.contains(key) || prefixTerms.contains(where: { key.hasPrefix($0) }) {
+                result += open + word + close
+            } else {
+                result += word
+            }
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber { word.append(character) } else { flush(); result.append(character) }
+        }
+        flush()
+        return result
+    }
 
     init(_ text: String) throws(QuoteError) {
         var terms: [String] = []
@@ -90,6 +127,7 @@ struct SearchQuery {
                 guard !phraseWords.isEmpty else { continue }
                 terms.append("\"" + phraseWords.joined(separator: " ") + "\"")
                 words += phraseWords
+                exactTerms.formUnion(phraseWords)
                 phraseCount += 1
                 continue
             }
@@ -100,7 +138,7 @@ struct SearchQuery {
                     let prefix = isPrefix && index == tokenWords.count - 1
                     terms.append("\"\(word)\"" + (prefix ? "*" : ""))
                     words.append(word)
-                    if prefix { prefixCount += 1 }
+                    if prefix { prefixCount += 1; prefixTerms.append(word) } else { exactTerms.insert(word) }
                 }
             }
         }
@@ -109,6 +147,7 @@ struct SearchQuery {
         }
         match = terms.joined(separator: " ")
         plain = words.joined(separator: " ")
+        plainWords = words
         if terms.count == 1, phraseCount == 0, prefixCount == 0, let word = words.first, word.count <= 2 {
             substring = text.trimmingCharacters(in: .whitespaces).count <= 2 ? text.trimmingCharacters(in: .whitespaces) : word
         }

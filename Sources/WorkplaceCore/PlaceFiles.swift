@@ -1,6 +1,68 @@
 import Foundation
 import SuiteStorage
 
+/// The parts of GeoJSON that places use.
+struct GeoJSONDocument: Decodable {
+    var type: String
+    var features: [GeoJSONFeature]?
+    var id: GeoJSONID?
+    var geometry: GeoJSONGeometry?
+    var properties: GeoJSONProperties?
+}
+
+struct GeoJSONFeature: Decodable {
+    var type: String?
+    var id: GeoJSONID?
+    var geometry: GeoJSONGeometry?
+    var properties: GeoJSONProperties?
+}
+
+/// A feature id: a string or a number.
+struct GeoJSONID: Decodable {
+    var text: String
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.singleValueContainer()
+        if let number = try? container.decode(Int64.self) { text = String(number) } else { text = try container.decode(String.self) }
+    }
+}
+
+struct GeoJSONGeometry: Decodable {
+    var type: String
+    /// The position of a Point; nil for other geometries (whose coordinates nest deeper).
+    var coordinates: [Double]?
+
+    enum CodingKeys: String, CodingKey { case type, coordinates }
+
+    init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        type = try container.decode(String.self, forKey: .type)
+        coordinates = type == "Point" ? try container.decodeIfPresent([Double].self, forKey: .coordinates) : nil
+    }
+}
+
+struct GeoJSONProperties: Decodable {
+    var name: String?
+    var type: String?
+    var origin: String?
+    var provider_id: String?
+    var address: String?
+    var phone: String?
+    var website: String?
+    var opening_hours: String?
+    var categories: [String]?
+    var saved: Bool?
+    var rating: GeoJSONRating?
+}
+
+struct GeoJSONRating: Decodable {
+    var noise: Double?, outlets: Double?, wifi: Double?, cost: Double?, seating: Double?
+    var wifi_mbps: Double?
+    var menu: String?
+    var notes: String?
+    var pin_color: String?
+}
+
 /// GeoJSON (RFC 7946) and CSV for places.
 public enum PlaceFiles {
     /// A FeatureCollection of Point features; properties carry the provider data, the user's
@@ -41,69 +103,106 @@ public enum PlaceFiles {
         public var saved: Bool
     }
 
-    /// Reads a GeoJSON FeatureCollection (or a single Feature).
+    /// Reads a GeoJSON FeatureCollection (or a single Feature). Decoded into typed values
+    /// (no dictionary per feature), so a million features fit in a few hundred megabytes.
     ///
     /// - Throws: ``WorkplaceError/malformedImport(file:reason:)`` saying which feature broke and why.
     public static func parseGeoJSON(_ data: Data, file: String) throws(WorkplaceError) -> [ImportedPlace] {
         func fail(_ reason: String) -> WorkplaceError { .malformedImport(file: file, reason: reason) }
         guard String(validating: data, as: UTF8.self) != nil else { throw fail("not valid UTF-8") }
-        guard let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any] else { throw fail("not a JSON object") }
-        let features: [Any]
-        switch object["type"] as? String {
+        let document: GeoJSONDocument
+        do {
+            document = try JSONDecoder().decode(GeoJSONDocument.self, from: data)
+        } catch let error as DecodingError {
+            throw fail(describe(error))
+        } catch {
+            throw fail("not a JSON object")
+        }
+        let features: [GeoJSONFeature]
+        switch document.type {
         case "FeatureCollection":
-            guard let list = object["features"] as? [Any] else { throw fail("a FeatureCollection without a 'features' list") }
+            guard let list = document.features else { throw fail("a FeatureCollection without a 'features' list") }
             features = list
-        case "Feature": features = [object]
-        default: throw fail("not GeoJSON: 'type' must be FeatureCollection or Feature")
+        case "Feature":
+            features = [GeoJSONFeature(type: "Feature", id: document.id, geometry: document.geometry, properties: document.properties)]
+        default:
+            throw fail("not GeoJSON: 'type' must be FeatureCollection or Feature")
         }
         var places: [ImportedPlace] = []
-        for (index, item) in features.enumerated() {
+        places.reserveCapacity(features.count)
+        for (index, feature) in features.enumerated() {
             func bad(_ reason: String) -> WorkplaceError { fail("feature \(index + 1): \(reason)") }
-            guard let feature = item as? [String: Any], feature["type"] as? String == "Feature" else { throw bad("not a Feature") }
-            guard let geometry = feature["geometry"] as? [String: Any] else { throw bad("no geometry") }
-            guard geometry["type"] as? String == "Point" else { throw bad("geometry is not a Point") }
-            guard let coordinates = geometry["coordinates"] as? [Any], (2...3).contains(coordinates.count),
-                  let longitude = (coordinates[0] as? NSNumber)?.doubleValue, let latitude = (coordinates[1] as? NSNumber)?.doubleValue else {
+            guard feature.type == "Feature" else { throw bad("not a Feature") }
+            guard let geometry = feature.geometry else { throw bad("no geometry") }
+            guard geometry.type == "Point" else { throw bad("geometry is not a Point") }
+            guard let coordinates = geometry.coordinates, (2...3).contains(coordinates.count) else {
                 throw bad("coordinates must be [longitude, latitude]")
             }
+            let longitude = coordinates[0], latitude = coordinates[1]
             let coordinate: Coordinate
             do { coordinate = try Coordinate(latitude: latitude, longitude: longitude) } catch {
                 throw bad("coordinates [\(longitude), \(latitude)] are out of range (GeoJSON puts longitude first)")
             }
-            let properties = feature["properties"] as? [String: Any] ?? [:]
-            guard let name = properties["name"] as? String, !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw bad("no name") }
-            let type = (properties["type"] as? String).flatMap(BusinessType.init(rawValue:)) ?? .other
-            var origin = (properties["origin"] as? String).flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
-            var providerID = properties["provider_id"] as? String
+            let properties = feature.properties ?? GeoJSONProperties()
+            guard let name = properties.name, !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw bad("no name") }
+            var origin = properties.origin.flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
+            var providerID = properties.provider_id
             if providerID == nil {
                 // No provider id: one derived from the feature's id, or its name and position,
                 // so that importing the same file again updates instead of duplicating.
                 origin = .imported
-                providerID = "geojson:" + (feature["id"].map { "\($0)" } ?? "\(name)@\(latitude),\(longitude)")
+                providerID = "geojson:" + (feature.id?.text ?? "\(name)@\(latitude),\(longitude)")
             }
             let record = PlaceRecord(
-                name: name, type: type, coordinate: coordinate, address: properties["address"] as? String, phone: properties["phone"] as? String,
-                website: properties["website"] as? String, openingHours: properties["opening_hours"] as? String,
-                categories: properties["categories"] as? [String] ?? [], origin: origin, providerID: providerID)
+                name: name, type: properties.type.flatMap(BusinessType.init(rawValue:)) ?? .other, coordinate: coordinate,
+                address: properties.address, phone: properties.phone, website: properties.website, openingHours: properties.opening_hours,
+                categories: properties.categories ?? [], origin: origin, providerID: providerID)
             var change: RatingChange?
-            if let rating = properties["rating"] as? [String: Any] {
+            if let rating = properties.rating {
                 var values: [RatingDimension: Int] = [:]
-                for dimension in RatingDimension.allCases {
-                    guard let raw = rating[dimension.rawValue] else { continue }
-                    guard let number = raw as? NSNumber, number.doubleValue == number.doubleValue.rounded(),
-                          (0...5).contains(number.intValue) else {
+                for (dimension, raw) in [(RatingDimension.noise, rating.noise), (.outlets, rating.outlets), (.wifi, rating.wifi),
+                                         (.cost, rating.cost), (.seating, rating.seating)] {
+                    guard let raw else { continue }
+                    guard raw == raw.rounded(), (0...5).contains(raw) else {
                         throw bad("rating \(dimension.rawValue) '\(raw)' is not a whole number from 0 to 5")
                     }
-                    values[dimension] = number.intValue
+                    values[dimension] = Int(raw)
                 }
-                change = RatingChange(
-                    values: values, wifiMbps: (rating["wifi_mbps"] as? NSNumber)?.doubleValue,
-                    menu: (rating["menu"] as? String).flatMap(MenuOption.init(rawValue:)), notes: rating["notes"] as? String,
-                    pinColor: (rating["pin_color"] as? String).flatMap(PinColor.init(rawValue:)))
+                change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: rating.menu.flatMap(MenuOption.init(rawValue:)),
+                                      notes: rating.notes, pinColor: rating.pin_color.flatMap(PinColor.init(rawValue:)))
             }
-            places.append(ImportedPlace(record: record, rating: change, saved: properties["saved"] as? Bool ?? false))
+            places.append(ImportedPlace(record: record, rating: change, saved: properties.saved ?? false))
         }
         return places
+    }
+
+    static func describe(_ error: DecodingError) -> String {
+        func path(_ context: DecodingError.Context) -> String {
+            var feature: Int?
+            var rest: [String] = []
+            for (position, key) in context.codingPath.enumerated() {
+                if position > 0, context.codingPath[position - 1].stringValue == "features", let index = key.intValue {
+                    feature = index + 1
+                    rest = []
+                } else if key.stringValue != "features" {
+                    rest.append(key.intValue.map { "[\($0)]" } ?? key.stringValue)
+                }
+            }
+            let field = rest.joined(separator: " ")
+            return (feature.map { "feature \($0)" } ?? "the document") + (field.isEmpty ? "" : ": \(field)")
+        }
+        switch error {
+        case .typeMismatch(_, let context) where context.codingPath.isEmpty:
+            return "not a JSON object"
+        case .typeMismatch(_, let context), .valueNotFound(_, let context):
+            return "\(path(context)) has the wrong type"
+        case .keyNotFound(let key, let context):
+            return "\(path(context)): missing '\(key.stringValue)'"
+        case .dataCorrupted(let context):
+            return context.codingPath.isEmpty ? "not a JSON object" : "\(path(context)) is invalid"
+        @unknown default:
+            return "not GeoJSON"
+        }
     }
 
     /// CSV with a header row.
@@ -139,7 +238,9 @@ extension PlaceStore {
     @discardableResult
     public func importFile(_ data: Data, name: String) throws(WorkplaceError) -> PlaceImportSummary {
         let places: [PlaceFiles.ImportedPlace]
-        if let object = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any], object["elements"] != nil {
+        // An Overpass answer names its "elements" near the start; GeoJSON has "features".
+        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
+        if head.contains("\"elements\""), !head.contains("\"features\"") {
             do {
                 places = try OverpassProvider.parse(data).map { PlaceFiles.ImportedPlace(record: $0, rating: nil, saved: false) }
             } catch {
