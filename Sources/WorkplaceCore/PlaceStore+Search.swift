@@ -55,45 +55,82 @@ extension PlaceStore {
             while true {
                 let found = try candidates(query, radius: radius, prior: prior, db: db)
                 if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
-                    return Array(Self.order(found, by: query.sort).prefix(query.limit))
+                    return found
                 }
                 radius = min(radius * 4, 20_100_000)
             }
         }
     }
 
+    /// A place inside the search box, with just what ranking and filtering need.
+    struct Candidate {
+        var id: Int64
+        var distance: Double
+        var smoothed: Double
+        var score: Double
+        var isOpen: Bool?
+    }
+
+    /// Two phases: light rows from the R*Tree (position, kind, rating; hours only when
+    /// filtering on them) are filtered and ranked, then only the places kept are loaded whole.
     private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, db: Database) throws -> [NearbyPlace] {
-        var result: [NearbyPlace] = []
+        var found: [Candidate] = []
         var seen: Set<Int64> = []
         let typeList = query.types.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
         let typeFilter = query.types.isEmpty ? "" : " AND coalesce(r.type_override, p.type) IN (\(typeList))"
         let sigma = max((query.radius ?? radius) / 2, 300)
+        let hoursColumn = query.openNow ? "p.opening_hours" : "NULL"
         for box in Geo.boxes(around: query.center, radius: radius) {
-            let places = try Self.fetch(db, """
-                JOIN place_index i ON i.id = p.id
+            let rows = try Row.fetchCursor(db, sql: """
+                SELECT p.id, p.lat, p.lon, r.place_id AS rated, r.noise, r.outlets, r.wifi, r.cost, r.seating, \(hoursColumn) AS hours
+                FROM place_index i JOIN place p ON p.id = i.id LEFT JOIN rating r ON r.place_id = p.id
                 WHERE i.max_lat >= ? AND i.min_lat <= ? AND i.max_lon >= ? AND i.min_lon <= ?\(typeFilter)
-                """, [box.minLat, box.maxLat, box.minLon, box.maxLon])
-            for place in places where seen.insert(place.id).inserted {
-                let distance = Geo.distance(query.center, place.coordinate)
+                """, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            while let row = try rows.next() {
+                let id: Int64 = row["id"]
+                guard seen.insert(id).inserted else { continue }
+                let distance = Geo.distance(query.center, Coordinate(unchecked: row["lat"], row["lon"]))
                 guard distance <= radius else { continue }
+                var rating: Rating?
+                if row["rated"] as Int64? != nil {
+                    var values: [RatingDimension: Int] = [:]
+                    for dimension in RatingDimension.allCases {
+                        if let value = row[dimension.rawValue] as Int? { values[dimension] = value }
+                    }
+                    rating = Rating(values: values)
+                }
                 if !query.minimums.isEmpty {
-                    guard let values = place.rating?.values,
+                    guard let values = rating?.values,
                           query.minimums.allSatisfy({ dimension, minimum in (values[dimension] ?? -1) >= minimum }) else { continue }
                 }
-                let open = place.openingHours.flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
-                if query.openNow && open != true { continue }
-                let smoothed = Self.smoothedQuality(place.rating, prior: prior)
+                var open: Bool?
+                if query.openNow {
+                    open = (row["hours"] as String?).flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
+                    guard open == true else { continue }
+                }
+                let smoothed = Self.smoothedQuality(rating, prior: prior)
                 let decay = exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
-                result.append(NearbyPlace(place: place, distance: distance, smoothedQuality: smoothed, score: smoothed / 5 * decay, isOpen: open))
+                found.append(Candidate(id: id, distance: distance, smoothed: smoothed, score: smoothed / 5 * decay, isOpen: open))
             }
         }
-        return result
+        return try complete(found, query: query, db: db)
     }
 
-    static func order(_ places: [NearbyPlace], by sort: PlaceSort) -> [NearbyPlace] {
-        switch sort {
-        case .distance: return places.sorted { ($0.distance, $0.place.id) < ($1.distance, $1.place.id) }
-        case .score: return places.sorted { ($1.score, $0.distance) < ($0.score, $1.distance) }
+    /// Orders the candidates, keeps the first `limit`, and loads those places whole.
+    private func complete(_ candidates: [Candidate], query: PlaceQuery, db: Database) throws -> [NearbyPlace] {
+        let ordered: [Candidate]
+        switch query.sort {
+        case .distance: ordered = candidates.sorted { ($0.distance, $0.id) < ($1.distance, $1.id) }
+        case .score: ordered = candidates.sorted { ($1.score, $0.distance, $0.id) < ($0.score, $1.distance, $1.id) }
+        }
+        let kept = Array(ordered.prefix(query.limit))
+        guard !kept.isEmpty else { return [] }
+        let places = Dictionary(uniqueKeysWithValues: try Self.fetch(db, "WHERE p.id IN (\(kept.map { String($0.id) }.joined(separator: ",")))", [])
+            .map { ($0.id, $0) })
+        return kept.compactMap { candidate in
+            guard let place = places[candidate.id] else { return nil }
+            let open = candidate.isOpen ?? place.openingHours.flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
+            return NearbyPlace(place: place, distance: candidate.distance, smoothedQuality: candidate.smoothed, score: candidate.score, isOpen: open)
         }
     }
 
