@@ -43,7 +43,9 @@ extension BundleStore {
 
     /// Todos, by event then deadline; pending and bundled ones unless `includeFinished`.
     ///
-    /// - Parameter event: only this event's todos (matched like everywhere else).
+    /// - Parameters:
+    ///   - event: only this event's todos (matched like everywhere else).
+    ///   - includeFinished: also list done and dropped todos.
     public func todos(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> [Todo] {
         try read { db in
             var conditions: [String] = []

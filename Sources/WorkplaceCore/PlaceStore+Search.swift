@@ -80,6 +80,7 @@ extension PlaceStore {
         let typeFilter = query.types.isEmpty ? "" : " AND coalesce(r.type_override, p.type) IN (\(typeList))"
         let sigma = max((query.radius ?? radius) / 2, 300)
         let hoursColumn = query.openNow ? "p.opening_hours" : "NULL"
+        var parsedHours: [String: Bool?] = [:]  // many places share one hours string: read each once
         for box in Geo.boxes(around: query.center, radius: radius) {
             let rows = try Row.fetchCursor(db, sql: """
                 SELECT p.id, p.lat, p.lon, r.place_id AS rated, r.noise, r.outlets, r.wifi, r.cost, r.seating, \(hoursColumn) AS hours
@@ -105,7 +106,14 @@ extension PlaceStore {
                 }
                 var open: Bool?
                 if query.openNow {
-                    open = (row["hours"] as String?).flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
+                    if let text = row["hours"] as String? {
+                        if let known = parsedHours[text] {
+                            open = known
+                        } else {
+                            open = WeeklyHours.parseOSM(text).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
+                            parsedHours[text] = open
+                        }
+                    }
                     guard open == true else { continue }
                 }
                 let smoothed = Self.smoothedQuality(rating, prior: prior)
