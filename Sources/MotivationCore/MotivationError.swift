@@ -45,11 +45,11 @@ public enum MotivationError: Error, Sendable, Equatable, CustomStringConvertible
             return "refused: the model lacks \(missing.joined(separator: " and ")); fill it in or use --force"
         case .malformedDocument(let reason): return "malformed business model document: \(reason)"
         case .corruptStore(let path, let reason):
-            return "the store at \(path) is damaged or not a business-model store (\(reason)); it was left untouched"
+            return StoreMessage.corrupt(path: path, reason: reason, kind: "business-model")
         case .newerStore(let path):
-            return "the store at \(path) was written by a newer version of suite; upgrade suite (the file was left untouched)"
-        case .storeUnavailable(let path, let reason): return "cannot use the store at \(path): \(reason)"
-        case .storeBusy(let path): return "the store at \(path) is busy (another suite process holds it); try again"
+            return StoreMessage.newer(path: path)
+        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
+        case .storeBusy(let path): return StoreMessage.busy(path: path)
         }
     }
 }

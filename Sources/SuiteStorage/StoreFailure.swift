@@ -30,15 +30,15 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
     package var description: String {
         switch self {
         case .unavailable(let path, let reason):
-            return "cannot use the store at \(path): \(reason)"
+            return StoreMessage.unavailable(path: path, reason: reason)
         case .corrupt(let path, let reason):
             return "the store at \(path) is damaged or not a database (\(reason)); it was left untouched"
         case .foreign(let path, let reason):
             return "the file at \(path) is not this store (\(reason)); it was left untouched"
         case .newerSchema(let path):
-            return "the store at \(path) was written by a newer version of suite; upgrade suite to use it (the file was left untouched)"
+            return StoreMessage.newer(path: path)
         case .busy(let path):
-            return "the store at \(path) is busy (another suite process holds it); try again"
+            return StoreMessage.busy(path: path)
         case .missingFeature(let path, let feature):
             return "the SQLite library lacks \(feature), which the store at \(path) needs"
         }
@@ -96,5 +96,24 @@ extension StoreErrorCases {
         case .missingFeature(let path, let feature):
             self = .storeUnavailable(path: path, reason: "SQLite lacks \(feature)")
         }
+    }
+}
+
+/// The wording of the store errors every core shares, so that all four say it the same way.
+package enum StoreMessage {
+    package static func corrupt(path: String, reason: String, kind: String) -> String {
+        "the store at \(path) is damaged or not a \(kind) store (\(reason)); it was left untouched"
+    }
+
+    package static func newer(path: String) -> String {
+        "the store at \(path) was written by a newer version of suite; upgrade suite (the file was left untouched)"
+    }
+
+    package static func unavailable(path: String, reason: String) -> String {
+        "cannot use the store at \(path): \(reason)"
+    }
+
+    package static func busy(path: String) -> String {
+        "the store at \(path) is busy (another suite process holds it); try again"
     }
 }

@@ -51,11 +51,11 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .providerUnavailable(let provider, let detail): return "\(provider) is unavailable: \(detail)"
         case .malformedImport(let file, let reason): return "\(file): \(reason); nothing was imported"
         case .corruptStore(let path, let reason):
-            return "the store at \(path) is damaged or not a places store (\(reason)); it was left untouched"
+            return StoreMessage.corrupt(path: path, reason: reason, kind: "places")
         case .newerStore(let path):
-            return "the store at \(path) was written by a newer version of suite; upgrade suite (the file was left untouched)"
-        case .storeUnavailable(let path, let reason): return "cannot use the store at \(path): \(reason)"
-        case .storeBusy(let path): return "the store at \(path) is busy (another suite process holds it); try again"
+            return StoreMessage.newer(path: path)
+        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
+        case .storeBusy(let path): return StoreMessage.busy(path: path)
         }
     }
 }
