@@ -214,6 +214,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
         case pinColor, pinState
     }
 
+    /// Creates a place (the store makes them; this is for tests and previews).
     public init(id: Int64, name: String, type: BusinessType, coordinate: Coordinate, address: String?, phone: String?, website: String?,
                 openingHours: String?, categories: [String], origin: PlaceOrigin, providerID: String?, fetchedAt: Date?, rating: Rating?, isSaved: Bool) {
         self.id = id; self.name = name; self.type = type; self.coordinate = coordinate; self.address = address; self.phone = phone

@@ -98,8 +98,11 @@ public enum PlaceFiles {
 
     /// A place read from a file, with the user's rating when the file carries one.
     public struct ImportedPlace: Sendable, Hashable {
+        /// The provider data.
         public var record: PlaceRecord
+        /// The rating the file carries, if any.
         public var rating: RatingChange?
+        /// True when the file marks the place as saved.
         public var saved: Bool
     }
 

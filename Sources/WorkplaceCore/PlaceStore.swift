@@ -4,15 +4,25 @@ import SuiteStorage
 
 /// Provider data for one place, as fetched or imported, before it is stored.
 public struct PlaceRecord: Codable, Sendable, Hashable {
+    /// The place's name.
     public var name: String
+    /// What kind of place it is.
     public var type: BusinessType
+    /// Where it is.
     public var coordinate: Coordinate
+    /// Its address, one line.
     public var address: String?
+    /// Its phone number.
     public var phone: String?
+    /// Its website.
     public var website: String?
+    /// Opening hours in OSM `opening_hours` syntax.
     public var openingHours: String?
+    /// Provider categories.
     public var categories: [String]
+    /// Where the data came from.
     public var origin: PlaceOrigin
+    /// The provider's id; places are matched on origin and this id.
     public var providerID: String?
 
     /// Creates a record.
@@ -25,11 +35,17 @@ public struct PlaceRecord: Codable, Sendable, Hashable {
 
 /// A partial change to a rating: nil leaves a field as it is.
 public struct RatingChange: Sendable, Hashable {
+    /// New values per dimension (0…5).
     public var values: [RatingDimension: Int] = [:]
+    /// A new measured wifi speed.
     public var wifiMbps: Double?
+    /// A new menu option.
     public var menu: MenuOption?
+    /// New notes.
     public var notes: String?
+    /// A new pin colour.
     public var pinColor: PinColor?
+    /// The user's own view of what kind of place it is.
     public var type: BusinessType?
 
     /// Creates a change.

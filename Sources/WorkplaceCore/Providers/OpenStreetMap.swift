@@ -6,6 +6,7 @@ import FoundationNetworking
 /// OpenStreetMap through Overpass: cafés, libraries and coworking spaces around a point. Free,
 /// no key; the data is © OpenStreetMap contributors (ODbL).
 public struct OverpassProvider: PlaceProvider {
+    /// The provider's name, for messages.
     public let name = "OpenStreetMap (Overpass)"
     /// `https://overpass-api.de/api` in production; the query goes to `interpreter` below it.
     public var baseURL: URL

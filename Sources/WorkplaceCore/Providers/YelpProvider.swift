@@ -6,6 +6,7 @@ import FoundationNetworking
 /// Yelp Fusion: `/businesses/search` around a point (paged up to Yelp's 240 results), then
 /// `/businesses/{id}` for the opening hours of the nearest ones.
 public struct YelpProvider: PlaceProvider {
+    /// The provider's name, for messages.
     public let name = "Yelp"
     /// The API key (sent as a Bearer token).
     public var apiKey: String
