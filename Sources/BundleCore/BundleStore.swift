@@ -95,18 +95,9 @@ public final class BundleStore: Sendable {
 
     // MARK: - Transactions
 
-    func read<T>(_ body: (Database) throws -> T) throws(BundleError) -> T {
-        do { return try store.read(body) } catch { throw domain(error) }
-    }
+    func read<T>(_ body: (Database) throws -> T) throws(BundleError) -> T { try store.read(body) }
 
-    func write<T>(_ body: (Database) throws -> T) throws(BundleError) -> T {
-        do { return try store.write(body) } catch { throw domain(error) }
-    }
-
-    private func domain(_ error: any Error) -> BundleError {
-        if let error = error as? BundleError { return error }
-        return .storeUnavailable(path: path, reason: "\(error)")
-    }
+    func write<T>(_ body: (Database) throws -> T) throws(BundleError) -> T { try store.write(body) }
 
     var stamp: Int64 { Millis(now()).value }
 

@@ -342,18 +342,9 @@ public final class BusinessModelStore: Sendable {
 
     // MARK: - Plumbing
 
-    private func read<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T {
-        do { return try store.read(body) } catch { throw domain(error) }
-    }
+    func read<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T { try store.read(body) }
 
-    private func write<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T {
-        do { return try store.write(body) } catch { throw domain(error) }
-    }
-
-    private func domain(_ error: any Error) -> MotivationError {
-        if let error = error as? MotivationError { return error }
-        return .storeUnavailable(path: path, reason: "\(error)")
-    }
+    func write<T>(_ body: (Database) throws -> T) throws(MotivationError) -> T { try store.write(body) }
 
     private static func insert(_ model: BusinessModel, db: Database) throws {
         if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM model WHERE name = ? COLLATE NOCASE)", arguments: [model.name]) == true {

@@ -106,18 +106,9 @@ public final class QuoteStore: Sendable {
 
     // MARK: - Transactions
 
-    func read<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T {
-        do { return try store.read(body) } catch { throw domain(error) }
-    }
+    func read<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T { try store.read(body) }
 
-    func write<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T {
-        do { return try store.write(body) } catch { throw domain(error) }
-    }
-
-    private func domain(_ error: any Error) -> QuoteError {
-        if let error = error as? QuoteError { return error }
-        return .storeUnavailable(path: path, reason: "\(error)")
-    }
+    func write<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T { try store.write(body) }
 
     var stamp: Int64 { Millis(now()).value }
 

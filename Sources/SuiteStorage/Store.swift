@@ -67,18 +67,19 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         }
     }
 
-    /// Reads in a consistent snapshot. SQLite errors become `Failure`; other errors pass through.
-    package func read<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Reads in a consistent snapshot. SQLite errors become `Failure`; a `Failure` thrown by
+    /// `body` passes through; anything else is reported as the store being unusable.
+    package func read<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
         do {
             return try pool.read(body)
-        } catch let error as DatabaseError {
-            throw Failure(storeFailure: .classify(error, path: path))
+        } catch {
+            throw failure(error)
         }
     }
 
-    /// Writes in one IMMEDIATE transaction, committed durably before it returns. SQLite errors
-    /// become `Failure`; other errors thrown by `body` roll the transaction back and pass through.
-    package func write<T>(_ body: (Database) throws -> T) throws -> T {
+    /// Writes in one IMMEDIATE transaction, committed durably before it returns. An error thrown
+    /// by `body` rolls the transaction back; errors are mapped as for ``read(_:)``.
+    package func write<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
         do {
             return try pool.writeWithoutTransaction { db in
                 var result: T?
@@ -89,8 +90,16 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 guard let result else { preconditionFailure("a committed transaction has a result") } // programmer error
                 return result
             }
-        } catch let error as DatabaseError {
-            throw Failure(storeFailure: .classify(error, path: path))
+        } catch {
+            throw failure(error)
+        }
+    }
+
+    private func failure(_ error: any Error) -> Failure {
+        switch error {
+        case let error as Failure: return error
+        case let error as DatabaseError: return Failure(storeFailure: .classify(error, path: path))
+        default: return Failure(storeFailure: .unavailable(path: path, reason: "\(error)"))
         }
     }
 

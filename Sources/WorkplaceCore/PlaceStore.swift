@@ -130,18 +130,9 @@ public final class PlaceStore: Sendable {
 
     // MARK: - Transactions
 
-    func read<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T {
-        do { return try store.read(body) } catch { throw domain(error) }
-    }
+    func read<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T { try store.read(body) }
 
-    func write<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T {
-        do { return try store.write(body) } catch { throw domain(error) }
-    }
-
-    private func domain(_ error: any Error) -> WorkplaceError {
-        if let error = error as? WorkplaceError { return error }
-        return .storeUnavailable(path: path, reason: "\(error)")
-    }
+    func write<T>(_ body: (Database) throws -> T) throws(WorkplaceError) -> T { try store.write(body) }
 
     var stamp: Int64 { Millis(now()).value }
 

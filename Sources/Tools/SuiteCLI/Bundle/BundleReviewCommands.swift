@@ -63,12 +63,7 @@ struct BundleExport: ParsableCommand {
 
     func run() throws {
         let data = try Bundles.open(options).export(format, timeZone: Bundles.timeZone)
-        if let output {
-            try AtomicFile.write(data, to: output)
-            print("Wrote \(output).")
-        } else {
-            FileHandle.standardOutput.write(data)
-        }
+        try Terminal.emit(data, to: output)
     }
 }
 

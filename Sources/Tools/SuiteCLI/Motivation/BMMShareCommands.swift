@@ -61,12 +61,7 @@ struct BMMExport: ParsableCommand {
         let model = try selection.model(in: store)
         let warnings = format == .json ? [] : try BMMShare.check(model, force: force)
         let data = try BMMShare.render(model, format: format, store: store)
-        if let output {
-            try AtomicFile.write(data, to: output)
-            print("Wrote \(output).")
-        } else {
-            FileHandle.standardOutput.write(data)
-        }
+        try Terminal.emit(data, to: output)
         warnings.forEach(Terminal.printError)
     }
 }

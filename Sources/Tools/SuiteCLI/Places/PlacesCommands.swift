@@ -290,7 +290,7 @@ struct PlacesExport: ParsableCommand {
     func run() throws {
         let places = try Places.open(options).allPlaces()
         let data = format == .geojson ? PlaceFiles.geoJSON(places) : Data(PlaceFiles.csv(places).utf8)
-        if let output { try AtomicFile.write(data, to: output); print("Wrote \(output).") } else { FileHandle.standardOutput.write(data) }
+        try Terminal.emit(data, to: output)
     }
 }
 
@@ -310,8 +310,6 @@ struct PlacesMap: ParsableCommand {
         let metres = try Geo.parseDistance(radius)
         let places = try store.near(PlaceQuery(center: center, radius: metres, limit: limit))
         let svg = Data(MapRenderer.svg(places, center: center, radius: metres).utf8)
-        if let output { try AtomicFile.write(svg, to: output); print("Wrote \(output) with \(places.count) place\(places.count == 1 ? "" : "s").") } else {
-            FileHandle.standardOutput.write(svg)
-        }
+        try Terminal.emit(svg, to: output, note: " with \(places.count) place\(places.count == 1 ? "" : "s")")
     }
 }

@@ -146,7 +146,7 @@ struct QuotesExport: ParsableCommand {
 
     func run() throws {
         let data = QuoteExport.json(try options.open().allQuotes())
-        if let output { try AtomicFile.write(data, to: output); print("Wrote \(output).") } else { FileHandle.standardOutput.write(data) }
+        try Terminal.emit(data, to: output)
     }
 }
 

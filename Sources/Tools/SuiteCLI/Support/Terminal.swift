@@ -27,6 +27,16 @@ enum Terminal {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
+    /// Writes a command's document to `output` (atomically, saying so on stdout) or to stdout.
+    static func emit(_ data: Data, to output: String?, note: String = "") throws {
+        guard let output else {
+            FileHandle.standardOutput.write(data)
+            return
+        }
+        try AtomicFile.write(data, to: output)
+        print("Wrote \(output)\(note).")
+    }
+
     /// Decodes bytes as UTF-8, refusing invalid sequences.
     static func utf8(_ data: Data, source: String) throws -> String {
         guard let text = String(validating: data, as: UTF8.self) else {
