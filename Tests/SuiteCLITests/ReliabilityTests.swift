@@ -152,27 +152,30 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
 
     /// The negative control: a writer that acknowledges before it commits. The same checks must
     /// catch the loss, or the harness proves nothing.
-    @Test func theHarnessCatchesAWriterThatAcknowledgesEarly() throws {
-        let target = crashTargets[3]
-        let suite = try Suite()
-        for command in target.setup { #expect(try suite.run(command).status == 0) }
-        var figures = CrashFigures(store: "bundle, unsafe early acknowledgement", writers: 1)
-        for attempt in 0..<3 {
-            let key = "rec-unsafe-\(attempt)"
-            let child = try Spawned(suite, target.write(key), environment: ["SUITE_TEST_UNSAFE_EARLY_ACK": "1"])
-            figures.writes += 1
-            let deadline = Date().addingTimeInterval(10)
-            while !child.printed.contains("ACK \(key)") && Date() < deadline { usleep(5_000) }
-            if child.printed.contains("ACK \(key)") { figures.acknowledged.insert(key) }
-            child.kill()
-            figures.kills += 1
-            _ = child.wait()
+    @Test func theHarnessCatchesAWriterThatAcknowledgesEarly() async throws {
+        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnGCD {
+            let target = crashTargets[3]
+            let suite = try Suite()
+            for command in target.setup { #expect(try suite.run(command).status == 0) }
+            var figures = CrashFigures(store: "bundle, unsafe early acknowledgement", writers: 1)
+            for attempt in 0..<3 {
+                let key = "rec-unsafe-\(attempt)"
+                let child = try Spawned(suite, target.write(key), environment: ["SUITE_TEST_UNSAFE_EARLY_ACK": "1"])
+                figures.writes += 1
+                let deadline = Date().addingTimeInterval(10)
+                while !child.printed.contains("ACK \(key)") && Date() < deadline { usleep(5_000) }
+                if child.printed.contains("ACK \(key)") { figures.acknowledged.insert(key) }
+                child.kill()
+                figures.kills += 1
+                _ = child.wait()
+            }
+            try inspect(suite, target, into: &figures)
+            print("negative control — \(figures)")
+            #expect(figures.acknowledged.count == 3)
+            #expect(figures.lost == 3)
+            #expect(!figures.holds)
         }
-        try inspect(suite, target, into: &figures)
-        print("negative control — \(figures)")
-        #expect(figures.acknowledged.count == 3)
-        #expect(figures.lost == 3)
-        #expect(!figures.holds)
     }
 }
 
@@ -200,29 +203,32 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
     }
 
     @Test(arguments: imports.indices)
-    func aKilledImportLeavesAllOrNothingAndARerunSucceeds(index: Int) throws {
-        let (name, file, generate, command, countSQL) = Self.imports[index]
-        let size = index == 2 ? 8_000 : 20_000
-        let timing = try Suite()
-        let input = timing.path("input")
-        try generate(size).write(to: URL(fileURLWithPath: input))
-        // How long a whole import takes here, so the kill lands in the middle of one.
-        let started = Date()
-        #expect(try timing.run(command + [input]).status == 0, "\(name)")
-        let duration = Date().timeIntervalSince(started)
-        #expect(try count(timing, file, countSQL) == size)
+    func aKilledImportLeavesAllOrNothingAndARerunSucceeds(index: Int) async throws {
+        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnGCD {
+            let (name, file, generate, command, countSQL) = Self.imports[index]
+            let size = index == 2 ? 8_000 : 20_000
+            let timing = try Suite()
+            let input = timing.path("input")
+            try generate(size).write(to: URL(fileURLWithPath: input))
+            // How long a whole import takes here, so the kill lands in the middle of one.
+            let started = Date()
+            #expect(try timing.run(command + [input]).status == 0, "\(name)")
+            let duration = Date().timeIntervalSince(started)
+            #expect(try count(timing, file, countSQL) == size)
 
-        let suite = try Suite()
-        let child = try Spawned(suite, command + [input])
-        usleep(UInt32(duration / 2 * 1_000_000))
-        child.kill()
-        let outcome = child.wait()
-        let afterKill = try count(suite, file, countSQL)
-        print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, killed at half: \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
-        #expect(afterKill == 0 || afterKill == size)
-        let rerun = try suite.run(command + [input])
-        #expect(rerun.status == 0, "\(rerun.stderr)")
-        #expect(try count(suite, file, countSQL) == size)
+            let suite = try Suite()
+            let child = try Spawned(suite, command + [input])
+            usleep(UInt32(duration / 2 * 1_000_000))
+            child.kill()
+            let outcome = child.wait()
+            let afterKill = try count(suite, file, countSQL)
+            print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, killed at half: \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
+            #expect(afterKill == 0 || afterKill == size)
+            let rerun = try suite.run(command + [input])
+            #expect(rerun.status == 0, "\(rerun.stderr)")
+            #expect(try count(suite, file, countSQL) == size)
+        }
     }
 }
 
@@ -304,21 +310,24 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
     ]
 
     @Test(arguments: bigWrites.indices)
-    func aFullDiskFailsCleanlyAndLosesNothing(index: Int) throws {
-        let store = Self.bigWrites[index]
-        let suite = try Suite()
-        #expect(try suite.run(store.setup).status == 0)
-        let before = try suite.dump(store.file)
-        let input = suite.path("input")
-        try store.input().write(to: URL(fileURLWithPath: input))
-        // A file-size limit (in 512-byte blocks) stands in for a full disk: writes past it fail with EFBIG.
-        let limited = try suite.run(["ulimit -f 1200; exec \"$0\" \"$@\" < \"$INPUT\""] + [Suite.binary.path] + store.write,
-                                    environment: ["INPUT": input], viaShell: true)
-        expectFailure(limited, status: 74, suite.storeFolder.appendingPathComponent(store.file).path)
-        #expect(limited.stderr.contains("disk is full") || limited.stderr.contains("I/O error"), "\(limited.stderr)")
-        #expect(try suite.dump(store.file) == before)
-        // With room again, the same write goes through.
-        #expect(try suite.run(store.write, stdin: try Data(contentsOf: URL(fileURLWithPath: input))).status == 0)
+    func aFullDiskFailsCleanlyAndLosesNothing(index: Int) async throws {
+        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnGCD {
+            let store = Self.bigWrites[index]
+            let suite = try Suite()
+            #expect(try suite.run(store.setup).status == 0)
+            let before = try suite.dump(store.file)
+            let input = suite.path("input")
+            try store.input().write(to: URL(fileURLWithPath: input))
+            // A file-size limit (in 512-byte blocks) stands in for a full disk: writes past it fail with EFBIG.
+            let limited = try suite.run(["ulimit -f 1200; exec \"$0\" \"$@\" < \"$INPUT\""] + [Suite.binary.path] + store.write,
+                                        environment: ["INPUT": input], viaShell: true)
+            expectFailure(limited, status: 74, suite.storeFolder.appendingPathComponent(store.file).path)
+            #expect(limited.stderr.contains("disk is full") || limited.stderr.contains("I/O error"), "\(limited.stderr)")
+            #expect(try suite.dump(store.file) == before)
+            // With room again, the same write goes through.
+            #expect(try suite.run(store.write, stdin: try Data(contentsOf: URL(fileURLWithPath: input))).status == 0)
+        }
     }
 
     @Test func storeFilesArePrivate() throws {

@@ -62,7 +62,8 @@ public final class TestServer: Sendable {
         }
         self.server = server
         task = Task { try await server.run() }
-        try await server.waitUntilListening()
+        // Generous: other tests may keep the cooperative threads busy for a few seconds.
+        try await server.waitUntilListening(timeout: 60)
         guard case .ip4(_, let port)? = await server.listeningAddress else { throw URLError(.cannotConnectToHost) }
         self.port = port
     }
