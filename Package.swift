@@ -9,6 +9,9 @@ let package = Package(
         .library(name: "WorkplaceCore", targets: ["WorkplaceCore"]),
         .library(name: "QuoteCore", targets: ["QuoteCore"]),
         .library(name: "BundleCore", targets: ["BundleCore"]),
+        // URLSession as WorkplaceCore's HTTP client, for apps (kept apart so a program that does not
+        // fetch does not link FoundationNetworking and libcurl on Linux).
+        .library(name: "WorkplaceURLSession", targets: ["WorkplaceURLSession"]),
         .executable(name: "suite", targets: ["suite"]),
     ],
     dependencies: [
@@ -35,6 +38,10 @@ let package = Package(
             dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
+            name: "WorkplaceURLSession",
+            dependencies: ["WorkplaceCore"]
+        ),
+        .target(
             name: "QuoteCore",
             dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
@@ -42,10 +49,16 @@ let package = Package(
             name: "BundleCore",
             dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // libcurl opened with dlopen when `suite places` fetches (see CurlHTTPClient).
+        .target(
+            name: "CSuiteCurl",
+            path: "Sources/Tools/CSuiteCurl",
+            linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
+        ),
         .target(
             name: "SuiteCLI",
             dependencies: [
-                "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore",
+                "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "CSuiteCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"
@@ -71,7 +84,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkplaceCoreTests",
-            dependencies: ["WorkplaceCore", "SuiteTestSupport"]
+            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport"]
         ),
         .testTarget(
             name: "QuoteCoreTests",

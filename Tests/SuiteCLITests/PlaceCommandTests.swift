@@ -62,6 +62,15 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         let osm = try await suite.runAsync(["places", "fetch", "--provider", "osm", "--overpass-url", base + "/api"])
         #expect(osm.stdout.contains("1 new"))
         #expect(try await suite.runAsync(["places", "show", "1"]).stdout.contains("Mo 07:00-19:00"))
+        // What libcurl sent: the bearer key to Yelp, a form POST with a User-Agent to Overpass.
+        let requests = await server.script.requests
+        let search = try #require(requests.first { $0.path == "/v3/businesses/search" && $0.headers["authorization"] != nil })
+        #expect(search.headers["authorization"] == "Bearer key-that-must-not-leak")
+        #expect(search.query["latitude"] == "52.5219" && search.query["sort_by"] == "distance")
+        let overpass = try #require(requests.first { $0.path == "/api/interpreter" })
+        #expect(overpass.body.hasPrefix("data=%5Bout%3Ajson%5D"))
+        #expect(overpass.headers["user-agent"]?.hasPrefix("suite-places/") == true)
+        #expect(overpass.headers["content-type"] == "application/x-www-form-urlencoded")
         // A refused key: one clear line, the key never shown, the store unchanged.
         await server.script.set("/v3/businesses/search", [.init(status: 401, body: "{\"error\": {\"code\": \"TOKEN_INVALID\", \"description\": \"bad\"}}")])
         let before = try suite.dump("places.sqlite")
@@ -73,6 +82,11 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"]), status: 69, "Yelp is unavailable")
         await server.script.set("/v3/businesses/search", [.init(status: 429, body: "{}", headers: ["Retry-After": "0"])])
         expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "yelp", "--yelp-url", base + "/v3"]), status: 75, "rate limiting")
+        #expect(try suite.dump("places.sqlite") == before)
+        // An answer slower than --timeout: libcurl gives up, one line, nothing stored.
+        await server.script.set("/api/interpreter", [.init(status: 200, body: "{\"elements\": []}", delay: 5)])
+        expectFailure(try await suite.runAsync(["places", "fetch", "--provider", "osm", "--overpass-url", base + "/api", "--timeout", "1"]),
+                      status: 69, "no answer within 1 s")
         #expect(try suite.dump("places.sqlite") == before)
         let stored = try await suite.runAsync(["places", "export", "--format", "geojson"]).stdout
         #expect(!stored.contains("key-that-must-not-leak"))

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import SuiteTestSupport
 @testable import WorkplaceCore
+import WorkplaceURLSession
 
 func freshPlaceStore() throws -> PlaceStore {
     let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-places-tests-\(UUID().uuidString)")
@@ -47,7 +48,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
             .init(status: 200, body: yelpPage(200..<240, total: 300)),
         ])
         await server.script.set("/v3/businesses/", [.init(status: 200, body: yelpHours)])
-        let provider = YelpProvider(apiKey: "secret-key", baseURL: server.baseURL.appendingPathComponent("v3"), hoursLimit: 2, timeout: 30)
+        let provider = YelpProvider(apiKey: "secret-key", baseURL: server.baseURL.appendingPathComponent("v3"), hoursLimit: 2, timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         let summary = try await fetchAndStore(provider, into: store)
         #expect(summary.added == 240)
@@ -69,7 +70,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         defer { Task { await server.stop() } }
         await server.script.set("/businesses/search", [.init(status: 401, body: "{\"error\": {\"code\": \"TOKEN_INVALID\", \"description\": \"Invalid access token or authorization header.\"}}")])
         let store = try freshPlaceStore()
-        let provider = YelpProvider(apiKey: "wrong", baseURL: server.baseURL, timeout: 30)
+        let provider = YelpProvider(apiKey: "wrong", baseURL: server.baseURL, timeout: 30, client: URLSessionHTTPClient())
         await #expect(throws: WorkplaceError.providerUnauthorized(provider: "Yelp", detail: "TOKEN_INVALID")) { try await fetchAndStore(provider, into: store) }
         #expect(try store.count() == 0)
         #expect(await server.script.count("/businesses/search") == 1)
@@ -82,7 +83,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
             .init(status: 429, body: "{\"error\": {\"code\": \"TOO_MANY_REQUESTS_PER_SECOND\"}}", headers: ["Retry-After": "1"]),
             .init(status: 200, body: yelpPage(0..<3, total: 3)),
         ])
-        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, initialBackoff: 0.05)
+        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, initialBackoff: 0.05, client: URLSessionHTTPClient())
         let started = Date()
         let store = try freshPlaceStore()
         #expect(try await fetchAndStore(provider, into: store).added == 3)
@@ -94,7 +95,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/businesses/search", [.init(status: 429, body: "{\"error\": {\"code\": \"ACCESS_LIMIT_REACHED\"}}")])
-        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, timeout: 30, maxRetries: 2, initialBackoff: 0.01)
+        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, timeout: 30, maxRetries: 2, initialBackoff: 0.01, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         await #expect(throws: WorkplaceError.providerRateLimited(provider: "Yelp")) { try await fetchAndStore(provider, into: store) }
         #expect(await server.script.count("/businesses/search") == 3)
@@ -107,7 +108,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         await server.script.set("/businesses/search", [
             .init(status: 500, body: "{\"error\": {\"code\": \"INTERNAL_ERROR\"}}"), .init(status: 200, body: yelpPage(0..<2, total: 2)),
         ])
-        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, initialBackoff: 0.01)
+        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, initialBackoff: 0.01, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         #expect(try await fetchAndStore(provider, into: store).added == 2)
     }
@@ -117,7 +118,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/businesses/search", [.init(status: 200, body: body)])
-        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30)
+        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         try store.upsert([PlaceRecord(name: "Existing", type: .library, coordinate: berlin, origin: .openStreetMap, providerID: "node/1")])
         await #expect {
@@ -133,7 +134,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/businesses/search", [.init(status: 200, body: yelpPage(0..<1, total: 1), delay: 3)])
-        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 1, maxRetries: 0)
+        let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 1, maxRetries: 0, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         await #expect {
             try await fetchAndStore(provider, into: store)
@@ -145,7 +146,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
     }
 
     @Test func aMissingKeyNeverCallsTheService() async throws {
-        let provider = YelpProvider(apiKey: "  ", baseURL: URL(string: "http://127.0.0.1:9")!)
+        let provider = YelpProvider(apiKey: "  ", baseURL: URL(string: "http://127.0.0.1:9")!, client: URLSessionHTTPClient())
         await #expect(throws: WorkplaceError.missingAPIKey(provider: "Yelp")) { try await provider.places(near: berlin, radius: 100, progress: nil) }
     }
 }
@@ -165,7 +166,7 @@ let overpassAnswer = """
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/api/interpreter", [.init(status: 200, body: overpassAnswer)])
-        let provider = OverpassProvider(baseURL: server.baseURL.appendingPathComponent("api"), userAgent: "suite-tests/1", timeout: 30)
+        let provider = OverpassProvider(baseURL: server.baseURL.appendingPathComponent("api"), userAgent: "suite-tests/1", timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         #expect(try await fetchAndStore(provider, into: store) == PlaceImportSummary(added: 3, updated: 0))
         let request = try #require(await server.script.requests.first)
@@ -191,7 +192,7 @@ let overpassAnswer = """
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/interpreter", [.init(status: 200, body: "<html>busy</html>")])
-        let provider = OverpassProvider(baseURL: server.baseURL, userAgent: "t", timeout: 30)
+        let provider = OverpassProvider(baseURL: server.baseURL, userAgent: "t", timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         await #expect(throws: (any Error).self) { try await fetchAndStore(provider, into: store) }
         #expect(try store.count() == 0)
@@ -201,7 +202,7 @@ let overpassAnswer = """
         let server = try await TestServer()
         defer { Task { await server.stop() } }
         await server.script.set("/search", [.init(status: 200, body: "[{\"place_id\": 1, \"lat\": \"52.5219\", \"lon\": \"13.4132\", \"display_name\": \"Alexanderplatz, Mitte, Berlin\"}]")])
-        let geocoder = NominatimGeocoder(baseURL: server.baseURL, userAgent: "suite-tests/1", timeout: 30)
+        let geocoder = NominatimGeocoder(baseURL: server.baseURL, userAgent: "suite-tests/1", timeout: 30, client: URLSessionHTTPClient())
         let started = Date()
         let first = try await geocoder.geocode("Alexanderplatz, Berlin")
         _ = try await geocoder.geocode("Alexanderplatz, Berlin")

@@ -1,32 +1,66 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
-/// Sends HTTP requests. The live client uses `URLSession`; tests talk to a real server on
-/// loopback through it.
-public protocol HTTPClient: Sendable {
-    /// Sends `request` and returns the body and response, or throws when no response came
-    /// (connection refused, timeout).
-    func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse)
+/// An HTTP request as the providers build it: plain values, so a client can be written on any
+/// HTTP stack (`URLSession` in `WorkplaceURLSession`, libcurl in the `suite` tool, a fake in tests).
+public struct HTTPRequest: Sendable, Equatable {
+    /// The absolute `http` or `https` URL.
+    public var url: URL
+    /// `GET`, `POST`, …
+    public var method: String
+    /// Header fields to send, by name.
+    public var headers: [String: String]
+    /// The body, for `POST`.
+    public var body: Data?
+    /// The longest wait for the whole answer, in seconds.
+    public var timeout: TimeInterval
+
+    /// Creates a request.
+    public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval) {
+        self.url = url; self.method = method; self.headers = headers; self.body = body; self.timeout = timeout
+    }
 }
 
-/// `URLSession` as an ``HTTPClient``.
-public struct URLSessionHTTPClient: HTTPClient {
-    private let session: URLSession
+/// An HTTP answer: status, header fields and body.
+public struct HTTPResponse: Sendable, Equatable {
+    /// The status code, e.g. 200.
+    public var status: Int
+    /// Header fields, by lower-cased name.
+    public var headers: [String: String]
+    /// The body.
+    public var body: Data
 
-    /// Creates a client with its own ephemeral session.
-    public init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+    /// Creates an answer; header names are lower-cased.
+    public init(status: Int, headers: [String: String] = [:], body: Data = Data()) {
+        self.status = status
+        self.headers = Dictionary(headers.map { ($0.key.lowercased(), $0.value) }, uniquingKeysWith: { _, last in last })
+        self.body = body
     }
 
-    public func send(_ request: URLRequest) async throws -> (Data, HTTPURLResponse) {
-        let (data, response) = try await session.data(for: request)
-        guard let http = response as? HTTPURLResponse else { throw URLError(.badServerResponse) }
-        return (data, http)
+    /// A header field by name, in any case.
+    public func header(_ name: String) -> String? { headers[name.lowercased()] }
+}
+
+/// Why a client got no answer at all.
+public enum HTTPClientError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Nothing came within the request's timeout.
+    case timedOut
+    /// The transfer failed (no connection, TLS, DNS, …); the text says how.
+    case failed(String)
+
+    public var description: String {
+        switch self {
+        case .timedOut: "timed out"
+        case .failed(let reason): reason
+        }
     }
+}
+
+/// Sends HTTP requests. Pass one to each provider: `URLSessionHTTPClient` (product
+/// `WorkplaceURLSession`) in an app, a scripted one in tests.
+public protocol HTTPClient: Sendable {
+    /// Sends `request` and returns the answer, whatever its status; throws when no answer came
+    /// (connection refused, timeout).
+    func send(_ request: HTTPRequest) async throws -> HTTPResponse
 }
 
 /// Retries for rate limits and server errors, shared by the providers.
@@ -40,19 +74,20 @@ struct RetryPolicy: Sendable {
 
     /// Sends a request, retrying 429 and 5xx answers with backoff (honouring `Retry-After`).
     /// Returns the final answer, whatever its status; throws when no answer came.
-    func send(_ request: URLRequest, with client: any HTTPClient, provider: String) async throws(WorkplaceError) -> (Data, HTTPURLResponse) {
+    func send(_ request: HTTPRequest, with client: any HTTPClient, provider: String) async throws(WorkplaceError) -> HTTPResponse {
         var attempt = 0
         while true {
-            let answer: (Data, HTTPURLResponse)
+            let answer: HTTPResponse
             do {
                 answer = try await Self.send(request, with: client)
             } catch {
-                let reason = (error as? URLError)?.code == .timedOut ? "no answer within \(Int(request.timeoutInterval)) s" : "\(error.localizedDescription)"
+                let reason = error as? HTTPClientError == .timedOut ? "no answer within \(Int(request.timeout)) s"
+                    : (error as? HTTPClientError)?.description ?? "\(error.localizedDescription)"
                 throw .providerUnavailable(provider: provider, detail: reason)
             }
-            let status = answer.1.statusCode
+            let status = answer.status
             guard (status == 429 || (500...599).contains(status)), attempt < maxRetries else { return answer }
-            let retryAfter = answer.1.value(forHTTPHeaderField: "Retry-After").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
+            let retryAfter = answer.header("Retry-After").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
             let wait = min(retryAfter ?? initialBackoff * pow(2, Double(attempt)), maxWait)
             attempt += 1
             try? await Task.sleep(nanoseconds: UInt64(max(0, wait) * 1_000_000_000))
@@ -61,18 +96,18 @@ struct RetryPolicy: Sendable {
 }
 
 extension RetryPolicy {
-    /// Sends with a deadline of the request's `timeoutInterval` for the whole answer (URLSession
-    /// on Linux applies it only between bytes).
-    static func send(_ request: URLRequest, with client: any HTTPClient) async throws -> (Data, HTTPURLResponse) {
-        let timeout = request.timeoutInterval
-        return try await withThrowingTaskGroup(of: (Data, HTTPURLResponse).self) { group in
+    /// Sends with a deadline of the request's `timeout` for the whole answer, whatever the client
+    /// does with it (URLSession on Linux applies it only between bytes).
+    static func send(_ request: HTTPRequest, with client: any HTTPClient) async throws -> HTTPResponse {
+        let timeout = request.timeout
+        return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
             group.addTask { try await client.send(request) }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(max(timeout, 0.001) * 1_000_000_000))
-                throw URLError(.timedOut)
+                throw HTTPClientError.timedOut
             }
             defer { group.cancelAll() }
-            guard let first = try await group.next() else { throw URLError(.unknown) }
+            guard let first = try await group.next() else { throw HTTPClientError.timedOut }
             return first
         }
     }

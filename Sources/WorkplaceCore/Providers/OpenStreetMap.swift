@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// OpenStreetMap through Overpass: cafés, libraries and coworking spaces around a point. Free,
 /// no key; the data is © OpenStreetMap contributors (ODbL).
@@ -19,7 +16,7 @@ public struct OverpassProvider: PlaceProvider {
 
     /// Creates a provider.
     public init(baseURL: URL = URL(string: "https://overpass-api.de/api")!, userAgent: String, timeout: TimeInterval = 30, // programmer error: a literal URL
-                maxRetries: Int = 2, initialBackoff: TimeInterval = 2, client: any HTTPClient = URLSessionHTTPClient()) {
+                maxRetries: Int = 2, initialBackoff: TimeInterval = 2, client: any HTTPClient) {
         self.baseURL = baseURL; self.userAgent = userAgent; self.timeout = timeout; self.client = client
         retry = RetryPolicy(maxRetries: maxRetries, initialBackoff: initialBackoff, maxWait: 30)
     }
@@ -31,23 +28,21 @@ public struct OverpassProvider: PlaceProvider {
     }
 
     public func places(near center: Coordinate, radius: Double, progress: FetchProgress?) async throws(WorkplaceError) -> [PlaceRecord] {
-        var request = URLRequest(url: baseURL.appendingPathComponent("interpreter"), timeoutInterval: timeout)
-        request.httpMethod = "POST"
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        request.setValue("application/x-www-form-urlencoded", forHTTPHeaderField: "Content-Type")
         var allowed = CharacterSet.alphanumerics
         allowed.insert(charactersIn: "-._~")
         let body = "data=" + (Self.query(center: center, radius: radius).addingPercentEncoding(withAllowedCharacters: allowed) ?? "")
-        request.httpBody = Data(body.utf8)
+        let request = HTTPRequest(url: baseURL.appendingPathComponent("interpreter"), method: "POST",
+                                  headers: ["User-Agent": userAgent, "Content-Type": "application/x-www-form-urlencoded"],
+                                  body: Data(body.utf8), timeout: timeout)
         progress?("OpenStreetMap: asking Overpass…")
-        let (data, response) = try await retry.send(request, with: client, provider: name)
-        switch response.statusCode {
+        let response = try await retry.send(request, with: client, provider: name)
+        switch response.status {
         case 200...299: break
         case 429: throw .providerRateLimited(provider: name)
-        default: throw .providerUnavailable(provider: name, detail: "HTTP \(response.statusCode)")
+        default: throw .providerUnavailable(provider: name, detail: "HTTP \(response.status)")
         }
         do {
-            return try Self.parse(data)
+            return try Self.parse(response.body)
         } catch {
             throw .providerUnavailable(provider: name, detail: "unreadable answer (\(error.description))")
         }
@@ -115,7 +110,7 @@ public actor NominatimGeocoder: Geocoder {
 
     /// Creates a geocoder.
     public init(baseURL: URL = URL(string: "https://nominatim.openstreetmap.org")!, userAgent: String, timeout: TimeInterval = 15, // programmer error: a literal URL
-                client: any HTTPClient = URLSessionHTTPClient()) {
+                client: any HTTPClient) {
         self.baseURL = baseURL; self.userAgent = userAgent; self.timeout = timeout; self.client = client
         retry = RetryPolicy(maxRetries: 2, initialBackoff: 1, maxWait: 10)
     }
@@ -133,15 +128,14 @@ public actor NominatimGeocoder: Geocoder {
         components?.queryItems = [URLQueryItem(name: "q", value: trimmed), URLQueryItem(name: "format", value: "jsonv2"),
                                   URLQueryItem(name: "limit", value: "1")]
         guard let url = components?.url else { throw .invalidText("the address cannot be sent") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue(userAgent, forHTTPHeaderField: "User-Agent")
-        let (data, response) = try await retry.send(request, with: client, provider: name)
-        switch response.statusCode {
+        let request = HTTPRequest(url: url, headers: ["User-Agent": userAgent], timeout: timeout)
+        let response = try await retry.send(request, with: client, provider: name)
+        switch response.status {
         case 200...299: break
         case 429: throw .providerRateLimited(provider: name)
-        default: throw .providerUnavailable(provider: name, detail: "HTTP \(response.statusCode)")
+        default: throw .providerUnavailable(provider: name, detail: "HTTP \(response.status)")
         }
-        guard let results = (try? JSONSerialization.jsonObject(with: data)) as? [[String: Any]] else {
+        guard let results = (try? JSONSerialization.jsonObject(with: response.body)) as? [[String: Any]] else {
             throw .providerUnavailable(provider: name, detail: "the answer is not a list of places")
         }
         guard let first = results.first else { throw .addressNotFound(trimmed) }

@@ -1,7 +1,4 @@
 import Foundation
-#if canImport(FoundationNetworking)
-import FoundationNetworking
-#endif
 
 /// Yelp Fusion: `/businesses/search` around a point (paged up to Yelp's 240 results), then
 /// `/businesses/{id}` for the opening hours of the nearest ones.
@@ -27,7 +24,7 @@ public struct YelpProvider: PlaceProvider {
     /// Creates a provider.
     public init(apiKey: String, baseURL: URL = URL(string: "https://api.yelp.com/v3")!, categories: [String] = workCategories, // programmer error: a literal URL
                 hoursLimit: Int = 20, timeout: TimeInterval = 15, maxRetries: Int = 3, initialBackoff: TimeInterval = 1,
-                client: any HTTPClient = URLSessionHTTPClient()) {
+                client: any HTTPClient) {
         self.apiKey = apiKey; self.baseURL = baseURL; self.categories = categories; self.hoursLimit = hoursLimit; self.timeout = timeout
         self.client = client
         retry = RetryPolicy(maxRetries: maxRetries, initialBackoff: initialBackoff, maxWait: 30)
@@ -73,12 +70,10 @@ public struct YelpProvider: PlaceProvider {
 
     private func get(_ url: URL?) async throws(WorkplaceError) -> [String: Any] {
         guard let url else { throw .providerUnavailable(provider: name, detail: "cannot build the request URL") }
-        var request = URLRequest(url: url, timeoutInterval: timeout)
-        request.setValue("Bearer \(apiKey)", forHTTPHeaderField: "Authorization")
-        request.setValue("application/json", forHTTPHeaderField: "Accept")
-        let (data, response) = try await retry.send(request, with: client, provider: name)
-        let object = try? JSONSerialization.jsonObject(with: data) as? [String: Any]
-        let status = response.statusCode
+        let request = HTTPRequest(url: url, headers: ["Authorization": "Bearer \(apiKey)", "Accept": "application/json"], timeout: timeout)
+        let response = try await retry.send(request, with: client, provider: name)
+        let object = try? JSONSerialization.jsonObject(with: response.body) as? [String: Any]
+        let status = response.status
         if (200...299).contains(status) {
             guard let object else { throw garbage("the answer is not a JSON object") }
             return object

@@ -48,7 +48,7 @@ struct ProviderOptions: ParsableArguments {
 
     func geocoder() throws -> NominatimGeocoder {
         NominatimGeocoder(baseURL: try url(nominatimURL, environment: "SUITE_NOMINATIM_URL", default: "https://nominatim.openstreetmap.org"),
-                          userAgent: Self.userAgent, timeout: timeout)
+                          userAgent: Self.userAgent, timeout: timeout, client: CurlHTTPClient())
     }
 }
 

@@ -139,10 +139,10 @@ struct PlacesFetch: AsyncParsableCommand {
         case .yelp:
             let key = ProcessInfo.processInfo.environment["YELP_API_KEY"] ?? ""
             source = YelpProvider(apiKey: key, baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
-                                  hoursLimit: max(0, hours), timeout: providers.timeout)
+                                  hoursLimit: max(0, hours), timeout: providers.timeout, client: CurlHTTPClient())
         case .osm:
             source = OverpassProvider(baseURL: try providers.url(providers.overpassURL, environment: "SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"),
-                                      userAgent: ProviderOptions.userAgent, timeout: providers.timeout)
+                                      userAgent: ProviderOptions.userAgent, timeout: providers.timeout, client: CurlHTTPClient())
         }
         let records = try await source.places(near: center, radius: metres, progress: Places.progress())
         let summary = try store.upsert(records)

@@ -1,0 +1,47 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import WorkplaceCore
+
+/// `URLSession` as a WorkplaceCore ``WorkplaceCore/HTTPClient``, for apps.
+///
+/// It lives in its own module so that a program which never fetches (or brings its own client,
+/// as the `suite` tool does) does not link `FoundationNetworking` on Linux, whose libcurl and
+/// its thirty libraries cost every process start-up several milliseconds.
+///
+/// ```swift
+/// import WorkplaceCore
+/// import WorkplaceURLSession
+///
+/// let osm = OverpassProvider(userAgent: "MyApp/1.0 (me@example.com)", client: URLSessionHTTPClient())
+/// ```
+public struct URLSessionHTTPClient: HTTPClient {
+    private let session: URLSession
+
+    /// Creates a client with its own ephemeral session (no cache, no cookies kept).
+    public init() {
+        let configuration = URLSessionConfiguration.ephemeral
+        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
+        session = URLSession(configuration: configuration)
+    }
+
+    public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
+        var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
+        urlRequest.httpMethod = request.method
+        for (name, value) in request.headers { urlRequest.setValue(value, forHTTPHeaderField: name) }
+        urlRequest.httpBody = request.body
+        let data: Data, response: URLResponse
+        do {
+            (data, response) = try await session.data(for: urlRequest)
+        } catch let error as URLError where error.code == .timedOut {
+            throw HTTPClientError.timedOut
+        } catch {
+            throw HTTPClientError.failed(error.localizedDescription)
+        }
+        guard let http = response as? HTTPURLResponse else { throw HTTPClientError.failed("not an HTTP answer") }
+        var headers: [String: String] = [:]
+        for case let (name as String, value as String) in http.allHeaderFields { headers[name] = value }
+        return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+}
