@@ -25,13 +25,16 @@ public final class BusinessModelStore: Sendable {
     ///
     /// - Parameters:
     ///   - url: the store file.
+    ///   - readOnly: read without writing anything to the file, for queries: no log set-up, no
+    ///     migration (a store that needs creating or migrating is brought up to date first). Writes
+    ///     through such a store fail.
     ///   - busyTimeout: how long to wait for another process holding the store.
     ///   - now: the clock used for timestamps.
     /// - Throws: ``MotivationError`` when the file cannot be used (damaged, newer, busy, …).
-    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) {
+    public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5342_4D4D))  // "SBMM"
+            configuration: StoreConfiguration(applicationID: 0x5342_4D4D, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBMM"
         self.now = now
     }
 

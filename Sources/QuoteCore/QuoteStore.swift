@@ -20,13 +20,16 @@ public final class QuoteStore: Sendable {
     ///
     /// - Parameters:
     ///   - url: the store file.
+    ///   - readOnly: read without writing anything to the file, for queries: no log set-up, no
+    ///     migration (a store that needs creating or migrating is brought up to date first). Writes
+    ///     through such a store fail.
     ///   - busyTimeout: how long to wait for another process holding the store.
     ///   - now: the clock used for timestamps and deliveries.
     /// - Throws: ``QuoteError`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
-    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
+    public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5351_5554, busyTimeout: busyTimeout, requiredFeatures: [.fts5]))  // "SQUT"
+            configuration: StoreConfiguration(applicationID: 0x5351_5554, busyTimeout: busyTimeout, requiredFeatures: [.fts5]), readOnly: readOnly)  // "SQUT"
         self.now = now
     }
 

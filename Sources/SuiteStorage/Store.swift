@@ -56,12 +56,16 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
 
     /// Opens (creating it when missing) the store at `url` and runs `migrator` on it.
     ///
+    /// With `readOnly`, a store that exists and needs no migration is opened with read-only
+    /// connections: nothing is written, not even the write-ahead log GRDB sets up for writers, so a
+    /// query costs no disk writes and no `fsync`. Writes through such a store fail.
+    ///
     /// - Throws: `Failure` built from a ``StoreFailure``.
     package static func open(
-        at url: URL, migrator: DatabaseMigrator, configuration: StoreConfiguration
+        at url: URL, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool = false
     ) throws(Failure) -> Store {
         do {
-            return try openOrFail(path: url.standardizedFileURL.path, migrator: migrator, configuration: configuration)
+            return try openOrFail(path: url.standardizedFileURL.path, migrator: migrator, configuration: configuration, readOnly: readOnly)
         } catch {
             throw Failure(storeFailure: error)
         }
@@ -117,7 +121,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     // MARK: - Opening
 
     private static func openOrFail(
-        path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
+        path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
     ) throws(StoreFailure) -> Store {
         let folder = (path as NSString).deletingLastPathComponent
         try FileSystem.ensureFolder(folder)
@@ -127,22 +131,29 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         if StoreFile.isDirectory(path) {
             throw .unavailable(path: path, reason: "it is a folder, not a store file")
         }
+        var migrated = false
         if StoreFile.size(of: path) == nil {
             try create(path: path, folder: folder, migrator: migrator, configuration: configuration)
+            migrated = true
         } else {
             try StoreFile.checkHeader(path: path)
             try checkWritable(path: path)
-            try inspect(path: path, migrator: migrator, configuration: configuration)
+            migrated = try inspect(path: path, migrator: migrator, configuration: configuration)
         }
 
         do {
+            // Every migration is applied and we hold the lock under which they run: nothing to do.
+            if migrated && readOnly {
+                var config = poolConfiguration(configuration)
+                config.readonly = true
+                return Store(pool: try DatabasePool(path: path, configuration: config), path: path)
+            }
             let pool = try DatabasePool(path: path, configuration: poolConfiguration(configuration))
             // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
-                try checkFeatures(db, path: path, features: configuration.requiredFeatures)
             }
-            try migrator.migrate(pool)
+            if !migrated { try migrator.migrate(pool) }
             return Store(pool: pool, path: path)
         } catch let failure as StoreFailure {
             throw failure
@@ -158,7 +169,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         config.busyMode = .timeout(configuration.busyTimeout)
         config.maximumReaderCount = 4
         config.prepareDatabase { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
+            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
         }
         return config
     }
@@ -176,11 +187,13 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     }
 
     /// Looks at an existing file through a read-only connection: the application id must be this
-    /// store's and no migration may be unknown to `migrator`.
+    /// store's, no migration may be unknown to `migrator`, and the SQLite library must have the
+    /// features the store needs. Returns whether every migration is already applied.
     private static func inspect(
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
-    ) throws(StoreFailure) {
-        let facts = try StoreInspection.read(path: path, busyTimeout: configuration.busyTimeout)
+    ) throws(StoreFailure) -> Bool {
+        let facts = try StoreInspection.read(path: path, busyTimeout: configuration.busyTimeout,
+                                             compileOptions: configuration.requiredFeatures.map(\.compileOption))
         guard facts.applicationID == configuration.applicationID else {
             throw .foreign(
                 path: path,
@@ -190,6 +203,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         if facts.appliedMigrations.contains(where: { !known.contains($0) }) {
             throw .newerSchema(path: path)
         }
+        if let missing = configuration.requiredFeatures.first(where: { !facts.compileOptions.contains($0.compileOption) }) {
+            throw .missingFeature(path: path, feature: missing.rawValue)
+        }
+        return Set(facts.appliedMigrations).isSuperset(of: known)
     }
 
     /// Creates a new store: a temporary file (mode 0600) is initialised and migrated, synced, then

@@ -76,11 +76,18 @@ public final class PlaceStore: Sendable {
 
     /// Opens the store at `url`, creating it when missing.
     ///
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - readOnly: read without writing anything to the file, for queries: no log set-up, no
+    ///     migration (a store that needs creating or migrating is brought up to date first). Writes
+    ///     through such a store fail.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - now: the clock used for timestamps.
     /// - Throws: ``WorkplaceError`` when the file cannot be used (damaged, newer, busy, no R*Tree …).
-    public init(url: URL, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) {
+    public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5350_4C43, busyTimeout: busyTimeout, requiredFeatures: [.rtree]))  // "SPLC"
+            configuration: StoreConfiguration(applicationID: 0x5350_4C43, busyTimeout: busyTimeout, requiredFeatures: [.rtree]), readOnly: readOnly)  // "SPLC"
         self.now = now
     }
 

@@ -172,6 +172,43 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         #expect(row?["note"] == nil as String?)
     }
 
+    @Test func aReadOnlyOpenWritesNothingAndRefusesWrites() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        try store.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')") }
+        try store.close()
+        #expect(!FileManager.default.fileExists(atPath: url.path + "-wal"), "the last close checkpoints and removes the log")
+        let before = try Data(contentsOf: url)
+        let modified = try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date
+
+        let reader = try TestStore.open(at: url, migrator: migrator(versions: 1), configuration: configuration, readOnly: true)
+        #expect(try reader.read { db in try String.fetchOne(db, sql: "SELECT name FROM item") } == "kept")
+        do {
+            try reader.write { db in try db.execute(sql: "INSERT INTO item (name) VALUES ('refused')") }
+            Issue.record("a read-only store accepted a write")
+        } catch {
+            #expect(error.failure.description.contains(url.path))
+        }
+        try reader.close()
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try FileManager.default.attributesOfItem(atPath: url.path)[.modificationDate] as? Date == modified)
+        #expect((try? Data(contentsOf: URL(fileURLWithPath: url.path + "-wal")))?.isEmpty ?? true, "nothing was logged")
+    }
+
+    @Test func aReadOnlyOpenStillCreatesAndMigrates() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let created = try TestStore.open(at: url, migrator: migrator(versions: 1), configuration: configuration, readOnly: true)
+        #expect(try created.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 0)
+        try created.close()
+        let upgraded = try TestStore.open(at: url, migrator: migrator(versions: 2), configuration: configuration, readOnly: true)
+        #expect(try upgraded.read { db in try db.columns(in: "item").map(\.name) } == ["id", "name", "note"])
+        try upgraded.close()
+        // A newer schema is refused the same way when only reading.
+        #expect(throws: TestStoreError(storeFailure: .newerSchema(path: url.path))) {
+            try TestStore.open(at: url, migrator: migrator(versions: 1), configuration: configuration, readOnly: true)
+        }
+    }
+
     @Test func refusesAStoreFolderThatIsAFile() throws {
         let folder = try temporaryFolder().appendingPathComponent("not-a-folder")
         try Data("x".utf8).write(to: folder)

@@ -39,7 +39,8 @@ struct BundleCheckIn: ParsableCommand {
 
     func run() throws {
         let direction: CheckInDirection = aboutTo ? .aboutTo : .justFinished
-        let store = try Bundles.open(options)
+        // Only listing (nothing picked and no terminal to ask on) reads without writing.
+        let store = try Bundles.open(options, readOnly: !all && pick == nil && (options.json || !Terminal.stdinIsTerminal))
         let (found, offered) = try store.offer(event: event, direction: direction, timeZone: Bundles.timeZone)
         var positions: [Int]?
         if all {
@@ -93,7 +94,7 @@ struct BundleCurrent: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let bundle = try Bundles.open(options).currentBundle()
+        let bundle = try Bundles.open(options, readOnly: true).currentBundle()
         if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
     }
 }
@@ -106,7 +107,7 @@ struct BundleShow: ParsableCommand {
     @Argument(help: ArgumentHelp("The bundle's number.", valueName: "bundle")) var reference: String?
 
     func run() throws {
-        let store = try Bundles.open(options)
+        let store = try Bundles.open(options, readOnly: true)
         let bundle = try reference.map { try store.bundle($0) } ?? store.currentBundle()
         if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
     }

@@ -30,8 +30,9 @@ extension InterchangeFormat: ExpressibleByArgument {}
 extension Preposition: ExpressibleByArgument {}
 
 enum Bundles {
-    static func open(_ options: CommonOptions) throws -> BundleStore {
-        try BundleStore(url: options.storeFile(BundleStore.fileName))
+    /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
+    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> BundleStore {
+        try BundleStore(url: options.storeFile(BundleStore.fileName), readOnly: readOnly)
     }
 
     static var timeZone: TimeZone { .current }

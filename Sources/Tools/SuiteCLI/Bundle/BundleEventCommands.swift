@@ -18,7 +18,7 @@ struct BundleEvents: ParsableCommand {
         @Flag(help: "Include archived events.") var archived = false
 
         func run() throws {
-            let activity = try Bundles.open(options).activity(includeArchived: archived)
+            let activity = try Bundles.open(options, readOnly: true).activity(includeArchived: archived)
             if options.json { try Terminal.printJSON(activity); return }
             if activity.isEmpty { print("No trigger events yet. Add a todo with --before/--after/--when EVENT."); return }
             for item in activity {

@@ -26,7 +26,7 @@ struct BundleReview: ParsableCommand {
     func run() throws {
         let from = try since.map { try Bundles.day($0, option: "--since") }
         let to = try until.map { try Bundles.day($0, option: "--until") }
-        let bundles = try Bundles.open(options).review(event: event, from: from, to: to)
+        let bundles = try Bundles.open(options, readOnly: true).review(event: event, from: from, to: to)
         if options.json { try Terminal.printJSON(bundles); return }
         if bundles.isEmpty { print("No finished bundles yet."); return }
         let groups = Dictionary(grouping: bundles) { byEvent ? $0.eventName : Review.day($0.finishedAt ?? $0.createdAt) }
@@ -62,7 +62,7 @@ struct BundleExport: ParsableCommand {
     var output: String?
 
     func run() throws {
-        let data = try Bundles.open(options).export(format, timeZone: Bundles.timeZone)
+        let data = try Bundles.open(options, readOnly: true).export(format, timeZone: Bundles.timeZone)
         try Terminal.emit(data, to: output)
     }
 }

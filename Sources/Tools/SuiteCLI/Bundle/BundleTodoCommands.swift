@@ -50,7 +50,7 @@ struct BundleTodos: ParsableCommand {
     @Flag(help: "Include done and dropped todos.") var all = false
 
     func run() throws {
-        let todos = try Bundles.open(options).todos(event: event, includeFinished: all)
+        let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
         if options.json { try Terminal.printJSON(todos); return }
         if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }
         var lastEvent: String?? = .none
@@ -114,7 +114,7 @@ struct BundleDue: ParsableCommand {
 
     func run() throws {
         let interval = try Bundles.duration(within)
-        let todos = try Bundles.open(options).dueSoon(within: interval, timeZone: Bundles.timeZone)
+        let todos = try Bundles.open(options, readOnly: true).dueSoon(within: interval, timeZone: Bundles.timeZone)
         if options.json { try Terminal.printJSON(todos); return }
         if todos.isEmpty { print("Nothing due within \(within).") }
         todos.forEach { print(Bundles.line($0)) }

@@ -54,8 +54,9 @@ struct SectionArgument: ExpressibleByArgument {
 extension Confidence: ExpressibleByArgument {}
 
 enum BMM {
-    static func open(_ options: CommonOptions) throws -> BusinessModelStore {
-        try BusinessModelStore(url: options.storeFile(BusinessModelStore.fileName))
+    /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
+    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> BusinessModelStore {
+        try BusinessModelStore(url: options.storeFile(BusinessModelStore.fileName), readOnly: readOnly)
     }
 
     /// ✓ and ! on a terminal, `[x]` and `[!]` otherwise or with --ascii.

@@ -48,7 +48,7 @@ struct BMMList: ParsableCommand {
     @OptionGroup var options: CommonOptions
 
     func run() throws {
-        let models = try BMM.open(options).models()
+        let models = try BMM.open(options, readOnly: true).models()
         if options.json {
             try Terminal.printJSON(models.map(ModelLine.init(summary:)))
             return

@@ -24,7 +24,7 @@ struct BMMSections: ParsableCommand {
     }
 
     func run() throws {
-        let model = try selection.model(in: BMM.open(options))
+        let model = try selection.model(in: BMM.open(options, readOnly: true))
         if options.json {
             let completeness = model.completeness
             try Terminal.printJSON(Output(
@@ -69,7 +69,7 @@ struct BMMShow: ParsableCommand {
     }
 
     func run() throws {
-        let model = try selection.model(in: BMM.open(options))
+        let model = try selection.model(in: BMM.open(options, readOnly: true))
         let id = section.id
         let info = SectionCatalogue.section(id)
         let entry = model.entries[id]
@@ -193,7 +193,7 @@ struct BMMHistory: ParsableCommand {
     }
 
     func run() throws {
-        let store = try BMM.open(options)
+        let store = try BMM.open(options, readOnly: true)
         let model = try selection.model(in: store)
         let versions = try store.history(of: section.id, in: model.id)
         if options.json {

@@ -57,7 +57,7 @@ struct BMMExport: ParsableCommand {
     @Flag(help: "Share even though the business name or Value Proposition is missing.") var force = false
 
     func run() throws {
-        let store = try BMM.open(options)
+        let store = try BMM.open(options, readOnly: true)
         let model = try selection.model(in: store)
         let warnings = format == .json ? [] : try BMMShare.check(model, force: force)
         let data = try BMMShare.render(model, format: format, store: store)
@@ -107,7 +107,7 @@ struct BMMPrint: ParsableCommand {
     @Flag(help: "Print even though the business name or Value Proposition is missing.") var force = false
 
     func run() throws {
-        let store = try BMM.open(options)
+        let store = try BMM.open(options, readOnly: true)
         let model = try selection.model(in: store)
         let warnings = try BMMShare.check(model, force: force)
         guard let lp = Executables.find("lp") else {

@@ -53,8 +53,9 @@ struct ProviderOptions: ParsableArguments {
 }
 
 enum Places {
-    static func open(_ options: CommonOptions) throws -> PlaceStore {
-        try PlaceStore(url: options.storeFile(PlaceStore.fileName))
+    /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
+    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> PlaceStore {
+        try PlaceStore(url: options.storeFile(PlaceStore.fileName), readOnly: readOnly)
     }
 
     /// `--at`, else the stored current location.

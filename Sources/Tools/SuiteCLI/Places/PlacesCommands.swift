@@ -12,7 +12,7 @@ struct PlacesLocation: ParsableCommand {
                                                         discussion: "Example:\n  suite places location")
         @OptionGroup var options: CommonOptions
         func run() throws {
-            guard let location = try Places.open(options).location() else {
+            guard let location = try Places.open(options, readOnly: true).location() else {
                 throw CLIError.failed("no current location: set one with 'suite places location set LAT,LON'")
             }
             if options.json {
@@ -80,7 +80,7 @@ struct PlacesNear: ParsableCommand {
     }
 
     func run() throws {
-        let store = try Places.open(options)
+        let store = try Places.open(options, readOnly: true)
         let center = try Places.center(at, store: store)
         var types: Swift.Set<BusinessType> = []
         for name in (type ?? "").split(separator: ",") {
@@ -228,7 +228,7 @@ struct PlacesShow: ParsableCommand {
     struct Output: Encodable { let place: Place; let openNow: Bool? }
 
     func run() throws {
-        let place = try Places.open(options).place(id)
+        let place = try Places.open(options, readOnly: true).place(id)
         let hours = place.openingHours.flatMap(WeeklyHours.parseOSM)
         let open = hours?.isOpen(at: Date(), timeZone: .current)
         if options.json { try Terminal.printJSON(Output(place: place, openNow: open)); return }
@@ -288,7 +288,7 @@ struct PlacesExport: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file")) var output: String?
 
     func run() throws {
-        let places = try Places.open(options).allPlaces()
+        let places = try Places.open(options, readOnly: true).allPlaces()
         let data = format == .geojson ? PlaceFiles.geoJSON(places) : Data(PlaceFiles.csv(places).utf8)
         try Terminal.emit(data, to: output)
     }
@@ -305,7 +305,7 @@ struct PlacesMap: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The SVG file (stdout when not given).", valueName: "file")) var output: String?
 
     func run() throws {
-        let store = try Places.open(options)
+        let store = try Places.open(options, readOnly: true)
         let center = try Places.center(at, store: store)
         let metres = try Geo.parseDistance(radius)
         let places = try store.near(PlaceQuery(center: center, radius: metres, limit: limit))

@@ -90,7 +90,7 @@ struct QuotesToday: ParsableCommand {
 
     func run() throws {
         let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        let quote = try options.openSeeded().quoteOfTheDay(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
+        let quote = try options.openSeeded(readOnly: true).quoteOfTheDay(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
         if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
     }
 }
@@ -106,7 +106,7 @@ struct QuotesShow: ParsableCommand {
     struct Output: Encodable { let quote: Quote; let notes: [Note] }
 
     func run() throws {
-        let store = try options.open()
+        let store = try options.open(readOnly: true)
         let quote = try store.quote(try Quotes.id(id))
         let notes = try store.notes(on: quote.id, user: options.userName)
         if options.json { try Terminal.printJSON(Output(quote: quote, notes: notes)); return }
@@ -128,7 +128,7 @@ struct QuotesSimilar: ParsableCommand {
     func validate() throws { if !(1...100).contains(limit) { throw ValidationError("--limit must be 1 to 100") } }
 
     func run() throws {
-        try Quotes.printList(try options.open().similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
+        try Quotes.printList(try options.open(readOnly: true).similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
     }
 }
 
@@ -147,7 +147,7 @@ struct QuotesSearch: ParsableCommand {
 
     func run() throws {
         let bold = Terminal.stdoutIsTerminal && !options.json
-        let hits = try options.open().search(query, filter: filter.filter, user: options.userName, limit: limit,
+        let hits = try options.open(readOnly: true).search(query, filter: filter.filter, user: options.userName, limit: limit,
                                              markers: bold ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]"))
         if options.json { try Terminal.printJSON(hits) } else {
             print(hits.map { hit in
@@ -167,7 +167,7 @@ struct QuotesCategories: ParsableCommand {
     @OptionGroup var options: QuotesOptions
 
     func run() throws {
-        let list = try options.open().categories()
+        let list = try options.open(readOnly: true).categories()
         if options.json { try Terminal.printJSON(list); return }
         for item in list { print("\(String(item.count).leftPadded(7))  \(item.name)") }
     }
@@ -181,7 +181,7 @@ struct QuotesSources: ParsableCommand {
     @Option(help: ArgumentHelp("At most this many.", valueName: "n")) var limit: Int?
 
     func run() throws {
-        let list = try options.open().sources(limit: limit)
+        let list = try options.open(readOnly: true).sources(limit: limit)
         if options.json { try Terminal.printJSON(list); return }
         for item in list { print("\(String(item.count).leftPadded(7))  \(item.name) (\(item.kind?.rawValue ?? "other"))") }
     }
@@ -202,7 +202,7 @@ struct QuotesBrowse: ParsableCommand {
     }
 
     func run() throws {
-        let quotes = try options.open().browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)
+        let quotes = try options.open(readOnly: true).browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)
         try Quotes.printList(quotes, json: options.json, empty: "No quotes on page \(page).")
     }
 }

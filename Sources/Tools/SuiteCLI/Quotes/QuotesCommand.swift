@@ -41,14 +41,16 @@ struct QuotesOptions: ParsableArguments {
         return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
     }
 
-    func open() throws -> QuoteStore {
-        try QuoteStore(url: common.storeFile(QuoteStore.fileName))
+    /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
+    func open(readOnly: Bool = false) throws -> QuoteStore {
+        try QuoteStore(url: common.storeFile(QuoteStore.fileName), readOnly: readOnly)
     }
 
     /// Opens the store, adding the starter collection when it is empty.
-    func openSeeded() throws -> QuoteStore {
-        let store = try open()
+    func openSeeded(readOnly: Bool = false) throws -> QuoteStore {
+        var store = try open(readOnly: readOnly)
         if try store.count() == 0 {
+            if readOnly { store = try open() }
             let added = try store.installStarterCollection()
             Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
         }

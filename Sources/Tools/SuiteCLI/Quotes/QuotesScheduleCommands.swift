@@ -52,7 +52,7 @@ struct QuotesScheduleCommand: ParsableCommand {
                                                         discussion: "Example:\n  suite quotes schedule show")
         @OptionGroup var options: QuotesOptions
         func run() throws {
-            let schedule = try options.open().schedule(user: options.userName)
+            let schedule = try options.open(readOnly: true).schedule(user: options.userName)
             if options.json { try Terminal.printJSON(schedule); return }
             print(schedule.map(Schedules.describe) ?? "No schedule: 'suite quotes schedule set \"09:00,13:30\"'.")
         }
@@ -98,7 +98,7 @@ struct QuotesScheduleCommand: ParsableCommand {
         func validate() throws { if !(1...500).contains(count) { throw ValidationError("--count must be 1 to 500") } }
 
         func run() throws {
-            guard let schedule = try options.open().schedule(user: options.userName) else {
+            guard let schedule = try options.open(readOnly: true).schedule(user: options.userName) else {
                 throw CLIError.failed("no schedule: set one with 'suite quotes schedule set'")
             }
             let slots = schedule.nextSlots(after: Date(), count: count)

@@ -31,7 +31,7 @@ struct QuotesFavorites: ParsableCommand {
                                                     discussion: "Example:\n  suite quotes favorites --json")
     @OptionGroup var options: QuotesOptions
     func run() throws {
-        try Quotes.printList(try options.open().favorites(user: options.userName), json: options.json, empty: "No favourites yet: 'suite quotes fav ID'.")
+        try Quotes.printList(try options.open(readOnly: true).favorites(user: options.userName), json: options.json, empty: "No favourites yet: 'suite quotes fav ID'.")
     }
 }
 
@@ -41,7 +41,7 @@ struct QuotesTop: ParsableCommand {
     @OptionGroup var options: QuotesOptions
     @Option(help: ArgumentHelp("How many.", valueName: "n")) var limit = 10
     func validate() throws { if !(1...1000).contains(limit) { throw ValidationError("--limit must be 1 to 1000") } }
-    func run() throws { try Quotes.printList(try options.open().top(limit: limit), json: options.json, empty: "No favourites yet.") }
+    func run() throws { try Quotes.printList(try options.open(readOnly: true).top(limit: limit), json: options.json, empty: "No favourites yet.") }
 }
 
 struct QuotesNote: ParsableCommand {
@@ -64,7 +64,7 @@ struct QuotesNotes: ParsableCommand {
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String?
 
     func run() throws {
-        let notes = try options.open().notes(on: try id.map(Quotes.id), user: options.userName)
+        let notes = try options.open(readOnly: true).notes(on: try id.map(Quotes.id), user: options.userName)
         if options.json { try Terminal.printJSON(notes); return }
         if notes.isEmpty { print("No notes.") }
         for note in notes { print("#\(note.id) on quote #\(note.quoteID): \(note.text)") }
@@ -105,7 +105,7 @@ struct QuotesHistory: ParsableCommand {
 
     func run() throws {
         let from = try since.map { try Schedules.day($0, option: "--since") }
-        let deliveries = try options.open().history(user: options.userName, since: from, limit: limit)
+        let deliveries = try options.open(readOnly: true).history(user: options.userName, since: from, limit: limit)
         if options.json { try Terminal.printJSON(deliveries); return }
         if deliveries.isEmpty { print("Nothing sent yet.") }
         for delivery in deliveries {
@@ -127,7 +127,7 @@ struct QuotesShare: ParsableCommand {
     func validate() throws { if favorites && history { throw ValidationError("give --favorites or --history, not both") } }
 
     func run() throws {
-        let store = try options.open()
+        let store = try options.open(readOnly: true)
         let quotes = history ? try store.history(user: options.userName).map(\.quote) : try store.favorites(user: options.userName)
         switch format {
         case .text: FileHandle.standardOutput.write(Data(QuoteExport.text(quotes).utf8))
@@ -145,7 +145,7 @@ struct QuotesExport: ParsableCommand {
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file")) var output: String?
 
     func run() throws {
-        let data = QuoteExport.json(try options.open().allQuotes())
+        let data = QuoteExport.json(try options.open(readOnly: true).allQuotes())
         try Terminal.emit(data, to: output)
     }
 }
