@@ -30,6 +30,7 @@ public struct SuiteCommand: AsyncParsableCommand {
 /// Every error is turned into one line on stderr and an exit code here, in one place.
 public enum SuiteMain {
     public static func run(_ arguments: [String]) async -> Int32 {
+        if let status = FastPath.run(arguments, environment: ProcessInfo.processInfo.environment) { return status }
         do {
             var command = try SuiteCommand.parseAsRoot(hoistingSharedOptions(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -38,6 +38,10 @@ struct BundleCheckIn: ParsableCommand {
     }
 
     func run() throws {
+        try Self.run(options, event: event, aboutTo: aboutTo, pick: pick, all: all, title: title, icon: icon)
+    }
+
+    static func run(_ options: some StoreOptions, event: String, aboutTo: Bool, pick: String?, all: Bool, title: String?, icon: String?) throws {
         let direction: CheckInDirection = aboutTo ? .aboutTo : .justFinished
         // Only listing (nothing picked and no terminal to ask on) reads without writing.
         let store = try Bundles.open(options, readOnly: !all && pick == nil && (options.json || !Terminal.stdinIsTerminal))
@@ -70,7 +74,7 @@ struct BundleCheckIn: ParsableCommand {
     }
 
     /// "1,3" or "1 3" or "2-4" → zero-based positions.
-    func parsePick(_ text: String, count: Int) throws -> [Int] {
+    static func parsePick(_ text: String, count: Int) throws -> [Int] {
         var result: [Int] = []
         for part in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
             let bounds = part.split(separator: "-", maxSplits: 1)

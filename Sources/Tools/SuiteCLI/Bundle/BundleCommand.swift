@@ -31,7 +31,7 @@ extension Preposition: ExpressibleByArgument {}
 
 enum Bundles {
     /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
-    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> BundleStore {
+    static func open(_ options: some StoreOptions, readOnly: Bool = false) throws -> BundleStore {
         try BundleStore(url: options.storeFile(BundleStore.fileName), readOnly: readOnly)
     }
 

@@ -49,7 +49,9 @@ struct BundleTodos: ParsableCommand {
     @Option(help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
     @Flag(help: "Include done and dropped todos.") var all = false
 
-    func run() throws {
+    func run() throws { try Self.run(options, event: event, all: all) }
+
+    static func run(_ options: some StoreOptions, event: String?, all: Bool) throws {
         let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
         if options.json { try Terminal.printJSON(todos); return }
         if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }

@@ -55,7 +55,7 @@ extension Confidence: ExpressibleByArgument {}
 
 enum BMM {
     /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
-    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> BusinessModelStore {
+    static func open(_ options: some StoreOptions, readOnly: Bool = false) throws -> BusinessModelStore {
         try BusinessModelStore(url: options.storeFile(BusinessModelStore.fileName), readOnly: readOnly)
     }
 

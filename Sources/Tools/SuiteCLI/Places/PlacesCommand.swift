@@ -54,7 +54,7 @@ struct ProviderOptions: ParsableArguments {
 
 enum Places {
     /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
-    static func open(_ options: CommonOptions, readOnly: Bool = false) throws -> PlaceStore {
+    static func open(_ options: some StoreOptions, readOnly: Bool = false) throws -> PlaceStore {
         try PlaceStore(url: options.storeFile(PlaceStore.fileName), readOnly: readOnly)
     }
 

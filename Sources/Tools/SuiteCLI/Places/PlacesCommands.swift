@@ -80,6 +80,11 @@ struct PlacesNear: ParsableCommand {
     }
 
     func run() throws {
+        try Self.run(options, at: at, radius: radius, anywhere: anywhere, limit: limit, type: type, min: min, openNow: openNow, sort: sort)
+    }
+
+    static func run(_ options: some StoreOptions, at: String?, radius: String?, anywhere: Bool, limit: Int, type: String?, min: String?,
+                    openNow: Bool, sort: PlaceSort) throws {
         let store = try Places.open(options, readOnly: true)
         let center = try Places.center(at, store: store)
         var types: Swift.Set<BusinessType> = []

@@ -75,8 +75,10 @@ struct QuotesRandom: ParsableCommand {
     @OptionGroup var options: QuotesOptions
     @OptionGroup var filter: QuoteFilterOptions
 
-    func run() throws {
-        let quote = try options.openSeeded().random(filter.filter, user: options.userName)
+    func run() throws { try Self.run(options, filter: filter.filter) }
+
+    static func run(_ options: some QuotesContext, filter: QuoteFilter) throws {
+        let quote = try options.openSeeded().random(filter, user: options.userName)
         if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
     }
 }
@@ -143,11 +145,15 @@ struct QuotesSearch: ParsableCommand {
     @OptionGroup var filter: QuoteFilterOptions
     @Option(help: ArgumentHelp("At most this many results.", valueName: "n")) var limit = 20
 
-    func validate() throws { if !(1...1000).contains(limit) { throw ValidationError("--limit must be 1 to 1000") } }
+    static let limits = 1...1000
 
-    func run() throws {
+    func validate() throws { if !Self.limits.contains(limit) { throw ValidationError("--limit must be 1 to 1000") } }
+
+    func run() throws { try Self.run(options, query: query, filter: filter.filter, limit: limit) }
+
+    static func run(_ options: some QuotesContext, query: String, filter: QuoteFilter, limit: Int) throws {
         let bold = Terminal.stdoutIsTerminal && !options.json
-        let hits = try options.open(readOnly: true).search(query, filter: filter.filter, user: options.userName, limit: limit,
+        let hits = try options.open(readOnly: true).search(query, filter: filter, user: options.userName, limit: limit,
                                              markers: bold ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]"))
         if options.json { try Terminal.printJSON(hits) } else {
             print(hits.map { hit in

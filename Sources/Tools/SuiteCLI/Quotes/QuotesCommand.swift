@@ -28,12 +28,28 @@ struct QuotesCommand: ParsableCommand {
 extension SourceKind: ExpressibleByArgument {}
 extension QuoteImportFormat: ExpressibleByArgument {}
 
+/// The store and the user every quotes command works with, as values.
+protocol QuotesContext {
+    var common: StoreOptions { get }
+    var user: String? { get }
+}
+
+/// ``QuotesContext`` read by the fast path.
+struct PlainQuotesOptions: QuotesContext {
+    var common: StoreOptions
+    var user: String?
+}
+
 /// The store and the user every quotes command works with.
-struct QuotesOptions: ParsableArguments {
-    @OptionGroup var common: CommonOptions
+struct QuotesOptions: ParsableArguments, QuotesContext {
+    @OptionGroup var commonOptions: CommonOptions
     @Option(help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
     var user: String?
 
+    var common: StoreOptions { commonOptions }
+}
+
+extension QuotesContext {
     var json: Bool { common.json }
 
     var userName: String {

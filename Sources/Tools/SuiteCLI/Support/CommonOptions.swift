@@ -1,8 +1,15 @@
 import ArgumentParser
 import Foundation
 
+/// The options every store-using command takes, as values: what command bodies use, whether
+/// ArgumentParser or the fast path (``FastPath``) read them.
+protocol StoreOptions {
+    var storeDir: String? { get }
+    var json: Bool { get }
+}
+
 /// Options every store-using command takes.
-struct CommonOptions: ParsableArguments {
+struct CommonOptions: ParsableArguments, StoreOptions {
     @Option(name: .customLong("store-dir"), help: ArgumentHelp(
         "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
         valueName: "dir"))
@@ -10,7 +17,15 @@ struct CommonOptions: ParsableArguments {
 
     @Flag(name: .long, help: "Print one JSON document to stdout instead of text.")
     var json = false
+}
 
+/// ``StoreOptions`` read by the fast path.
+struct PlainStoreOptions: StoreOptions {
+    var storeDir: String?
+    var json = false
+}
+
+extension StoreOptions {
     /// The store folder chosen by the precedence rules.
     func storeFolder() throws -> URL {
         try StoreLocation.folder(storeDir: storeDir, environment: ProcessInfo.processInfo.environment)
