@@ -160,9 +160,12 @@ enum FortuneParser {
         var lineNumber = 0
         func finish() throws(QuoteError) {
             defer { chunk = [] }
-            var lines = chunk.map { removeOverstrike($0).replacingOccurrences(of: "\r", with: "") }
-            while let last = lines.last, last.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeLast() }
-            while let first = lines.first, first.trimmingCharacters(in: .whitespaces).isEmpty { lines.removeFirst() }
+            var lines = chunk.map { line in
+                let plain = removeOverstrike(line)
+                return plain.utf8.contains(13) ? String(String.UnicodeScalarView(plain.unicodeScalars.filter { $0 != "\r" })) : plain
+            }
+            while let last = lines.last, isBlank(last) { lines.removeLast() }
+            while let first = lines.first, isBlank(first) { lines.removeFirst() }
             if lines.isEmpty { return }
             var source: String?
             var citation: String?
@@ -170,25 +173,25 @@ enum FortuneParser {
                 lines.removeLast()
                 (source, citation) = split(attribution)
             }
-            let body = lines.map { $0.replacingOccurrences(of: "\\s+$", with: "", options: .regularExpression) }
-                .joined(separator: "\n").trimmingCharacters(in: .newlines)
+            let body = lines.map(trimmingTrailingSpace).joined(separator: "\n").trimmingCharacters(in: .newlines)
             guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { skipped += 1; return }
-            let clean = String(String.UnicodeScalarView(body.unicodeScalars.filter {
-                $0.properties.generalCategory != .control || $0 == "\n" || $0 == "\t"
-            }))
+            // Control characters (general category Cc: U+0000–001F, U+007F–009F) but tab and newline go.
+            let clean = body.unicodeScalars.contains(where: isUnwantedControl)
+                ? String(String.UnicodeScalarView(body.unicodeScalars.filter { !isUnwantedControl($0) })) : body
             guard clean.utf8.count <= QuoteStore.maximumTextLength else {
                 throw .malformedImport(file: path, line: chunkStart, reason: "a quote of \(clean.utf8.count) bytes (at most \(QuoteStore.maximumTextLength))")
             }
             quotes.append(ImportedQuote(text: clean, source: source, kind: .person, citation: citation, categories: [category],
                                         personal: false, addedAt: nil, line: chunkStart))
         }
-        for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
+        // Lines are split on the byte 10, so a CRLF file splits too ("\r\n" is one Character).
+        for line in text.utf8.split(separator: 10, omittingEmptySubsequences: false) {
             lineNumber += 1
-            if line == "%" || line == "%\r" {
+            if line.elementsEqual("%".utf8) || line.elementsEqual("%\r".utf8) {
                 try finish()
                 chunkStart = lineNumber + 1
             } else {
-                chunk.append(String(line))
+                chunk.append(String(Substring(line)))
             }
         }
         try finish()
@@ -217,9 +220,36 @@ enum FortuneParser {
         return (attribution.count > 200 ? String(attribution.prefix(200)) : attribution, nil)
     }
 
+    /// Tab or a space separator (`CharacterSet.whitespaces`).
+    static func isBlank(_ line: String) -> Bool {
+        line.unicodeScalars.allSatisfy { $0 == " " || $0 == "\t" || ($0.value > 0x7F && $0.properties.generalCategory == .spaceSeparator) }
+    }
+
+    /// The line without trailing white space (the Unicode White_Space property, as a regular
+    /// expression's `\s` has it).
+    static func trimmingTrailingSpace(_ line: String) -> String {
+        func isSpace(_ scalar: Unicode.Scalar) -> Bool {
+            switch scalar.value {
+            case 0x09...0x0D, 0x20: return true
+            case 0..<0x80: return false
+            default: return scalar.properties.isWhitespace
+            }
+        }
+        let scalars = line.unicodeScalars
+        guard let last = scalars.last, isSpace(last) else { return line }
+        var end = scalars.endIndex
+        while end > scalars.startIndex, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
+        return String(scalars[..<end])
+    }
+
+    /// A control character (general category Cc) other than tab and newline.
+    static func isUnwantedControl(_ scalar: Unicode.Scalar) -> Bool {
+        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
+    }
+
     /// Drops the backspace sequences old fortune files use for bold and underline (`_\bx`, `x\bx`).
     static func removeOverstrike(_ line: String) -> String {
-        guard line.contains("\u{8}") else { return line }
+        guard line.utf8.contains(8) else { return line }
         var result: [Character] = []
         for character in line {
             if character == "\u{8}" { if !result.isEmpty { result.removeLast() } } else { result.append(character) }

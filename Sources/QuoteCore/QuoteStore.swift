@@ -119,7 +119,23 @@ public final class QuoteStore: Sendable {
 
     /// Lower case, runs of white space as one space: how names are matched.
     static func nameKey(_ name: String) -> String {
-        name.lowercased().split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        let lower = name.lowercased()
+        guard lower.utf8.allSatisfy({ $0 < 0x80 }) else {
+            return lower.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        }
+        // ASCII: the same result byte by byte (white space is 09–0D and 20), without grapheme breaking.
+        var key: [UInt8] = []
+        key.reserveCapacity(lower.utf8.count)
+        var space = false
+        for byte in lower.utf8 {
+            if byte == 0x20 || (0x09...0x0D).contains(byte) {
+                space = !key.isEmpty
+            } else {
+                if space { key.append(0x20); space = false }
+                key.append(byte)
+            }
+        }
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// Checks quote or note text: not empty, at most ``maximumTextLength`` bytes, no control
