@@ -44,16 +44,26 @@ extension PlaceStore {
     ///
     /// - Throws: ``WorkplaceError/invalidQuery(_:)`` for a negative radius or a limit out of 1…10000.
     public func near(_ query: PlaceQuery) throws(WorkplaceError) -> [NearbyPlace] {
+        try near(query, indexOnly: nil)
+    }
+
+    /// `indexOnly`: nil chooses; true reads candidates from the R*Tree alone (no type or hours
+    /// filter); false joins the place table for every candidate. Both give the same answer.
+    func near(_ query: PlaceQuery, indexOnly: Bool?) throws(WorkplaceError) -> [NearbyPlace] {
         if let radius = query.radius, !(radius.isFinite && radius >= 0) { throw .invalidQuery("the radius must be 0 or more metres") }
         guard (1...10_000).contains(query.limit) else { throw .invalidQuery("the limit must be 1 to 10000") }
         for (dimension, value) in query.minimums where !(0...5).contains(value) {
             throw .invalidRating(dimension: dimension.rawValue, value: String(value))
         }
+        let fromIndex = indexOnly ?? (query.types.isEmpty && !query.openNow)
+        precondition(!fromIndex || (query.types.isEmpty && !query.openNow), "the index holds no types or hours") // programmer error
         return try read { db in
-            let prior = try Self.meanQuality(db)
+            let ratings = try Self.ratingValues(db)
+            let prior = Self.meanQuality(ratings.values)
             var radius = query.radius ?? 500
             while true {
-                let found = try candidates(query, radius: radius, prior: prior, db: db)
+                let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
+                    : try candidates(query, radius: radius, prior: prior, db: db)
                 if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
                     return found
                 }
@@ -124,6 +134,80 @@ extension PlaceStore {
         return try complete(found, query: query, db: db)
     }
 
+    /// Candidates from the R*Tree alone: its nodes keep nearby places together, while the place
+    /// rows of a neighbourhood are spread over the whole file. The index holds each position as
+    /// a 32-bit float box around the true one, so every distance is known within the box's
+    /// half-diagonal: the candidates that could be among the first `limit` (by that bound) get
+    /// their exact positions read, and are then ranked exactly as ``candidates(_:radius:prior:db:)``
+    /// would rank them.
+    private func indexCandidates(_ query: PlaceQuery, radius: Double, prior: Double, ratings: [Int64: Rating],
+                                 db: Database) throws -> [NearbyPlace] {
+        struct Estimate {
+            var id: Int64
+            var nearest: Double   // the least the distance can be
+            var farthest: Double  // the most it can be
+            var smoothed: Double
+        }
+        let sigma = max((query.radius ?? radius) / 2, 300)
+        func score(_ smoothed: Double, _ distance: Double) -> Double {
+            smoothed / 5 * exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
+        }
+        var estimates: [Estimate] = []
+        var seen: Set<Int64> = []
+        let statement = try db.cachedStatement(sql: """
+            SELECT id, min_lat, max_lat, min_lon, max_lon FROM place_index
+            WHERE max_lat >= ? AND min_lat <= ? AND max_lon >= ? AND min_lon <= ?
+            """)
+        let boxes = Geo.boxes(around: query.center, radius: radius)
+        // Metres per degree along a meridian: a great-circle arc is never longer than the
+        // degrees it spans in latitude and longitude together.
+        let metresPerDegree = Geo.earthRadius * .pi / 180
+        for box in boxes {
+            let rows = try Row.fetchCursor(statement, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
+            while let row = try rows.next() {
+                let id: Int64 = row[0]
+                if boxes.count > 1 { guard seen.insert(id).inserted else { continue } }
+                let minLat: Double = row[1], maxLat: Double = row[2], minLon: Double = row[3], maxLon: Double = row[4]
+                let middle = Coordinate(unchecked: (minLat + maxLat) / 2, (minLon + maxLon) / 2)
+                let distance = Geo.distance(query.center, middle)
+                // The true position is in the box: at most its half-diagonal from the middle.
+                let slack = metresPerDegree * ((maxLat - minLat) + (maxLon - minLon)) / 2 + 1e-6 + distance * 1e-12
+                guard distance - slack <= radius else { continue }
+                let rating = ratings[id]
+                if !query.minimums.isEmpty {
+                    guard let values = rating?.values,
+                          query.minimums.allSatisfy({ dimension, minimum in (values[dimension] ?? -1) >= minimum }) else { continue }
+                }
+                estimates.append(Estimate(id: id, nearest: max(0, distance - slack), farthest: distance + slack,
+                                          smoothed: Self.smoothedQuality(rating, prior: prior)))
+            }
+        }
+        // Those surely inside the radius bound how good the `limit`-th answer is at worst.
+        let sure = estimates.filter { $0.farthest <= radius }
+        var kept = estimates
+        if sure.count >= query.limit {
+            switch query.sort {
+            case .distance:
+                let worst = sure.map(\.farthest).sorted()[query.limit - 1]
+                kept = estimates.filter { $0.nearest <= worst }
+            case .score:
+                let worst = sure.map { score($0.smoothed, $0.farthest) }.sorted(by: >)[query.limit - 1]
+                kept = estimates.filter { score($0.smoothed, $0.nearest) >= worst }
+            }
+        }
+        guard !kept.isEmpty else { return [] }
+        let smoothed = Dictionary(uniqueKeysWithValues: kept.map { ($0.id, $0.smoothed) })
+        var exact: [Candidate] = []
+        let rows = try Row.fetchCursor(db, sql: "SELECT id, lat, lon FROM place WHERE id IN (\(kept.map { String($0.id) }.joined(separator: ",")))")
+        while let row = try rows.next() {
+            let id: Int64 = row[0]
+            let distance = Geo.distance(query.center, Coordinate(unchecked: row[1], row[2]))
+            guard distance <= radius, let quality = smoothed[id] else { continue }
+            exact.append(Candidate(id: id, distance: distance, smoothed: quality, score: score(quality, distance), isOpen: nil))
+        }
+        return try complete(exact, query: query, db: db)
+    }
+
     /// Orders the candidates, keeps the first `limit`, and loads those places whole.
     private func complete(_ candidates: [Candidate], query: PlaceQuery, db: Database) throws -> [NearbyPlace] {
         let ordered: [Candidate]
@@ -153,13 +237,25 @@ extension PlaceStore {
         return v / (v + priorWeight) * quality + priorWeight / (v + priorWeight) * prior
     }
 
-    /// The mean quality of every rated place, or the scale's midpoint when none is rated.
-    static func meanQuality(_ db: Database) throws -> Double {
-        let rows = try Row.fetchAll(db, sql: "SELECT noise, outlets, wifi, cost, seating FROM rating")
-        var total = 0.0, count = 0.0
-        for row in rows {
+    /// Every rating's values, by place (the user rates few places).
+    static func ratingValues(_ db: Database) throws -> [Int64: Rating] {
+        var ratings: [Int64: Rating] = [:]
+        let rows = try Row.fetchCursor(db, sql: "SELECT place_id, noise, outlets, wifi, cost, seating FROM rating")
+        while let row = try rows.next() {
+            var values: [RatingDimension: Int] = [:]
             for dimension in RatingDimension.allCases {
-                guard let value = row[dimension.rawValue] as Int? else { continue }
+                if let value = row[dimension.rawValue] as Int? { values[dimension] = value }
+            }
+            ratings[row["place_id"]] = Rating(values: values)
+        }
+        return ratings
+    }
+
+    /// The mean quality of the ratings, or the scale's midpoint when there are none.
+    static func meanQuality(_ ratings: some Sequence<Rating>) -> Double {
+        var total = 0.0, count = 0.0
+        for rating in ratings {
+            for (dimension, value) in rating.values {
                 total += Double(dimension.higherIsBetter ? value : 5 - value)
                 count += 1
             }

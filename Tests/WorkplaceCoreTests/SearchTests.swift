@@ -66,6 +66,40 @@ func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: U
         }
     }
 
+    /// The R*Tree-only search (positions known within a float box) answers exactly as the search
+    /// that reads every candidate's row: same places, order, distances and scores.
+    @Test(arguments: centers.indices)
+    func theIndexOnlySearchEqualsTheRowSearch(index: Int) throws {
+        let (lat, lon, spread) = Self.centers[index]
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let store = try freshPlaceStore()
+        var records = try randomPlaces(around: center, spread: spread, count: 1500, seed: UInt64(index + 500))
+        // Ties: places at the same spot, and at the centre itself.
+        for copy in 0..<6 {
+            records.append(PlaceRecord(name: "Twin \(copy)", type: .library, coordinate: copy < 3 ? records[0].coordinate : center,
+                                       origin: .openStreetMap, providerID: "twin/\(copy)"))
+        }
+        try store.upsert(records)
+        var generator = SeededGenerator(state: UInt64(index + 900))
+        for place in try store.allPlaces() where Int.random(in: 0..<10, using: &generator) == 0 {
+            var values: [RatingDimension: Int] = [:]
+            for dimension in RatingDimension.allCases where Bool.random(using: &generator) { values[dimension] = Int.random(in: 0...5, using: &generator) }
+            try store.rate(place.id, RatingChange(values: values))
+        }
+        for radius in [nil, 0, 150, 1000, 4000] as [Double?] {
+            for limit in [1, 5, 20, 300] {
+                for sort in PlaceSort.allCases {
+                    for minimums in [[:], [RatingDimension.wifi: 3]] {
+                        let query = PlaceQuery(center: center, radius: radius, limit: limit, minimums: minimums, sort: sort, now: Date(timeIntervalSince1970: 0))
+                        let fromIndex = try store.near(query, indexOnly: true)
+                        let fromRows = try store.near(query, indexOnly: false)
+                        #expect(fromIndex == fromRows, "radius \(String(describing: radius)) limit \(limit) \(sort) \(minimums)")
+                    }
+                }
+            }
+        }
+    }
+
     @Test func radiusZeroFindsOnlyThePointItself() throws {
         let store = try freshPlaceStore()
         try store.upsert([PlaceRecord(name: "Here", type: .library, coordinate: berlin, origin: .openStreetMap, providerID: "node/1"),

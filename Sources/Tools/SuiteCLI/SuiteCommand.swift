@@ -30,7 +30,7 @@ public struct SuiteCommand: AsyncParsableCommand {
 /// Every error is turned into one line on stderr and an exit code here, in one place.
 public enum SuiteMain {
     public static func run(_ arguments: [String]) async -> Int32 {
-        if let status = FastPath.run(arguments, environment: ProcessInfo.processInfo.environment) { return status }
+        if let status = runFast(arguments) { return status }
         do {
             var command = try SuiteCommand.parseAsRoot(hoistingSharedOptions(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
@@ -42,6 +42,12 @@ public enum SuiteMain {
         } catch {
             return ErrorReport.report(error)
         }
+    }
+
+    /// Runs the command line when it is one of the frequent read commands `FastPath` takes, on
+    /// the calling thread; nil when it is not (then call ``run(_:)``).
+    public static func runFast(_ arguments: [String]) -> Int32? {
+        FastPath.run(arguments, environment: ProcessInfo.processInfo.environment)
     }
 
     /// Lets the shared options stand before the group too (`suite --store-dir D bmm list`): those
