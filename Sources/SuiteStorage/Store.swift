@@ -170,6 +170,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         config.maximumReaderCount = 4
         config.prepareDatabase { db in
             if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
+            // Statement journals (every statement that fires a trigger or touches a virtual
+            // table keeps one) in memory, not in a temporary file: a bulk import wrote ten of
+            // them per row. Durability is the write-ahead log's, which this does not change.
+            try db.execute(sql: "PRAGMA temp_store = MEMORY")
         }
         return config
     }

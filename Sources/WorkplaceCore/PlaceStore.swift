@@ -258,9 +258,12 @@ public final class PlaceStore: Sendable {
         var record = record
         record.name = record.name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !record.name.isEmpty else { throw .invalidText("the place name is empty") }
-        guard record.name.count <= 300 else { throw .invalidText("the place name has \(record.name.count) characters; at most 300 are allowed") }
+        guard record.name.utf8.count <= 300 || record.name.count <= 300 else {
+            throw .invalidText("the place name has \(record.name.count) characters; at most 300 are allowed")
+        }
         for field in [record.name, record.address, record.phone, record.website, record.openingHours].compactMap({ $0 }) {
-            if field.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
+            // General category Cc: U+0000–001F and U+007F–009F.
+            if field.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
                 throw .invalidText("'\(field.prefix(40))' holds a control character")
             }
             if field.utf8.count > 2000 { throw .invalidText("a field of \(field.utf8.count) bytes; at most 2000 are allowed") }
