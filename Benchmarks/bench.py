@@ -175,10 +175,16 @@ near = suite(pstore, "places", "near", "--at", at, "--radius", "1km", "--limit",
 dlat, dlon = 1000 / 111_320, 1000 / (111_320 * 0.6579)
 box = f"i.max_lat >= {CENTER[0] - dlat} AND i.min_lat <= {CENTER[0] + dlat} AND i.max_lon >= {CENTER[1] - dlon} AND i.min_lon <= {CENTER[1] + dlon}"
 db = os.path.join(pstore, "places.sqlite")
+# The floor: the R*Tree query that gives suite's answer (the 20 nearest within 1 km, so every place
+# in the box is read and ranked). "First 20 in the box" stops early and answers something else;
+# it is shown as a lower bound only.
+near_sql = (f"SELECT p.id, p.name, p.lat, p.lon, (p.lat - {CENTER[0]}) * (p.lat - {CENTER[0]}) + (p.lon - {CENTER[1]}) * (p.lon - {CENTER[1]}) * 0.4329 AS d "
+            f"FROM place_index i JOIN place p ON p.id = i.id WHERE {box} AND d <= {dlat * dlat} ORDER BY d LIMIT 20;")
 rtree_sql = f"SELECT p.id, p.name, p.lat, p.lon FROM place_index i JOIN place p ON p.id = i.id WHERE {box} LIMIT 20;"
 scan_sql = (f"SELECT id, name, (lat - {CENTER[0]}) * (lat - {CENTER[0]}) + (lon - {CENTER[1]}) * (lon - {CENTER[1]}) * 0.4329 AS d FROM place NOT INDEXED "
             f"WHERE d <= {dlat * dlat} ORDER BY d LIMIT 20;")
-compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 R*Tree query", ["sqlite3", "-readonly", db, rtree_sql]), "< 20 ms, within 2× of sqlite3")
+compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 R*Tree query, 20 nearest", ["sqlite3", "-readonly", db, near_sql]), "< 20 ms, within 2× of sqlite3")
+compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 R*Tree, first 20 in the box (not the same answer)", ["sqlite3", "-readonly", db, rtree_sql]))
 compare(f"near 1 km, {SIZES['places']:,} places", ("suite places near", near), ("sqlite3 full scan", ["sqlite3", "-readonly", db, scan_sql]))
 _, peak = timed(near)
 notes.append(f"Near search peak memory: {peak / 1024:.0f} MB.")
