@@ -44,6 +44,11 @@ extension QuoteStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quote") ?? 0 }
     }
 
+    /// Whether the store holds no quote (one row read, where ``count()`` reads them all).
+    public func isEmpty() throws(QuoteError) -> Bool {
+        try read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") ?? false) }
+    }
+
     /// Categories with their quote counts, by name.
     public func categories() throws(QuoteError) -> [NameCount] {
         try read { db in

@@ -68,6 +68,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
             try store.importFiles([good, bad], format: .fortune)
         }
         #expect(try store.count() == 0)
+        #expect(try store.isEmpty())
+        _ = try store.importData(Data("text\nOne line.\n".utf8), name: "y", format: .csv)
+        #expect(try !store.isEmpty())
     }
 }
 
@@ -145,5 +148,8 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
             }
         }
         #expect(try store.count() == 0)
+        #expect(try store.isEmpty())
+        _ = try store.importData(Data("text\nOne line.\n".utf8), name: "y", format: .csv)
+        #expect(try !store.isEmpty())
     }
 }

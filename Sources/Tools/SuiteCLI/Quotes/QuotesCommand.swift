@@ -65,7 +65,7 @@ extension QuotesContext {
     /// Opens the store, adding the starter collection when it is empty.
     func openSeeded(readOnly: Bool = false) throws -> QuoteStore {
         var store = try open(readOnly: readOnly)
-        if try store.count() == 0 {
+        if try store.isEmpty() {
             if readOnly { store = try open() }
             let added = try store.installStarterCollection()
             Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
