@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import GRDBSQLite
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Musl)
@@ -125,6 +126,9 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     ) throws(StoreFailure) -> Store {
         let folder = (path as NSString).deletingLastPathComponent
         try FileSystem.ensureFolder(folder)
+        if let missing = configuration.requiredFeatures.first(where: { sqlite3_compileoption_used($0.compileOption) == 0 }) {
+            throw .missingFeature(path: path, feature: missing.rawValue)
+        }
         let lock = try FileLock(path: path + ".lock", timeout: configuration.busyTimeout)
         defer { withExtendedLifetime(lock) {} }
 
@@ -191,13 +195,12 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     }
 
     /// Looks at an existing file through a read-only connection: the application id must be this
-    /// store's, no migration may be unknown to `migrator`, and the SQLite library must have the
-    /// features the store needs. Returns whether every migration is already applied.
+    /// store's and no migration may be unknown to `migrator`. Returns whether every migration is
+    /// already applied.
     private static func inspect(
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration
     ) throws(StoreFailure) -> Bool {
-        let facts = try StoreInspection.read(path: path, busyTimeout: configuration.busyTimeout,
-                                             compileOptions: configuration.requiredFeatures.map(\.compileOption))
+        let facts = try StoreInspection.read(path: path, busyTimeout: configuration.busyTimeout)
         guard facts.applicationID == configuration.applicationID else {
             throw .foreign(
                 path: path,
@@ -206,9 +209,6 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         let known = Set(migrator.migrations)
         if facts.appliedMigrations.contains(where: { !known.contains($0) }) {
             throw .newerSchema(path: path)
-        }
-        if let missing = configuration.requiredFeatures.first(where: { !facts.compileOptions.contains($0.compileOption) }) {
-            throw .missingFeature(path: path, feature: missing.rawValue)
         }
         return Set(facts.appliedMigrations).isSuperset(of: known)
     }
@@ -234,7 +234,6 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             config.busyMode = .timeout(configuration.busyTimeout)
             let queue = try DatabaseQueue(path: temporary, configuration: config)
             try queue.writeWithoutTransaction { db in
-                try checkFeatures(db, path: path, features: configuration.requiredFeatures)
                 try db.execute(sql: "PRAGMA application_id = \(configuration.applicationID)")
             }
             try migrator.migrate(queue)
@@ -255,13 +254,5 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         }
         unlink(temporary)
         FileSystem.sync(folder)
-    }
-
-    private static func checkFeatures(_ db: Database, path: String, features: [SQLiteFeature]) throws {
-        for feature in features {
-            let present = try Bool.fetchOne(
-                db, sql: "SELECT sqlite_compileoption_used(?)", arguments: [feature.compileOption]) ?? false
-            if !present { throw StoreFailure.missingFeature(path: path, feature: feature.rawValue) }
-        }
     }
 }

@@ -8,10 +8,8 @@ struct StoreInspection {
     var applicationID: Int32
     var tableCount: Int
     var appliedMigrations: [String]
-    /// Those of the asked compile options the SQLite library was built with.
-    var compileOptions: Set<String>
 
-    static func read(path: String, busyTimeout: TimeInterval, compileOptions: [String]) throws(StoreFailure) -> StoreInspection {
+    static func read(path: String, busyTimeout: TimeInterval) throws(StoreFailure) -> StoreInspection {
         let hasLog = (StoreFile.size(of: path + "-wal") ?? 0) > 0
         var components = URLComponents()
         components.scheme = "file"
@@ -47,8 +45,7 @@ struct StoreInspection {
         let applicationID = Int32(try strings("PRAGMA application_id").first ?? "0") ?? 0
         let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table'")
         let applied = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
-        let options = Set(compileOptions.filter { sqlite3_compileoption_used($0) != 0 })
-        return StoreInspection(applicationID: applicationID, tableCount: tables.count, appliedMigrations: applied, compileOptions: options)
+        return StoreInspection(applicationID: applicationID, tableCount: tables.count, appliedMigrations: applied)
     }
 
     private static func failure(code: Int32, connection: OpaquePointer?, path: String) -> StoreFailure {

@@ -38,6 +38,15 @@ public struct PlaceQuery: Sendable, Hashable {
     }
 }
 
+extension PlaceQuery {
+    /// Whether a place with this rating meets the minimums (a dimension it lacks does not).
+    func accepts(_ rating: Rating?) -> Bool {
+        guard !minimums.isEmpty else { return true }
+        guard let values = rating?.values else { return false }
+        return minimums.allSatisfy { dimension, minimum in (values[dimension] ?? -1) >= minimum }
+    }
+}
+
 extension PlaceStore {
     /// Places near a point: candidates from the R*Tree, then exact great-circle distances,
     /// filters, and the order asked for.
@@ -63,7 +72,7 @@ extension PlaceStore {
             var radius = query.radius ?? 500
             while true {
                 let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
-                    : try candidates(query, radius: radius, prior: prior, db: db)
+                    : try candidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
                 if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
                     return found
                 }
@@ -83,7 +92,7 @@ extension PlaceStore {
 
     /// Two phases: light rows from the R*Tree (position, kind, rating; hours only when
     /// filtering on them) are filtered and ranked, then only the places kept are loaded whole.
-    private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, db: Database) throws -> [NearbyPlace] {
+    private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, ratings: [Int64: Rating], db: Database) throws -> [NearbyPlace] {
         var found: [Candidate] = []
         var seen: Set<Int64> = []
         let typeList = query.types.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
@@ -93,7 +102,7 @@ extension PlaceStore {
         var parsedHours: [String: Bool?] = [:]  // many places share one hours string: read each once
         for box in Geo.boxes(around: query.center, radius: radius) {
             let rows = try Row.fetchCursor(db, sql: """
-                SELECT p.id, p.lat, p.lon, r.place_id AS rated, r.noise, r.outlets, r.wifi, r.cost, r.seating, \(hoursColumn) AS hours
+                SELECT p.id, p.lat, p.lon, \(hoursColumn) AS hours
                 FROM place_index i JOIN place p ON p.id = i.id LEFT JOIN rating r ON r.place_id = p.id
                 WHERE i.max_lat >= ? AND i.min_lat <= ? AND i.max_lon >= ? AND i.min_lon <= ?\(typeFilter)
                 """, arguments: [box.minLat, box.maxLat, box.minLon, box.maxLon])
@@ -102,18 +111,8 @@ extension PlaceStore {
                 guard seen.insert(id).inserted else { continue }
                 let distance = Geo.distance(query.center, Coordinate(unchecked: row["lat"], row["lon"]))
                 guard distance <= radius else { continue }
-                var rating: Rating?
-                if row["rated"] as Int64? != nil {
-                    var values: [RatingDimension: Int] = [:]
-                    for dimension in RatingDimension.allCases {
-                        if let value = row[dimension.rawValue] as Int? { values[dimension] = value }
-                    }
-                    rating = Rating(values: values)
-                }
-                if !query.minimums.isEmpty {
-                    guard let values = rating?.values,
-                          query.minimums.allSatisfy({ dimension, minimum in (values[dimension] ?? -1) >= minimum }) else { continue }
-                }
+                let rating = ratings[id]
+                guard query.accepts(rating) else { continue }
                 var open: Bool?
                 if query.openNow {
                     if let text = row["hours"] as String? {
@@ -127,8 +126,7 @@ extension PlaceStore {
                     guard open == true else { continue }
                 }
                 let smoothed = Self.smoothedQuality(rating, prior: prior)
-                let decay = exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
-                found.append(Candidate(id: id, distance: distance, smoothed: smoothed, score: smoothed / 5 * decay, isOpen: open))
+                found.append(Candidate(id: id, distance: distance, smoothed: smoothed, score: Self.score(smoothed, distance, sigma: sigma), isOpen: open))
             }
         }
         return try complete(found, query: query, db: db)
@@ -149,9 +147,7 @@ extension PlaceStore {
             var smoothed: Double
         }
         let sigma = max((query.radius ?? radius) / 2, 300)
-        func score(_ smoothed: Double, _ distance: Double) -> Double {
-            smoothed / 5 * exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
-        }
+        func score(_ smoothed: Double, _ distance: Double) -> Double { Self.score(smoothed, distance, sigma: sigma) }
         var estimates: [Estimate] = []
         var seen: Set<Int64> = []
         let statement = try db.cachedStatement(sql: """
@@ -174,10 +170,7 @@ extension PlaceStore {
                 let slack = metresPerDegree * ((maxLat - minLat) + (maxLon - minLon)) / 2 + 1e-6 + distance * 1e-12
                 guard distance - slack <= radius else { continue }
                 let rating = ratings[id]
-                if !query.minimums.isEmpty {
-                    guard let values = rating?.values,
-                          query.minimums.allSatisfy({ dimension, minimum in (values[dimension] ?? -1) >= minimum }) else { continue }
-                }
+                guard query.accepts(rating) else { continue }
                 estimates.append(Estimate(id: id, nearest: max(0, distance - slack), farthest: distance + slack,
                                           smoothed: Self.smoothedQuality(rating, prior: prior)))
             }
@@ -224,6 +217,12 @@ extension PlaceStore {
             let open = candidate.isOpen ?? place.openingHours.flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }
             return NearbyPlace(place: place, distance: candidate.distance, smoothedQuality: candidate.smoothed, score: candidate.score, isOpen: open)
         }
+    }
+
+    /// The ranking score: the smoothed quality (0…5) as a fraction, decaying with distance past
+    /// 100 m on a Gaussian of width `sigma`.
+    static func score(_ smoothed: Double, _ distance: Double, sigma: Double) -> Double {
+        smoothed / 5 * exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
     }
 
     /// The prior weight of the Bayesian mean: as many pseudo-ratings as this.

@@ -29,8 +29,8 @@ public struct SuiteCommand: AsyncParsableCommand {
 ///
 /// Every error is turned into one line on stderr and an exit code here, in one place.
 public enum SuiteMain {
+    /// Runs the command line through ArgumentParser (the executable tries ``runFast(_:)`` first).
     public static func run(_ arguments: [String]) async -> Int32 {
-        if let status = runFast(arguments) { return status }
         do {
             var command = try SuiteCommand.parseAsRoot(hoistingSharedOptions(arguments))
             if var asyncCommand = command as? any AsyncParsableCommand {
