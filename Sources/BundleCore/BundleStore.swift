@@ -36,7 +36,7 @@ public final class BundleStore: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerStoreMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE event (
                     id INTEGER PRIMARY KEY,

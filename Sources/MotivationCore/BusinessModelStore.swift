@@ -40,7 +40,7 @@ public final class BusinessModelStore: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerStoreMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE model (
                     id TEXT PRIMARY KEY NOT NULL,

@@ -35,7 +35,7 @@ public final class QuoteStore: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerStoreMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE source (id INTEGER PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL UNIQUE, kind TEXT NOT NULL);
                 CREATE TABLE category (id INTEGER PRIMARY KEY, name TEXT NOT NULL, key TEXT NOT NULL UNIQUE);

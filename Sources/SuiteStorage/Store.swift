@@ -140,8 +140,12 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             try create(path: path, folder: folder, migrator: migrator, configuration: configuration)
             migrated = true
         } else {
-            try StoreFile.checkHeader(path: path)
+            let header = try StoreFile.checkHeader(path: path)
             try checkWritable(path: path)
+            if header.applicationID == configuration.applicationID, header.isWAL, header.userVersion == schemaVersion(of: migrator),
+               let store = try openCurrent(path: path, migrator: migrator, configuration: configuration, readOnly: readOnly) {
+                return store
+            }
             migrated = try inspect(path: path, migrator: migrator, configuration: configuration)
         }
 
@@ -154,13 +158,61 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             }
             let pool = try DatabasePool(path: path, configuration: poolConfiguration(configuration))
             // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
-            try pool.writeWithoutTransaction { db in
+            let version = try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
+                return try Int32.fetchOne(db, sql: "PRAGMA user_version")
             }
             if !migrated { try migrator.migrate(pool) }
+            // A store migrated before migrations counted themselves in user_version (checked
+            // above: every applied migration is known, so it is not newer) gets its count.
+            if let version, version < schemaVersion(of: migrator) {
+                try pool.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
+            }
             return Store(pool: pool, path: path)
         } catch let failure as StoreFailure {
             throw failure
+        } catch let error as DatabaseError {
+            throw .classify(error, path: path)
+        } catch {
+            throw .unavailable(path: path, reason: "\(error)")
+        }
+    }
+
+    /// The `user_version` of a store on which every migration of `migrator` is applied: their
+    /// number (see ``GRDB/DatabaseMigrator/registerStoreMigration(_:migrate:)``). It lets an open
+    /// skip reading the migrations table; a store from a newer version has a larger number.
+    private static func schemaVersion(of migrator: DatabaseMigrator) -> Int32 {
+        Int32(migrator.migrations.count)
+    }
+
+    /// Opens a store whose header says it is this store's kind, in WAL mode and fully migrated.
+    /// The header is as of the last checkpoint, so the version is read again through SQLite
+    /// (which sees the write-ahead log); nil when it differs, and the full check runs instead.
+    ///
+    /// Opening writes nothing here: the file is already in WAL mode, and GRDB writes to set up the
+    /// log only when the log is empty, in which case the header just read is current.
+    private static func openCurrent(
+        path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
+    ) throws(StoreFailure) -> Store? {
+        do {
+            var config = poolConfiguration(configuration)
+            config.readonly = readOnly
+            let pool = try DatabasePool(path: path, configuration: config)
+            let version: Int32?
+            if readOnly {
+                version = try pool.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") }
+            } else {
+                // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
+                version = try pool.writeWithoutTransaction { db in
+                    try db.execute(sql: "PRAGMA synchronous = FULL")
+                    return try Int32.fetchOne(db, sql: "PRAGMA user_version")
+                }
+            }
+            guard version == schemaVersion(of: migrator) else {
+                try pool.close()
+                return nil
+            }
+            return Store(pool: pool, path: path)
         } catch let error as DatabaseError {
             throw .classify(error, path: path)
         } catch {
@@ -207,7 +259,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 reason: "a database of another application, with \(facts.tableCount) table\(facts.tableCount == 1 ? "" : "s")")
         }
         let known = Set(migrator.migrations)
-        if facts.appliedMigrations.contains(where: { !known.contains($0) }) {
+        if facts.appliedMigrations.contains(where: { !known.contains($0) }) || facts.userVersion > schemaVersion(of: migrator) {
             throw .newerSchema(path: path)
         }
         return Set(facts.appliedMigrations).isSuperset(of: known)

@@ -25,16 +25,27 @@ enum StoreFile {
         return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
     }
 
+    /// What the first 100 bytes of a database file say, as of its last checkpoint (a write-ahead
+    /// log may hold newer values).
+    struct Header {
+        /// `PRAGMA application_id`.
+        var applicationID: Int32
+        /// `PRAGMA user_version`.
+        var userVersion: Int32
+        /// Whether the file is in WAL mode (read and write versions 2).
+        var isWAL: Bool
+    }
+
     /// Verifies the SQLite header of an existing file: the magic string, a valid page size, and
     /// (when no write-ahead log holds newer pages) that the file is as long as its header says.
-    static func checkHeader(path: String) throws(StoreFailure) {
+    @discardableResult
+    static func checkHeader(path: String) throws(StoreFailure) -> Header {
         // A checkpoint running in another process can make the header and size disagree for a
         // moment; look again before calling a file truncated.
         var attempt = 0
         while true {
             do {
-                try checkHeaderOnce(path: path)
-                return
+                return try checkHeaderOnce(path: path)
             } catch {
                 attempt += 1
                 if attempt >= 3 || !error.isTruncation { throw error }
@@ -43,7 +54,7 @@ enum StoreFile {
         }
     }
 
-    private static func checkHeaderOnce(path: String) throws(StoreFailure) {
+    private static func checkHeaderOnce(path: String) throws(StoreFailure) -> Header {
         let walBefore = size(of: path + "-wal") ?? 0
         guard let handle = FileHandle(forReadingAtPath: path) else {
             throw .unavailable(path: path, reason: "cannot read the file: \(String(cString: strerror(errno)))")
@@ -80,6 +91,8 @@ enum StoreFile {
         if walBefore == 0, walAfter == 0, headerSizeIsValid, headerPages * pageSize > fileSize {
             throw .corrupt(path: path, reason: "truncated: \(fileSize) bytes where the header says \(headerPages * pageSize)")
         }
+        return Header(applicationID: Int32(bitPattern: be32(68)), userVersion: Int32(bitPattern: be32(60)),
+                      isWAL: bytes[18] == 2 && bytes[19] == 2)
     }
 }
 

@@ -6,6 +6,7 @@ import GRDBSQLite
 /// `-wal` or `-shm` file beside it.
 struct StoreInspection {
     var applicationID: Int32
+    var userVersion: Int32
     var tableCount: Int
     var appliedMigrations: [String]
 
@@ -43,9 +44,10 @@ struct StoreInspection {
         }
 
         let applicationID = Int32(try strings("PRAGMA application_id").first ?? "0") ?? 0
+        let userVersion = Int32(try strings("PRAGMA user_version").first ?? "0") ?? 0
         let tables = try strings("SELECT name FROM sqlite_master WHERE type = 'table'")
         let applied = tables.contains("grdb_migrations") ? try strings("SELECT identifier FROM grdb_migrations") : []
-        return StoreInspection(applicationID: applicationID, tableCount: tables.count, appliedMigrations: applied)
+        return StoreInspection(applicationID: applicationID, userVersion: userVersion, tableCount: tables.count, appliedMigrations: applied)
     }
 
     private static func failure(code: Int32, connection: OpaquePointer?, path: String) -> StoreFailure {

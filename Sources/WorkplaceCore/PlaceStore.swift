@@ -93,7 +93,7 @@ public final class PlaceStore: Sendable {
 
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
-        migrator.registerMigration("v1") { db in
+        migrator.registerStoreMigration("v1") { db in
             try db.execute(sql: """
                 CREATE TABLE place (
                     id INTEGER PRIMARY KEY,

@@ -268,7 +268,11 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
                 try data.prefix(data.count / 2).write(to: URL(fileURLWithPath: path))
             } else if hostility == .newerSchema {
                 let queue = try DatabaseQueue(path: path)
-                try queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')") }
+                // As a newer suite's migration leaves it: recorded, and counted in user_version.
+                try queue.write { db in
+                    try db.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('v99-from-the-future')")
+                    try db.execute(sql: "PRAGMA user_version = 99")
+                }
                 try queue.close()
             } else {
                 try FileManager.default.setAttributes([.posixPermissions: 0o444], ofItemAtPath: path)

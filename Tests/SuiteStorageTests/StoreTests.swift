@@ -25,11 +25,11 @@ func mode(_ path: String) throws -> Int {
 
 func migrator(versions: Int) -> DatabaseMigrator {
     var migrator = DatabaseMigrator()
-    migrator.registerMigration("v1") { db in
+    migrator.registerStoreMigration("v1") { db in
         try db.execute(sql: "CREATE TABLE item (id INTEGER PRIMARY KEY, name TEXT NOT NULL)")
     }
     if versions >= 2 {
-        migrator.registerMigration("v2") { db in
+        migrator.registerStoreMigration("v2") { db in
             try db.execute(sql: "ALTER TABLE item ADD COLUMN note TEXT")
         }
     }
@@ -144,6 +144,54 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         try newer.write { db in try db.execute(sql: "INSERT INTO item (name, note) VALUES ('a', 'b')") }
         try newer.close()
         try expectRefusedUnchanged(url, versions: 1) { $0 == .newerSchema(path: url.path) }
+    }
+
+    @Test func refusesANewerSchemaWhoseMigrationIsStillInTheLog() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        try openStore(url, versions: 1).close()
+        // A newer version migrates and stays open: its migration is in the log, not yet in the
+        // file, whose header still counts one migration.
+        let newer = try openStore(url, versions: 2)
+        try newer.write { db in try db.execute(sql: "INSERT INTO item (name, note) VALUES ('a', 'b')") }
+        let before = try Data(contentsOf: url)
+        for readOnly in [false, true] {
+            #expect(throws: TestStoreError(storeFailure: .newerSchema(path: url.path))) {
+                try TestStore.open(at: url, migrator: migrator(versions: 1), configuration: configuration, readOnly: readOnly)
+            }
+        }
+        #expect(try Data(contentsOf: url) == before)
+        #expect(try newer.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 1)
+        try newer.close()
+    }
+
+    @Test func countsMigrationsInUserVersion() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        try openStore(url, versions: 1).close()
+        func userVersion() throws -> Int {
+            let queue = try DatabaseQueue(path: url.path)
+            defer { try? queue.close() }
+            return try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? -1 }
+        }
+        #expect(try userVersion() == 1)
+        try openStore(url, versions: 2).close()
+        #expect(try userVersion() == 2)
+
+        // A store migrated before migrations counted themselves: a read-only open leaves it be,
+        // the next writable open gives it its count.
+        let legacy = try DatabaseQueue(path: url.path)
+        try legacy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 0") }
+        try legacy.close()
+        let reader = try TestStore.open(at: url, migrator: migrator(versions: 2), configuration: configuration, readOnly: true)
+        try reader.close()
+        #expect(try userVersion() == 0)
+        try openStore(url, versions: 2).close()
+        #expect(try userVersion() == 2)
+
+        // More migrations counted than this build knows: written by a newer version.
+        let ahead = try DatabaseQueue(path: url.path)
+        try ahead.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 3") }
+        try ahead.close()
+        try expectRefusedUnchanged(url, versions: 2) { $0 == .newerSchema(path: url.path) }
     }
 
     @Test func refusesADatabaseOfAnotherApplication() throws {

@@ -78,7 +78,17 @@ struct QuotesRandom: ParsableCommand {
     func run() throws { try Self.run(options, filter: filter.filter) }
 
     static func run(_ options: some QuotesContext, filter: QuoteFilter) throws {
-        let quote = try options.openSeeded().random(filter, user: options.userName)
+        // The writer alone answers: checking for an empty store first would open a reader
+        // connection (another schema load) on every pick, so that check waits for a miss.
+        let store = try options.open()
+        let quote: Quote
+        do {
+            quote = try store.random(filter, user: options.userName)
+        } catch {
+            guard case .noQuotes = error, try store.isEmpty() else { throw error }
+            try options.seed(store)
+            quote = try store.random(filter, user: options.userName)
+        }
         if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
     }
 }

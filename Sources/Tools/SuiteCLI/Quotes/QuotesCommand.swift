@@ -67,10 +67,15 @@ extension QuotesContext {
         var store = try open(readOnly: readOnly)
         if try store.isEmpty() {
             if readOnly { store = try open() }
-            let added = try store.installStarterCollection()
-            Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
+            try seed(store)
         }
         return store
+    }
+
+    /// Adds the starter collection to an empty store, saying so on stderr.
+    func seed(_ store: QuoteStore) throws {
+        let added = try store.installStarterCollection()
+        Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
     }
 }
 
