@@ -33,7 +33,7 @@ extension BundleStore {
         case .json: document = try SuiteJSONFormat.decode(data)
         }
         try Self.validate(document, format: format)
-        return try write { db in try Self.apply(document, db: db, stamp: stamp) }
+        return try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
     }
 
     // MARK: - Export

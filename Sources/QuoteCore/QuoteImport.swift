@@ -65,7 +65,7 @@ extension QuoteStore {
 
     private func store(_ quotes: [ImportedQuote], skipped: Int, progress: (@Sendable (Int) -> Void)?) throws(QuoteError) -> QuoteImportSummary {
         let moment = stamp
-        return try write { db in
+        return try store.bulkWrite { db in
             var cache = ImportCache()
             var imported = 0
             for (index, quote) in quotes.enumerated() {

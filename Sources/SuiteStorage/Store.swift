@@ -85,8 +85,25 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// Writes in one IMMEDIATE transaction, committed durably before it returns. An error thrown
     /// by `body` rolls the transaction back; errors are mapped as for ``read(_:)``.
     package func write<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
+        try write(cacheKiB: nil, body)
+    }
+
+    /// ``write(_:)`` for a bulk change such as an import: while it runs, the writer may keep up to
+    /// `cacheKiB` of pages in memory (SQLite's default is 2 MiB), so the B-trees of a big import
+    /// are not spilled to the log and read back page by page. Memory is taken only as pages are.
+    package func bulkWrite<T>(cacheKiB: Int = 64 * 1024, _ body: (Database) throws -> T) throws(Failure) -> T {
+        try write(cacheKiB: cacheKiB, body)
+    }
+
+    private func write<T>(cacheKiB: Int?, _ body: (Database) throws -> T) throws(Failure) -> T {
         do {
             return try pool.writeWithoutTransaction { db in
+                var previous: Int?
+                if let cacheKiB {
+                    previous = try Int.fetchOne(db, sql: "PRAGMA cache_size")
+                    try db.execute(sql: "PRAGMA cache_size = \(-cacheKiB)")
+                }
+                defer { if let previous { try? db.execute(sql: "PRAGMA cache_size = \(previous)") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)

@@ -147,7 +147,7 @@ public enum PlaceFiles {
                 throw bad("coordinates [\(longitude), \(latitude)] are out of range (GeoJSON puts longitude first)")
             }
             let properties = feature.properties ?? GeoJSONProperties()
-            guard let name = properties.name, !name.trimmingCharacters(in: .whitespaces).isEmpty else { throw bad("no name") }
+            guard let name = properties.name, !name.isBlank else { throw bad("no name") }
             var origin = properties.origin.flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
             var providerID = properties.provider_id
             if providerID == nil {
@@ -266,7 +266,7 @@ extension PlaceStore {
             }
         }
         let all = checked
-        return try write { db in
+        return try store.bulkWrite { db in
             var summary = PlaceImportSummary(added: 0, updated: 0)
             for place in all {
                 let (id, isNew) = try Self.upsert(place.record, db: db, stamp: stamp, fetched: false)

@@ -256,7 +256,7 @@ public final class PlaceStore: Sendable {
 
     static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
         var record = record
-        record.name = record.name.trimmingCharacters(in: .whitespacesAndNewlines)
+        record.name = record.name.trimmedOfWhitespace
         guard !record.name.isEmpty else { throw .invalidText("the place name is empty") }
         guard record.name.utf8.count <= 300 || record.name.count <= 300 else {
             throw .invalidText("the place name has \(record.name.count) characters; at most 300 are allowed")

@@ -194,6 +194,28 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         try expectRefusedUnchanged(url, versions: 2) { $0 == .newerSchema(path: url.path) }
     }
 
+    @Test func aBulkWriteCommitsOrRollsBackAndRestoresTheCacheSize() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        func cacheSize(_ db: Database) throws -> Int { try Int.fetchOne(db, sql: "PRAGMA cache_size") ?? 0 }
+        let usual = try store.write { db in try cacheSize(db) }
+        let during = try store.bulkWrite(cacheKiB: 8192) { db in
+            try db.execute(sql: "INSERT INTO item (name) VALUES ('kept')")
+            return try cacheSize(db)
+        }
+        #expect(during == -8192)
+        #expect(try store.write { db in try cacheSize(db) } == usual)
+        do {
+            try store.bulkWrite { db in
+                try db.execute(sql: "INSERT INTO item (name) VALUES ('dropped')")
+                throw TestStoreError(storeFailure: .busy(path: "-"))
+            }
+            Issue.record("the error was swallowed")
+        } catch {}
+        #expect(try store.write { db in try cacheSize(db) } == usual)
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
+    }
+
     @Test func refusesADatabaseOfAnotherApplication() throws {
         let url = try temporaryFolder().appendingPathComponent("other.sqlite")
         let queue = try DatabaseQueue(path: url.path)

@@ -146,3 +146,16 @@ import FoundationXML
         #expect(svg.contains("km</text>") || svg.contains(" m</text>"))
     }
 }
+
+@Suite struct TrimmingTests {
+    static let samples = [
+        "", " ", "\t", "\n", "Café", " Café", "Café ", "\u{00A0}Café\u{3000}", "\u{2028}", "\u{200B}Zero width",
+        "Tab\tinside", "\r\nLines\r\n", "\u{0085}next line", "  \t ", "\u{1680}ogham", "a",
+    ]
+
+    @Test(arguments: samples)
+    func theFastTrimsAgreeWithFoundation(_ text: String) {
+        #expect(text.trimmedOfWhitespace == text.trimmingCharacters(in: .whitespacesAndNewlines))
+        #expect(text.isBlank == text.trimmingCharacters(in: .whitespaces).isEmpty)
+    }
+}

@@ -60,7 +60,7 @@ public struct OverpassProvider: PlaceProvider {
                 throw .malformedImport(file: "Overpass JSON", reason: "element \(index + 1) has no type or id")
             }
             let tags = element["tags"] as? [String: String] ?? [:]
-            guard let name = tags["name"], !name.trimmingCharacters(in: .whitespaces).isEmpty else { continue }
+            guard let name = tags["name"], !name.isBlank else { continue }
             let center = element["center"] as? [String: Any]
             guard let latitude = ((element["lat"] ?? center?["lat"]) as? NSNumber)?.doubleValue,
                   let longitude = ((element["lon"] ?? center?["lon"]) as? NSNumber)?.doubleValue else {
