@@ -172,15 +172,18 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
             defer { try? queue.close() }
             return try queue.read { db in try Int.fetchOne(db, sql: "PRAGMA user_version") ?? -1 }
         }
+        func setUserVersion(_ version: Int) throws {
+            let queue = try DatabaseQueue(path: url.path)
+            defer { try? queue.close() }
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = \(version)") }
+        }
         #expect(try userVersion() == 1)
         try openStore(url, versions: 2).close()
         #expect(try userVersion() == 2)
 
         // A store migrated before migrations counted themselves: a read-only open leaves it be,
         // the next writable open gives it its count.
-        let legacy = try DatabaseQueue(path: url.path)
-        try legacy.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 0") }
-        try legacy.close()
+        try setUserVersion(0)
         let reader = try TestStore.open(at: url, migrator: migrator(versions: 2), configuration: configuration, readOnly: true)
         try reader.close()
         #expect(try userVersion() == 0)
@@ -188,9 +191,7 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         #expect(try userVersion() == 2)
 
         // More migrations counted than this build knows: written by a newer version.
-        let ahead = try DatabaseQueue(path: url.path)
-        try ahead.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = 3") }
-        try ahead.close()
+        try setUserVersion(3)
         try expectRefusedUnchanged(url, versions: 2) { $0 == .newerSchema(path: url.path) }
     }
 
