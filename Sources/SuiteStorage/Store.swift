@@ -169,16 +169,9 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         do {
             // Every migration is applied and we hold the lock under which they run: nothing to do.
             if migrated && readOnly {
-                var config = poolConfiguration(configuration)
-                config.readonly = true
-                return Store(pool: try DatabasePool(path: path, configuration: config), path: path)
+                return Store(pool: try openPool(path: path, configuration: configuration, readOnly: true).pool, path: path)
             }
-            let pool = try DatabasePool(path: path, configuration: poolConfiguration(configuration))
-            // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
-            let version = try pool.writeWithoutTransaction { db in
-                try db.execute(sql: "PRAGMA synchronous = FULL")
-                return try Int32.fetchOne(db, sql: "PRAGMA user_version")
-            }
+            let (pool, version) = try openPool(path: path, configuration: configuration, readOnly: false)
             if !migrated { try migrator.migrate(pool) }
             // A store migrated before migrations counted themselves in user_version (checked
             // above: every applied migration is known, so it is not newer) gets its count.
@@ -212,19 +205,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
     ) throws(StoreFailure) -> Store? {
         do {
-            var config = poolConfiguration(configuration)
-            config.readonly = readOnly
-            let pool = try DatabasePool(path: path, configuration: config)
-            let version: Int32?
-            if readOnly {
-                version = try pool.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") }
-            } else {
-                // GRDB sets synchronous=NORMAL when it switches the writer to WAL: set FULL again.
-                version = try pool.writeWithoutTransaction { db in
-                    try db.execute(sql: "PRAGMA synchronous = FULL")
-                    return try Int32.fetchOne(db, sql: "PRAGMA user_version")
-                }
-            }
+            let (pool, version) = try openPool(path: path, configuration: configuration, readOnly: readOnly)
             guard version == schemaVersion(of: migrator) else {
                 try pool.close()
                 return nil
@@ -235,6 +216,25 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         } catch {
             throw .unavailable(path: path, reason: "\(error)")
         }
+    }
+
+    /// Opens the pool, read-only or not, and returns it with the store's `user_version` as SQLite
+    /// sees it (the log included). A writable pool gets `synchronous=FULL` back on its writer:
+    /// GRDB sets NORMAL when it switches the writer to WAL. With `readOnly` nothing is written.
+    private static func openPool(
+        path: String, configuration: StoreConfiguration, readOnly: Bool
+    ) throws -> (pool: DatabasePool, version: Int32?) {
+        var config = poolConfiguration(configuration)
+        config.readonly = readOnly
+        let pool = try DatabasePool(path: path, configuration: config)
+        if readOnly {
+            return (pool, try pool.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") })
+        }
+        let version = try pool.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+            return try Int32.fetchOne(db, sql: "PRAGMA user_version")
+        }
+        return (pool, version)
     }
 
     private static func poolConfiguration(_ configuration: StoreConfiguration) -> Configuration {
