@@ -49,7 +49,7 @@ extension BundleStore {
         var checkedTitle: String?
         if let title { checkedTitle = try Self.validated(name: title, what: "bundle title") }
         var checkedIcon = "📦"
-        if let icon { checkedIcon = try Self.validated(name: icon, what: "icon") }
+        if let icon { checkedIcon = try Self.validated(icon: icon) }
         let title = checkedTitle, icon = checkedIcon
         guard !todoIDs.isEmpty else { throw .invalidState("choose at least one todo for the bundle") }
         guard Set(todoIDs).count == todoIDs.count else { throw .invalidState("a todo was chosen twice") }
@@ -192,8 +192,7 @@ extension BundleStore {
     /// Changes an open bundle's icon.
     @discardableResult
     public func setIcon(_ bundleID: Int64, to icon: String) throws(BundleError) -> TodoBundle {
-        let icon = try Self.validated(name: icon, what: "icon")
-        guard icon.count <= 8 else { throw .invalidText("the icon has \(icon.count) characters; use an emoji or a symbol of at most 8") }
+        let icon = try Self.validated(icon: icon)
         return try write { db in
             _ = try Self.loadOpenBundle(bundleID, db: db)
             try db.execute(sql: "UPDATE bundle SET icon = ? WHERE id = ?", arguments: [icon, bundleID])

@@ -25,14 +25,14 @@ extension BundleStore {
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)`` naming the line where it can.
     @discardableResult
     public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
-        let document: InterchangeDocument
+        var document: InterchangeDocument
         switch format {
         case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
         case .ics: document = InterchangeDocument(todos: try ICalendarFormat.decode(data))
         case .todotxt: document = InterchangeDocument(todos: try TodoTxtFormat.decode(data, timeZone: timeZone, now: now()))
         case .json: document = try SuiteJSONFormat.decode(data)
         }
-        try Self.validate(document, format: format)
+        document = try Self.validated(document, format: format)
         return try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
     }
 
@@ -65,7 +65,9 @@ extension BundleStore {
 
     // MARK: - Import
 
-    static func validate(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) {
+    /// The document with every field checked and normalised by the same rules as the store's own
+    /// operations; the first refused field names its record and the field.
+    static func validated(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) -> InterchangeDocument {
         let name: String
         switch format {
         case .taskwarrior: name = "Taskwarrior JSON"
@@ -73,33 +75,49 @@ extension BundleStore {
         case .todotxt: name = "todo.txt"
         case .json: name = "Suite JSON"
         }
+        var document = document
+        for index in document.events.indices {
+            let event = document.events[index]
+            do {
+                document.events[index].name = try validated(name: event.name, what: "event phrase")
+                var aliases: [String] = []
+                for alias in event.aliases { aliases.append(try validated(name: alias, what: "alias")) }
+                document.events[index].aliases = aliases
+            } catch {
+                throw .malformedImport(format: name, line: nil, reason: "event \(index + 1): \(error.description)")
+            }
+        }
         var seen: Set<UUID> = []
-        for (index, todo) in document.todos.enumerated() {
+        for index in document.todos.indices {
+            let todo = document.todos[index]
             func fail(_ reason: String) -> BundleError {
                 .malformedImport(format: name, line: nil, reason: "todo \(index + 1) (\(todo.uuid.uuidString.lowercased())): \(reason)")
             }
             guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
             do {
-                _ = try validated(text: todo.text, what: "todo text")
-                _ = try validated(text: todo.notes, what: "note", allowEmpty: true)
-                if let event = todo.eventName { _ = try validated(name: event, what: "event phrase") }
+                document.todos[index].text = try validated(text: todo.text, what: "todo text")
+                document.todos[index].notes = try validated(text: todo.notes, what: "note", allowEmpty: true)
+                if let event = todo.eventName { document.todos[index].eventName = try validated(name: event, what: "event phrase") }
             } catch {
                 throw fail(error.description)
             }
             if todo.status == .inBundle && todo.bundleUUID == nil { throw fail("it is in a bundle but names none") }
         }
         let ids = Set(document.todos.map(\.uuid))
-        for bundle in document.bundles {
+        for index in document.bundles.indices {
+            let bundle = document.bundles[index]
             for item in bundle.items where !ids.contains(item.todo) {
                 throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()) names todo \(item.todo.uuidString.lowercased()), which the file does not hold")
             }
             do {
-                _ = try validated(name: bundle.title, what: "bundle title")
-                _ = try validated(name: bundle.event, what: "event phrase")
+                document.bundles[index].title = try validated(name: bundle.title, what: "bundle title")
+                document.bundles[index].icon = try validated(icon: bundle.icon)
+                document.bundles[index].event = try validated(name: bundle.event, what: "event phrase")
             } catch {
                 throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()): \(error.description)")
             }
         }
+        return document
     }
 
     static func apply(_ document: InterchangeDocument, db: Database, stamp: Int64) throws -> ImportSummary {

@@ -10,8 +10,10 @@ public final class BundleStore: Sendable {
     public static let fileName = "bundle.sqlite"
     /// The longest todo text or note accepted, in UTF-8 bytes.
     public static let maximumTextLength = 10_000
-    /// The longest event phrase, bundle title or icon accepted, in characters.
+    /// The longest event phrase, alias or bundle title accepted, in characters.
     public static let maximumNameLength = 200
+    /// The longest bundle icon accepted, in characters.
+    public static let maximumIconLength = 8
 
     let store: Store<BundleError>
     let now: @Sendable () -> Date
@@ -106,30 +108,22 @@ public final class BundleStore: Sendable {
 
     // MARK: - Validation
 
-    /// Checks todo text or a note: not empty (unless `allowEmpty`), at most
-    /// ``maximumTextLength`` bytes, no control characters but tab and line breaks.
+    /// Checks todo text or a note with the one text rule (``SuiteStorage/TextRule``): not empty
+    /// (unless `allowEmpty`), at most ``maximumTextLength`` bytes, line breaks as LF, no control
+    /// characters but tab. Returns it normalised and trimmed.
     static func validated(text: String, what: String, allowEmpty: Bool = false) throws(BundleError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty && !allowEmpty { throw .invalidText("the \(what) is empty") }
-        if trimmed.utf8.count > maximumTextLength {
-            throw .invalidText("the \(what) is \(trimmed.utf8.count) bytes; at most \(maximumTextLength) are allowed")
-        }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
-            throw .invalidText("the \(what) holds a control character")
-        }
-        return trimmed
+        try TextRule.check(text, .text(limit: maximumTextLength), allowEmpty: allowEmpty).get(what, as: BundleError.invalidText)
     }
 
-    /// Checks a one-line name (event phrase, bundle title, icon).
+    /// Checks a one-line name (event phrase, alias, bundle title): at most ``maximumNameLength``
+    /// characters, no line break or control character.
     static func validated(name: String, what: String) throws(BundleError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
-        if trimmed.count > maximumNameLength {
-            throw .invalidText("the \(what) has \(trimmed.count) characters; at most \(maximumNameLength) are allowed")
-        }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidText("the \(what) holds a control character or a line break")
-        }
-        return trimmed
+        try TextRule.check(name, .line(limit: maximumNameLength)).get(what, as: BundleError.invalidText)
+    }
+
+    /// Checks a bundle icon: one line of at most ``maximumIconLength`` characters (an emoji or a
+    /// short symbol).
+    static func validated(icon: String) throws(BundleError) -> String {
+        try TextRule.check(icon, .line(limit: maximumIconLength)).get("icon", as: BundleError.invalidText)
     }
 }

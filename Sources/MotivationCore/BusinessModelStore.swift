@@ -213,7 +213,7 @@ public final class BusinessModelStore: Sendable {
     public func save(
         text: String, confidence: Confidence? = nil, section: SectionID, in id: UUID
     ) throws(MotivationError) -> BusinessModel {
-        try Self.validate(text: text)
+        let text = try Self.validated(text: text)
         return try write { db in
             var model = try Self.load(id: id, db: db)
             let entry = SectionEntry(
@@ -291,9 +291,26 @@ public final class BusinessModelStore: Sendable {
         } else {
             model.name = try Self.validated(name: model.name)
         }
-        for entry in model.entries.values { try Self.validate(text: entry.text) }
-        for versions in document.history.values { for version in versions { try Self.validate(text: version.text) } }
-        let imported = model
+        func checked(_ text: String, _ section: SectionID, version: Int?) throws(MotivationError) -> String {
+            do {
+                return try Self.validated(text: text)
+            } catch {
+                let place = version.map { "\(section.title), version \($0)" } ?? section.title
+                throw .malformedDocument(reason: "\(place): \(error.description)")
+            }
+        }
+        for (section, entry) in model.entries {
+            model.entries[section]?.text = try checked(entry.text, section, version: nil)
+        }
+        var history: [SectionID: [SectionVersion]] = [:]
+        for (section, versions) in document.history {
+            var normalised = versions
+            for index in normalised.indices {
+                normalised[index].text = try checked(normalised[index].text, section, version: normalised[index].version)
+            }
+            history[section] = normalised
+        }
+        let imported = model, importedHistory = history
         return try write { db in
             if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM model WHERE name = ? COLLATE NOCASE)", arguments: [imported.name]) == true {
                 throw MotivationError.duplicateName(imported.name)
@@ -302,7 +319,7 @@ public final class BusinessModelStore: Sendable {
                 throw MotivationError.duplicateName(imported.name)
             }
             try Self.insert(imported, db: db)
-            for (section, versions) in document.history {
+            for (section, versions) in importedHistory {
                 for version in versions {
                     try db.execute(sql: """
                         INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms)
@@ -318,29 +335,26 @@ public final class BusinessModelStore: Sendable {
 
     // MARK: - Validation
 
-    /// Checks a business name and returns it trimmed.
+    /// Checks a business name with the one text rule for one-line names and returns it trimmed.
     public static func validated(name: String) throws(MotivationError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { throw .invalidName("the name is empty") }
-        if trimmed.count > maximumNameLength {
-            throw .invalidName("the name has \(trimmed.count) characters; at most \(maximumNameLength) are allowed")
-        }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidName("the name holds a control character")
-        }
-        return trimmed
+        try TextRule.check(name, .line(limit: maximumNameLength)).get("name", as: MotivationError.invalidName)
     }
 
-    /// Checks a section text: at most ``maximumTextLength`` UTF-8 bytes, no control characters
-    /// other than tab and line breaks.
-    public static func validate(text: String) throws(MotivationError) {
-        let length = text.utf8.count
-        if length > maximumTextLength { throw .textTooLong(length: length, limit: maximumTextLength) }
-        if let bad = text.unicodeScalars.first(where: {
-            $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\r" && $0 != "\t"
-        }) {
-            throw .invalidText(String(format: "it holds the control character U+%04X", bad.value))
+    /// Checks a section text with the one text rule for multi-line text: at most
+    /// ``maximumTextLength`` UTF-8 bytes, line breaks as LF (CRLF and a lone CR become LF), no
+    /// control characters but tab. Returns it normalised and trimmed; empty text is allowed (it
+    /// clears the section).
+    public static func validated(text: String) throws(MotivationError) -> String {
+        switch TextRule.check(text, .text(limit: maximumTextLength), allowEmpty: true) {
+        case .success(let checked): return checked
+        case .failure(.tooLong(let length, let limit, _)): throw .textTooLong(length: length, limit: limit)
+        case .failure(let problem): throw .invalidText(problem.describe("text"))
         }
+    }
+
+    /// Checks a section text as ``validated(text:)`` does.
+    public static func validate(text: String) throws(MotivationError) {
+        _ = try validated(text: text)
     }
 
     // MARK: - Plumbing

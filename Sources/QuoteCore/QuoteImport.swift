@@ -24,6 +24,28 @@ struct ImportedQuote: Sendable, Hashable {
     var line: Int
 }
 
+extension ImportedQuote {
+    /// Checks every field with the same rules as ``QuoteStore/add(_:source:kind:categories:)``,
+    /// naming the file, the record (a line, or a JSON item) and the field when one is refused.
+    mutating func validate(path: String, byItem: Bool) throws(QuoteError) {
+        func check(_ value: String, _ field: TextField, _ what: String) throws(QuoteError) -> String {
+            switch TextRule.check(value, field) {
+            case .success(let checked): return checked
+            case .failure(let problem):
+                if byItem { throw .malformedImport(file: path, line: nil, reason: "item \(line): \(problem.describe(what))") }
+                throw .malformedImport(file: path, line: line, reason: problem.describe(what))
+            }
+        }
+        let name = TextField.line(limit: QuoteStore.maximumNameLength)
+        text = try check(text, .text(limit: QuoteStore.maximumTextLength), "quote")
+        if let value = source { source = try check(value, name, "source") }
+        if let value = citation { citation = try check(value, name, "citation") }
+        var checked: [String] = []
+        for category in categories { checked.append(try check(category, name, "category")) }
+        categories = checked
+    }
+}
+
 /// Lookups kept during one import so that each source and category is found once.
 struct ImportCache {
     var sources: [String: Int64] = [:]
@@ -136,11 +158,16 @@ extension QuoteStore {
     }
 
     static func parse(_ data: Data, name: String, path: String, format: QuoteImportFormat) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
+        var result: (quotes: [ImportedQuote], skipped: Int)
         switch format {
-        case .fortune: return try FortuneParser.parse(data, category: name, path: path)
-        case .json: return (try QuoteJSON.parse(data, path: path), 0)
-        case .csv: return try QuoteCSV.parse(data, path: path)
+        case .fortune: result = try FortuneParser.parse(data, category: name, path: path)
+        case .json: result = (try QuoteJSON.parse(data, path: path), 0)
+        case .csv: result = try QuoteCSV.parse(data, path: path)
         }
+        for index in result.quotes.indices {
+            try result.quotes[index].validate(path: path, byItem: format == .json)
+        }
+        return result
     }
 }
 
@@ -175,13 +202,9 @@ enum FortuneParser {
             }
             let body = lines.map(trimmingTrailingSpace).joined(separator: "\n").trimmingCharacters(in: .newlines)
             guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { skipped += 1; return }
-            // Control characters (general category Cc: U+0000–001F, U+007F–009F) but tab and newline go.
-            let clean = body.unicodeScalars.contains(where: isUnwantedControl)
-                ? String(String.UnicodeScalarView(body.unicodeScalars.filter { !isUnwantedControl($0) })) : body
-            guard clean.utf8.count <= QuoteStore.maximumTextLength else {
-                throw .malformedImport(file: path, line: chunkStart, reason: "a quote of \(clean.utf8.count) bytes (at most \(QuoteStore.maximumTextLength))")
-            }
-            quotes.append(ImportedQuote(text: clean, source: source, kind: .person, citation: citation, categories: [category],
+            // Every field is checked by the one text rule afterwards (ImportedQuote.validate):
+            // a control character other than the overstrike backspaces refuses the file.
+            quotes.append(ImportedQuote(text: body, source: source, kind: .person, citation: citation, categories: [category],
                                         personal: false, addedAt: nil, line: chunkStart))
         }
         // Lines are split on the byte 10, so a CRLF file splits too ("\r\n" is one Character).
@@ -240,11 +263,6 @@ enum FortuneParser {
         var end = scalars.endIndex
         while end > scalars.startIndex, isSpace(scalars[scalars.index(before: end)]) { end = scalars.index(before: end) }
         return String(scalars[..<end])
-    }
-
-    /// A control character (general category Cc) other than tab and newline.
-    static func isUnwantedControl(_ scalar: Unicode.Scalar) -> Bool {
-        (scalar.value < 0x20 && scalar != "\n" && scalar != "\t") || (0x7F...0x9F).contains(scalar.value)
     }
 
     /// Drops the backspace sequences old fortune files use for bold and underline (`_\bx`, `x\bx`).

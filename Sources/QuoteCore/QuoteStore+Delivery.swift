@@ -13,6 +13,7 @@ extension QuoteStore {
 
     /// Sets (or, with nil, removes) the user's schedule.
     public func setSchedule(_ schedule: Schedule?, user: String) throws(QuoteError) {
+        let user = try Self.validated(name: user, what: "user name")
         if let schedule { try schedule.validate() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -46,6 +47,7 @@ extension QuoteStore {
     ///   - channel: how the caller will show it ("notify-send", "stdout").
     /// - Returns: the delivery, or nil when nothing is due.
     public func deliverDue(now: Date, user: String, channel: String) throws(QuoteError) -> Delivery? {
+        let user = try Self.validated(name: user, what: "user name")
         guard let schedule = try schedule(user: user) else { return nil }
         let filter = QuoteFilter(category: schedule.category)
         return try write { db in

@@ -8,7 +8,8 @@ extension QuoteStore {
     ///
     /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches.
     public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
-        try write { db in
+        let user = try Self.validated(name: user, what: "user name")
+        return try write { db in
             let id = try Self.nextFromBag(filter, user: user, db: db)
             return try Self.loadQuotes([id], db: db)[0]
         }

@@ -84,7 +84,8 @@ extension QuoteStore {
     /// Marks a quote as one of the user's favourites. Returns false when it already was.
     @discardableResult
     public func favorite(_ id: Int64, user: String) throws(QuoteError) -> Bool {
-        try write { db in
+        let user = try Self.validated(name: user, what: "user name")
+        return try write { db in
             _ = try Self.requireQuote(id, db: db)
             try db.execute(sql: "INSERT OR IGNORE INTO favorite (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
             return db.changesCount > 0
@@ -123,6 +124,7 @@ extension QuoteStore {
     /// Writes a note on a quote.
     @discardableResult
     public func addNote(_ text: String, on id: Int64, user: String) throws(QuoteError) -> Note {
+        let user = try Self.validated(name: user, what: "user name")
         let text = try Self.validated(text: text, what: "note")
         return try write { db in
             _ = try Self.requireQuote(id, db: db)
@@ -144,6 +146,7 @@ extension QuoteStore {
     /// Changes the text of one of the user's notes.
     @discardableResult
     public func editNote(_ noteID: Int64, text: String, user: String) throws(QuoteError) -> Note {
+        let user = try Self.validated(name: user, what: "user name")
         let text = try Self.validated(text: text, what: "note")
         return try write { db in
             _ = try Self.loadNote(noteID, user: user, db: db)

@@ -9,6 +9,8 @@ public final class QuoteStore: Sendable {
     public static let fileName = "quotes.sqlite"
     /// The longest quote or note accepted, in UTF-8 bytes.
     public static let maximumTextLength = 20_000
+    /// The longest source, category, citation or user name accepted, in characters.
+    public static let maximumNameLength = 200
 
     let store: Store<QuoteError>
     let now: @Sendable () -> Date
@@ -138,29 +140,17 @@ public final class QuoteStore: Sendable {
         return String(decoding: key, as: UTF8.self)
     }
 
-    /// Checks quote or note text: not empty, at most ``maximumTextLength`` bytes, no control
-    /// characters but tab and line breaks. Returns it trimmed.
+    /// Checks quote or note text with the one text rule (``SuiteStorage/TextRule``): not empty,
+    /// at most ``maximumTextLength`` bytes, line breaks as LF, no control characters but tab.
+    /// Returns it normalised and trimmed.
     static func validated(text: String, what: String) throws(QuoteError) -> String {
-        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
-        if trimmed.utf8.count > maximumTextLength {
-            throw .invalidText("the \(what) is \(trimmed.utf8.count) bytes; at most \(maximumTextLength) are allowed")
-        }
-        if let bad = trimmed.unicodeScalars.first(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" && $0 != "\r" }) {
-            throw .invalidText(String(format: "the \(what) holds the control character U+%04X", bad.value))
-        }
-        return trimmed
+        try TextRule.check(text, .text(limit: maximumTextLength)).get(what, as: QuoteError.invalidText)
     }
 
-    /// Checks a one-line name (source, category, user).
+    /// Checks a one-line name (source, category, citation, user): at most
+    /// ``maximumNameLength`` characters, no line break or control character.
     static func validated(name: String, what: String) throws(QuoteError) -> String {
-        let trimmed = name.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.isEmpty { throw .invalidText("the \(what) is empty") }
-        if trimmed.count > 200 { throw .invalidText("the \(what) has \(trimmed.count) characters; at most 200 are allowed") }
-        if trimmed.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) {
-            throw .invalidText("the \(what) holds a control character or a line break")
-        }
-        return trimmed
+        try TextRule.check(name, .line(limit: maximumNameLength)).get(what, as: QuoteError.invalidText)
     }
 
     /// 16 bytes naming the normalised text and source: equal for duplicates.

@@ -134,7 +134,7 @@ public struct Rating: Codable, Sendable, Hashable {
         if let mbps = wifiMbps, !(mbps.isFinite && mbps >= 0 && mbps <= 100_000) {
             throw .invalidRating(dimension: "wifi-mbps", value: String(mbps))
         }
-        if notes.utf8.count > 10_000 { throw .invalidText("the notes are \(notes.utf8.count) bytes; at most 10000 are allowed") }
+        _ = try PlaceStore.validated(notes: notes)
     }
 
     /// Reads a rating value as typed: a whole number 0…5.

@@ -253,16 +253,18 @@ extension PlaceStore {
             places = try PlaceFiles.parseGeoJSON(data, file: name)
         }
         var checked: [PlaceFiles.ImportedPlace] = []
-        for place in places {
+        for (index, place) in places.enumerated() {
             do {
                 var item = place
                 item.record = try Self.validated(place.record)
-                if let change = place.rating {
+                if var change = place.rating {
+                    if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
                     try Rating(values: change.values, wifiMbps: change.wifiMbps, notes: change.notes ?? "").validate()
+                    item.rating = change
                 }
                 checked.append(item)
             } catch {
-                throw .malformedImport(file: name, reason: "'\(place.record.name.prefix(40))': \(error.description)")
+                throw .malformedImport(file: name, reason: "feature \(index + 1): \(error.description)")
             }
         }
         let all = checked

@@ -228,19 +228,19 @@ public final class PlaceStore: Sendable {
     /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``.
     @discardableResult
     public func rate(_ id: Int64, _ change: RatingChange) throws(WorkplaceError) -> Place {
-        if let notes = change.notes, notes.unicodeScalars.contains(where: { $0.properties.generalCategory == .control && $0 != "\n" && $0 != "\t" }) {
-            throw .invalidText("the notes hold a control character")
-        }
+        var change = change
+        if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
+        let checked = change
         return try write { db in
             let place = try Self.load(id, db: db)
             var rating = place.rating ?? Rating()
-            for (dimension, value) in change.values { rating.values[dimension] = value }
-            if let mbps = change.wifiMbps { rating.wifiMbps = mbps }
-            if let menu = change.menu { rating.menu = menu }
-            if let notes = change.notes { rating.notes = notes.trimmingCharacters(in: .whitespacesAndNewlines) }
-            if let pin = change.pinColor { rating.pinColor = pin }
+            for (dimension, value) in checked.values { rating.values[dimension] = value }
+            if let mbps = checked.wifiMbps { rating.wifiMbps = mbps }
+            if let menu = checked.menu { rating.menu = menu }
+            if let notes = checked.notes { rating.notes = notes }
+            if let pin = checked.pinColor { rating.pinColor = pin }
             try rating.validate()
-            let override = try change.type?.rawValue ?? String.fetchOne(db, sql: "SELECT type_override FROM rating WHERE place_id = ?", arguments: [id])
+            let override = try checked.type?.rawValue ?? String.fetchOne(db, sql: "SELECT type_override FROM rating WHERE place_id = ?", arguments: [id])
             try db.execute(sql: """
                 INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, type_override, updated_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
@@ -254,22 +254,42 @@ public final class PlaceStore: Sendable {
 
     // MARK: - Plumbing
 
+    /// The longest place name accepted, in characters.
+    public static let maximumNameLength = 300
+    /// The longest address, website or opening hours accepted, in characters.
+    public static let maximumFieldLength = 2_000
+    /// The longest rating notes accepted, in UTF-8 bytes.
+    public static let maximumNotesLength = 10_000
+
+    /// The record with every text field checked and normalised by the one text rule
+    /// (``SuiteStorage/TextRule``): one line each, no control characters, within the limits; an
+    /// empty optional field becomes nil.
     static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
         var record = record
-        record.name = record.name.trimmedOfWhitespace
-        guard !record.name.isEmpty else { throw .invalidText("the place name is empty") }
-        guard record.name.utf8.count <= 300 || record.name.count <= 300 else {
-            throw .invalidText("the place name has \(record.name.count) characters; at most 300 are allowed")
+        let line = TextField.line(limit: maximumFieldLength)
+        func optional(_ value: String?, _ what: String, _ field: TextField = line) throws(WorkplaceError) -> String? {
+            guard let value else { return nil }
+            let checked = try TextRule.check(value, field, allowEmpty: true).get(what, as: WorkplaceError.invalidText)
+            return checked.isEmpty ? nil : checked
         }
-        for field in [record.name, record.address, record.phone, record.website, record.openingHours].compactMap({ $0 }) {
-            // General category Cc: U+0000–001F and U+007F–009F.
-            if field.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) {
-                throw .invalidText("'\(field.prefix(40))' holds a control character")
-            }
-            if field.utf8.count > 2000 { throw .invalidText("a field of \(field.utf8.count) bytes; at most 2000 are allowed") }
+        record.name = try TextRule.check(record.name, .line(limit: maximumNameLength)).get("place name", as: WorkplaceError.invalidText)
+        record.address = try optional(record.address, "address")
+        record.phone = try optional(record.phone, "phone number", .line(limit: 100))
+        record.website = try optional(record.website, "website")
+        record.openingHours = try optional(record.openingHours, "opening hours")
+        record.providerID = try optional(record.providerID, "provider id", .line(limit: 200))
+        var categories: [String] = []
+        for category in record.categories {
+            if let checked = try optional(category, "category", .line(limit: 200)) { categories.append(checked) }
         }
+        record.categories = categories
         _ = try Coordinate(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude)
         return record
+    }
+
+    /// Rating notes checked and normalised by the one text rule for multi-line text.
+    static func validated(notes: String) throws(WorkplaceError) -> String {
+        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get("notes", as: WorkplaceError.invalidText)
     }
 
     static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Int64, isNew: Bool) {

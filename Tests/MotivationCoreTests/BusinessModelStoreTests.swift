@@ -95,7 +95,7 @@ func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> Busin
         #expect(throws: MotivationError.textTooLong(length: 5_000_000, limit: BusinessModelStore.maximumTextLength)) {
             try store.save(text: huge, section: .valueProposition, in: model.id)
         }
-        #expect(throws: MotivationError.invalidText("it holds the control character U+0000")) {
+        #expect(throws: MotivationError.invalidText("the text holds the control character U+0000")) {
             try store.save(text: "a\u{0}b", section: .valueProposition, in: model.id)
         }
         #expect(try store.history(of: .valueProposition, in: model.id).isEmpty)
