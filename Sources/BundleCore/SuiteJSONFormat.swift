@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// Suite's own JSON (`"schema": "suite-bundle/1"`): events with aliases, todos with every
 /// field, bundles with their items. Export, import into another store, and export again give
@@ -46,7 +47,16 @@ enum SuiteJSONFormat {
 
     static func decode(_ data: Data) throws(BundleError) -> InterchangeDocument {
         let decoder = JSONDecoder()
-        decoder.dateDecodingStrategy = .millisecondsSince1970
+        // Milliseconds since 1970 as written, but only within the years 1 to 9999: a time beyond
+        // ±2^63 ms would trap when stored, so it is a malformed file (exit 65) instead.
+        decoder.dateDecodingStrategy = .custom { decoder in
+            let container = try decoder.singleValueContainer()
+            let millis = try container.decode(Double.self)
+            guard Millis(exactly: millis) != nil else {
+                throw DecodingError.dataCorruptedError(in: container, debugDescription: "a time outside the years 1 to 9999")
+            }
+            return Date(timeIntervalSince1970: millis / 1000)
+        }
         let file: File
         do {
             file = try decoder.decode(File.self, from: data)

@@ -6,7 +6,8 @@ import Foundation
 package enum ISOTime {
     package static func string(_ date: Date) -> String {
         let millis = Millis(date).value
-        let seconds = millis >= 0 ? millis / 1000 : (millis - 999) / 1000
+        // Floor division that cannot overflow (Millis keeps far inside Int64 anyway).
+        let seconds = millis / 1000 - (millis % 1000 < 0 ? 1 : 0)
         let fraction = String(millis - seconds * 1000)
         let whole = Date(timeIntervalSince1970: Double(seconds)).formatted(Date.ISO8601FormatStyle())
         return String(whole.dropLast()) + "." + String(repeating: "0", count: 3 - fraction.count) + fraction + "Z"

@@ -43,12 +43,13 @@ enum FastPath {
         case ("quotes", "search"):
             guard let words = Words(rest, options: common.union(["--user", "--category", "--source", "--limit"]),
                                     flags: commonFlags.union(["--favorites"]), positionals: 1...1),
-                  let limit = words.int("--limit", default: 20), QuotesSearch.limits.contains(limit) else { return nil }
+                  let limit = words.int("--limit", default: 20, in: QuotesSearch.limits) else { return nil }
             run = { try QuotesSearch.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
             guard let words = Words(rest, options: common.union(["--at", "--radius", "--limit", "--type", "--min"]),
                                     flags: commonFlags.union(["--open-now"]), positionals: 0...0),
-                  let limit = words.int("--limit", default: 20) else { return nil }
+                  // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
+                  let limit = words.int("--limit", default: 20, in: Int.min...Int.max) else { return nil }
             run = {
                 try PlacesNear.run(words.storeOptions, at: words.options["--at"], radius: words.options["--radius"], anywhere: false,
                                    limit: limit, type: words.options["--type"], min: words.options["--min"],
@@ -102,10 +103,11 @@ enum FastPath {
             guard count.contains(positionals.count) else { return nil }
         }
 
-        /// The option as a number, `fallback` when absent; nil when it is not a number.
-        func int(_ name: String, default fallback: Int) -> Int? {
+        /// The option as a number checked as ArgumentParser's `transform:` checks it (``NumberOption``),
+        /// `fallback` when absent; nil when it is not a number in `range` (ArgumentParser then says so).
+        func int(_ name: String, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
             guard let text = options[name] else { return fallback }
-            return Int(text)
+            return try? NumberOption.int(text, in: range, option: name)
         }
 
         var storeOptions: PlainStoreOptions {

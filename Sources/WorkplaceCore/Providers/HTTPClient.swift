@@ -18,6 +18,12 @@ public struct HTTPRequest: Sendable, Equatable {
     public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval) {
         self.url = url; self.method = method; self.headers = headers; self.body = body; self.timeout = timeout
     }
+
+    /// ``timeout`` as clients should apply it: between a millisecond and a day, 15 s for NaN.
+    /// Converting it to whole milliseconds or nanoseconds can never trap.
+    public var boundedTimeout: TimeInterval {
+        timeout.isNaN ? 15 : min(max(timeout, 0.001), 86_400)
+    }
 }
 
 /// An HTTP answer: status, header fields and body.
@@ -81,16 +87,18 @@ struct RetryPolicy: Sendable {
             do {
                 answer = try await Self.send(request, with: client)
             } catch {
-                let reason = error as? HTTPClientError == .timedOut ? "no answer within \(Int(request.timeout)) s"
+                let reason = error as? HTTPClientError == .timedOut ? "no answer within \(Int(request.boundedTimeout.rounded(.up))) s"
                     : (error as? HTTPClientError)?.description ?? "\(error.localizedDescription)"
                 throw .providerUnavailable(provider: provider, detail: reason)
             }
             let status = answer.status
             guard (status == 429 || (500...599).contains(status)), attempt < maxRetries else { return answer }
             let retryAfter = answer.header("Retry-After").flatMap { TimeInterval($0.trimmingCharacters(in: .whitespaces)) }
-            let wait = min(retryAfter ?? initialBackoff * pow(2, Double(attempt)), maxWait)
+            // A Retry-After of "nan", "inf" or "1e300" must not reach the conversion to nanoseconds.
+            let asked = retryAfter.flatMap { $0.isFinite ? $0 : nil } ?? initialBackoff * pow(2, Double(attempt))
+            let wait = asked.isFinite ? min(max(0, asked), maxWait) : maxWait
             attempt += 1
-            try? await Task.sleep(nanoseconds: UInt64(max(0, wait) * 1_000_000_000))
+            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
         }
     }
 }
@@ -99,11 +107,11 @@ extension RetryPolicy {
     /// Sends with a deadline of the request's `timeout` for the whole answer, whatever the client
     /// does with it (URLSession on Linux applies it only between bytes).
     static func send(_ request: HTTPRequest, with client: any HTTPClient) async throws -> HTTPResponse {
-        let timeout = request.timeout
+        let timeout = request.boundedTimeout
         return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
             group.addTask { try await client.send(request) }
             group.addTask {
-                try await Task.sleep(nanoseconds: UInt64(max(timeout, 0.001) * 1_000_000_000))
+                try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
                 throw HTTPClientError.timedOut
             }
             defer { group.cancelAll() }

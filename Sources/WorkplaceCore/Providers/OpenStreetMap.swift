@@ -23,7 +23,7 @@ public struct OverpassProvider: PlaceProvider {
 
     /// The Overpass QL query for work spots within `radius` metres.
     public static func query(center: Coordinate, radius: Double) -> String {
-        let around = "around:\(Int(radius.rounded())),\(center.latitude),\(center.longitude)"
+        let around = "around:\(Int(radius.isFinite ? min(max(radius, 0), 20_100_000).rounded() : 20_100_000)),\(center.latitude),\(center.longitude)"
         return "[out:json][timeout:25];(nwr[amenity~\"^(cafe|library|coworking_space)$\"](\(around));nwr[office=coworking](\(around)););out center tags;"
     }
 

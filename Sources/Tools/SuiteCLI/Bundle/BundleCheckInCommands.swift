@@ -77,8 +77,8 @@ struct BundleCheckIn: ParsableCommand {
     static func parsePick(_ text: String, count: Int) throws -> [Int] {
         var result: [Int] = []
         for part in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
-            let bounds = part.split(separator: "-", maxSplits: 1)
-            guard let low = Int(bounds[0]), let high = bounds.count == 2 ? Int(bounds[1]) : low, low >= 1, high >= low else {
+            let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
+            guard let first = bounds.first, let low = Int(first), let high = bounds.count == 2 ? Int(bounds[1]) : low, low >= 1, high >= low else {
                 throw CLIError.usage("invalid --pick '\(text)': use numbers from the list, like 1,3 or 2-4")
             }
             guard high <= count else {

@@ -223,11 +223,8 @@ struct BMMRestore: ParsableCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
-    @Option(help: ArgumentHelp("The version number from 'history'.", valueName: "n")) var version: Int
-
-    func validate() throws {
-        if version < 1 { throw ValidationError("--version must be 1 or more") }
-    }
+    @Option(help: ArgumentHelp("The version number from 'history'.", valueName: "n"), transform: NumberOption.int(1...Int.max, "--version"))
+    var version: Int
 
     func run() throws {
         let store = try BMM.open(options)

@@ -29,7 +29,7 @@ struct CurlHTTPClient: HTTPClient {
             // libcurl adds "Expect: 100-continue" to large POSTs; the providers want a plain POST.
             + (request.body == nil ? [] : ["Expect:"])
         var result = suite_http_result()
-        let timeout = Int(max(request.timeout, 0.001) * 1000)
+        let timeout = Int(request.boundedTimeout * 1000)
         let outcome = withCStrings(headerLines) { lines in
             (request.body ?? Data()).withUnsafeBytes { body in
                 suite_http_perform(request.url.absoluteString, request.method, lines, Int32(headerLines.count),

@@ -34,7 +34,9 @@ struct ProviderOptions: ParsableArguments {
     @Option(name: .customLong("yelp-url"), help: ArgumentHelp("Yelp API base URL.", visibility: .hidden)) var yelpURL: String?
     @Option(name: .customLong("overpass-url"), help: ArgumentHelp("Overpass API base URL.", visibility: .hidden)) var overpassURL: String?
     @Option(name: .customLong("nominatim-url"), help: ArgumentHelp("Nominatim base URL.", visibility: .hidden)) var nominatimURL: String?
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each answer.", valueName: "s")) var timeout: Double = 20
+    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each answer (0.1 to 3600).", valueName: "s"),
+            transform: NumberOption.seconds(0.1...3600, "--timeout"))
+    var timeout: Double = 20
 
     static let userAgent = "suite-places/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
 

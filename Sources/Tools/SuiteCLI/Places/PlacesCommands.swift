@@ -132,7 +132,9 @@ struct PlacesFetch: AsyncParsableCommand {
     @Option(help: ArgumentHelp("yelp or osm.", valueName: "provider")) var provider: Provider = .osm
     @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
     @Option(help: ArgumentHelp("How far (default 1.5km; Yelp allows 40km).", valueName: "distance")) var radius = "1.5km"
-    @Option(help: ArgumentHelp("Yelp: fetch opening hours for this many places.", valueName: "n")) var hours = 20
+    @Option(help: ArgumentHelp("Yelp: fetch opening hours for this many places (0 to 240).", valueName: "n"),
+            transform: NumberOption.int(0...240, "--hours"))
+    var hours = 20
 
     func run() async throws {
         let store = try Places.open(options)
@@ -144,7 +146,7 @@ struct PlacesFetch: AsyncParsableCommand {
         case .yelp:
             let key = ProcessInfo.processInfo.environment["YELP_API_KEY"] ?? ""
             source = YelpProvider(apiKey: key, baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
-                                  hoursLimit: max(0, hours), timeout: providers.timeout, client: CurlHTTPClient())
+                                  hoursLimit: hours, timeout: providers.timeout, client: CurlHTTPClient())
         case .osm:
             source = OverpassProvider(baseURL: try providers.url(providers.overpassURL, environment: "SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"),
                                       userAgent: ProviderOptions.userAgent, timeout: providers.timeout, client: CurlHTTPClient())
@@ -306,7 +308,7 @@ struct PlacesMap: ParsableCommand {
     @OptionGroup var options: CommonOptions
     @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
     @Option(help: ArgumentHelp("How far (default 1.5km).", valueName: "distance")) var radius = "1.5km"
-    @Option(help: ArgumentHelp("At most this many places.", valueName: "n")) var limit = 200
+    @Option(help: ArgumentHelp("At most this many places.", valueName: "n"), transform: NumberOption.int(1...10_000, "--limit")) var limit = 200
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The SVG file (stdout when not given).", valueName: "file")) var output: String?
 
     func run() throws {

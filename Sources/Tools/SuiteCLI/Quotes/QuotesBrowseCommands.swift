@@ -135,9 +135,7 @@ struct QuotesSimilar: ParsableCommand {
 
     @OptionGroup var options: QuotesOptions
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
-    @Option(help: ArgumentHelp("How many.", valueName: "n")) var limit = 5
-
-    func validate() throws { if !(1...100).contains(limit) { throw ValidationError("--limit must be 1 to 100") } }
+    @Option(help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...100, "--limit")) var limit = 5
 
     func run() throws {
         try Quotes.printList(try options.open(readOnly: true).similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
@@ -153,11 +151,9 @@ struct QuotesSearch: ParsableCommand {
     @OptionGroup var options: QuotesOptions
     @Argument(help: ArgumentHelp("What to look for.", valueName: "query")) var query: String
     @OptionGroup var filter: QuoteFilterOptions
-    @Option(help: ArgumentHelp("At most this many results.", valueName: "n")) var limit = 20
+    @Option(help: ArgumentHelp("At most this many results.", valueName: "n"), transform: NumberOption.int(limits, "--limit")) var limit = 20
 
     static let limits = 1...1000
-
-    func validate() throws { if !Self.limits.contains(limit) { throw ValidationError("--limit must be 1 to 1000") } }
 
     func run() throws { try Self.run(options, query: query, filter: filter.filter, limit: limit) }
 
@@ -194,7 +190,7 @@ struct QuotesSources: ParsableCommand {
         commandName: "sources", abstract: "Sources, most quoted first.",
         discussion: "Example:\n  suite quotes sources --limit 20")
     @OptionGroup var options: QuotesOptions
-    @Option(help: ArgumentHelp("At most this many.", valueName: "n")) var limit: Int?
+    @Option(help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit: Int?
 
     func run() throws {
         let list = try options.open(readOnly: true).sources(limit: limit)
@@ -209,13 +205,9 @@ struct QuotesBrowse: ParsableCommand {
         discussion: "Example:\n  suite quotes browse --category literature --page 2")
     @OptionGroup var options: QuotesOptions
     @OptionGroup var filter: QuoteFilterOptions
-    @Option(help: ArgumentHelp("Quotes per page.", valueName: "n")) var limit = 20
-    @Option(help: ArgumentHelp("Which page, from 1.", valueName: "n")) var page = 1
-
-    func validate() throws {
-        if !(1...1000).contains(limit) { throw ValidationError("--limit must be 1 to 1000") }
-        if page < 1 { throw ValidationError("--page must be 1 or more") }
-    }
+    @Option(help: ArgumentHelp("Quotes per page.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 20
+    // At most a million pages: (page - 1) × limit stays far inside Int.
+    @Option(help: ArgumentHelp("Which page, from 1.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--page")) var page = 1
 
     func run() throws {
         let quotes = try options.open(readOnly: true).browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)
