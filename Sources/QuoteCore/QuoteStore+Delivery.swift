@@ -32,10 +32,38 @@ extension QuoteStore {
     /// already delivered).
     public func due(now: Date, user: String) throws(QuoteError) -> Date? {
         guard let schedule = try schedule(user: user) else { return nil }
-        let last = try read { db in
-            try Int64.fetchOne(db, sql: "SELECT max(slot_ms) FROM delivery WHERE user = ?", arguments: [user])
+        let last = try read { db in try Self.lastDeliveredSlot(user: user, now: now, db: db) }
+        return schedule.due(now: now, lastDelivered: last)
+    }
+
+    /// The latest slot delivered at or before `now`. A delivery recorded for a later slot (the
+    /// clock jumped forward and back, or an old `tick --at` in the future) does not count: it
+    /// must not silence the deliveries due until then.
+    static func lastDeliveredSlot(user: String, now: Date, db: Database) throws -> Date? {
+        try Int64.fetchOne(db, sql: "SELECT max(slot_ms) FROM delivery WHERE user = ? AND slot_ms <= ?",
+                           arguments: [user, Millis(now).value]).map { Millis($0).date }
+    }
+
+    /// What ``deliverDue(now:user:channel:)`` would deliver at `now`, recording nothing: neither
+    /// the delivery nor the shuffle bag's step (for trying a schedule out at another time).
+    ///
+    /// - Returns: the delivery a tick at `now` would make, or nil when nothing would be due.
+    public func previewDue(now: Date, user: String, channel: String) throws(QuoteError) -> Delivery? {
+        guard let schedule = try schedule(user: user) else { return nil }
+        let filter = QuoteFilter(category: schedule.category)
+        return try write { db in
+            var preview: Delivery?
+            try db.inSavepoint {
+                guard let slot = schedule.due(now: now, lastDelivered: try Self.lastDeliveredSlot(user: user, now: now, db: db)) else {
+                    return .rollback
+                }
+                let id = try Self.nextFromBag(filter, user: user, db: db)
+                guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+                preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
+                return .rollback  // the bag's step is undone too
+            }
+            return preview
         }
-        return schedule.due(now: now, lastDelivered: last.map { Millis($0).date })
     }
 
     /// Delivers what is due at `now`: picks a quote from the schedule's shuffle bag and records it
@@ -51,13 +79,13 @@ extension QuoteStore {
         guard let schedule = try schedule(user: user) else { return nil }
         let filter = QuoteFilter(category: schedule.category)
         return try write { db in
-            let last = try Int64.fetchOne(db, sql: "SELECT max(slot_ms) FROM delivery WHERE user = ?", arguments: [user])
-            guard let slot = schedule.due(now: now, lastDelivered: last.map { Millis($0).date }) else { return nil }
+            guard let slot = schedule.due(now: now, lastDelivered: try Self.lastDeliveredSlot(user: user, now: now, db: db)) else { return nil }
             let id = try Self.nextFromBag(filter, user: user, db: db)
             try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
             guard db.changesCount > 0 else { return nil }
-            return Delivery(quote: try Self.loadQuotes([id], db: db)[0], slot: Millis(Millis(slot).value).date,
+            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            return Delivery(quote: quote, slot: Millis(Millis(slot).value).date,
                             deliveredAt: Millis(Millis(now).value).date, channel: channel)
         }
     }

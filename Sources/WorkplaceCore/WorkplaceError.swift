@@ -19,6 +19,9 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case addressNotFound(String)
     /// The provider needs a key that was not given.
     case missingAPIKey(provider: String)
+    /// The key cannot be sent: it holds a line break or another control character (it would
+    /// inject request headers). The key itself is never part of the message.
+    case invalidAPIKey(provider: String)
     /// The provider refused the key.
     case providerUnauthorized(provider: String, detail: String)
     /// The provider is rate limiting and kept doing so after retries.
@@ -45,6 +48,8 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .invalidQuery(let reason): return "invalid search: \(reason)"
         case .noLocation: return "no current location: set one with 'suite places location set LAT,LON' or pass --at"
         case .addressNotFound(let address): return "no place found for the address '\(address)'"
+        case .invalidAPIKey(let provider):
+            return "the \(provider) API key contains a line break or another control character, so it was not sent: check YELP_API_KEY"
         case .missingAPIKey(let provider): return "\(provider) needs an API key: set YELP_API_KEY (or use --provider osm)"
         case .providerUnauthorized(let provider, let detail): return "\(provider) refused the API key (\(detail))"
         case .providerRateLimited(let provider): return "\(provider) is rate limiting requests; try again later"

@@ -71,19 +71,20 @@ import Testing
         #expect(try suite.run("quotes", "schedule", "set", "09:00,13:30", "--tz", "Europe/Berlin", "--weekdays", "mon-fri").status == 0)
         let next = try suite.run("quotes", "schedule", "next", "--count", "3", "--json")
         #expect(try JSONDecoder().decode([String].self, from: Data(next.stdout.utf8)).count == 3)
-        let first = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-20T08:00:20Z")
+        // Real ticks (now): the latest slot of the last days is delivered once.
+        let first = try suite.run("quotes", "tick", "--stdout")
         #expect(first.status == 0)
         #expect(!first.stdout.isEmpty)
-        let second = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-20T08:00:50Z")
+        let second = try suite.run("quotes", "tick", "--stdout")
         #expect(second.status == 0)
         #expect(second.stdout.isEmpty)
-        // Three days off, then a tick: only the latest missed slot.
-        let late = try suite.run("quotes", "tick", "--stdout", "--at", "2026-11-23T15:00:00Z", "--json")
-        let delivered = try JSONDecoder().decode([JSONValue].self, from: Data(late.stdout.utf8))
+        // Trying a Monday afternoon out: only the latest slot before it, and nothing recorded.
+        let tried = try suite.run("quotes", "tick", "--stdout", "--at", "2025-11-24T15:00:00Z", "--json")
+        let delivered = try JSONDecoder().decode([JSONValue].self, from: Data(tried.stdout.utf8))
         #expect(delivered.count == 1)
-        #expect(delivered.first?["slot"] == .string("2026-11-23T12:30:00.000Z"))
+        #expect(delivered.first?["slot"] == .string("2025-11-24T12:30:00.000Z"))
         let history = try suite.run("quotes", "history", "--json")
-        #expect(try JSONDecoder().decode([JSONValue].self, from: Data(history.stdout.utf8)).count == 2)
+        #expect(try JSONDecoder().decode([JSONValue].self, from: Data(history.stdout.utf8)).count == 1)
     }
 
     @Test func scheduleInstallWritesATimerOrPrintsACrontabLine() throws {
@@ -94,10 +95,10 @@ import Testing
         #expect(timer.contains("OnCalendar=minutely"))
         #expect(timer.contains("Persistent=true"))
         let service = try String(contentsOfFile: suite.path("config/systemd/user/suite-quotes.service"), encoding: .utf8)
-        #expect(service.contains("quotes tick"))
+        #expect(service.contains("\"quotes\" \"tick\""))
         let cron = try suite.run("quotes", "schedule", "install", "--cron")
         #expect(cron.stdout.hasPrefix("* * * * * DBUS_SESSION_BUS_ADDRESS="))
-        #expect(cron.stdout.contains("quotes tick"))
+        #expect(cron.stdout.contains("'quotes' 'tick'"))
     }
 }
 

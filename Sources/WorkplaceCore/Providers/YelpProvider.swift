@@ -32,6 +32,36 @@ public struct YelpProvider: PlaceProvider {
 
     public func places(near center: Coordinate, radius: Double, progress: FetchProgress?) async throws(WorkplaceError) -> [PlaceRecord] {
         guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else { throw .missingAPIKey(provider: name) }
+        // CR/LF in a header value would add headers of its own; no control character is sent.
+        guard !apiKey.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidAPIKey(provider: name)
+        }
+        // Every message that can carry provider text passes here: an answer quoting the request
+        // (Yelp's VALIDATION_ERROR does) must not print the key.
+        do {
+            return try await fetch(near: center, radius: radius, progress: progress)
+        } catch {
+            throw Self.redacting(apiKey, in: error)
+        }
+    }
+
+    /// `error` with every occurrence of `key` (as sent, and percent-encoded) in its text replaced.
+    static func redacting(_ key: String, in error: WorkplaceError) -> WorkplaceError {
+        let forms = Set([key, key.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? key]).filter { !$0.isEmpty }
+        func scrub(_ text: String) -> String {
+            forms.reduce(text) { $0.replacingOccurrences(of: $1, with: "[API key]") }
+        }
+        switch error {
+        case .providerUnauthorized(let provider, let detail): return .providerUnauthorized(provider: provider, detail: scrub(detail))
+        case .providerUnavailable(let provider, let detail): return .providerUnavailable(provider: provider, detail: scrub(detail))
+        case .invalidText(let reason): return .invalidText(scrub(reason))
+        case .invalidCoordinate(let detail): return .invalidCoordinate(scrub(detail))
+        case .invalidQuery(let reason): return .invalidQuery(scrub(reason))
+        default: return error
+        }
+    }
+
+    private func fetch(near center: Coordinate, radius: Double, progress: FetchProgress?) async throws(WorkplaceError) -> [PlaceRecord] {
         var records: [PlaceRecord] = []
         var ids: [String] = []
         var offset = 0
@@ -42,7 +72,7 @@ public struct YelpProvider: PlaceProvider {
             components?.queryItems = [
                 URLQueryItem(name: "latitude", value: String(center.latitude)),
                 URLQueryItem(name: "longitude", value: String(center.longitude)),
-                URLQueryItem(name: "radius", value: String(Int(min(max(radius, 1), 40_000).rounded()))),
+                URLQueryItem(name: "radius", value: String(Int(radius.isNaN ? 40_000 : min(max(radius, 1), 40_000).rounded()))),
                 URLQueryItem(name: "categories", value: categories.joined(separator: ",")),
                 URLQueryItem(name: "limit", value: String(limit)),
                 URLQueryItem(name: "offset", value: String(offset)),

@@ -94,8 +94,8 @@ struct QuotesScheduleCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "next", abstract: "The next planned deliveries.",
                                                         discussion: "Example:\n  suite quotes schedule next --count 5")
         @OptionGroup var options: QuotesOptions
-        @Option(help: ArgumentHelp("How many (at most 64, as an iPhone keeps).", valueName: "n")) var count = 5
-        func validate() throws { if !(1...500).contains(count) { throw ValidationError("--count must be 1 to 500") } }
+        @Option(help: ArgumentHelp("How many (at most 64, as an iPhone keeps).", valueName: "n"), transform: NumberOption.int(1...500, "--count"))
+        var count = 5
 
         func run() throws {
             guard let schedule = try options.open(readOnly: true).schedule(user: options.userName) else {
@@ -126,17 +126,20 @@ struct QuotesScheduleCommand: ParsableCommand {
         @Flag(help: "Print a crontab line instead.") var cron = false
 
         func run() throws {
-            let executable = URL(fileURLWithPath: CommandLine.arguments[0]).standardizedFileURL.path
-            let binary = executable.hasPrefix("/") ? executable : (Executables.find("suite")?.path ?? "suite")
-            var arguments = ["quotes", "tick"]
-            if let dir = options.common.storeDir { arguments += ["--store-dir", dir] }
+            // This binary, absolute: a bare name was found on PATH, a relative path is from here.
+            let invoked = CommandLine.arguments.first ?? "suite"
+            let binary = invoked.contains("/") ? URL(fileURLWithPath: invoked).standardizedFileURL.path
+                : ((invoked.isEmpty ? nil : Executables.find(invoked)) ?? Executables.find("suite"))?.path ?? "suite"
+            // The store folder in use now, absolute: the timer runs elsewhere, with another
+            // environment (no $SUITE_HOME, another working folder).
+            let store = try options.common.storeFolder().standardizedFileURL.path
+            var arguments = [binary, "quotes", "tick", "--store-dir", store]
             if let user = options.user { arguments += ["--user", user] }
-            let command = ([binary] + arguments).map { $0.contains(" ") ? "'\($0)'" : $0 }.joined(separator: " ")
             if cron {
-                let uid = getuid()
-                print("* * * * * DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(uid)/bus \(command)")
+                print(try TimerScripts.cronLine(arguments, uid: getuid()))
                 return
             }
+            let execStart = try TimerScripts.execStart(arguments)
             let home = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
                 ?? ((ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.config")
             let folder = home + "/systemd/user"
@@ -147,7 +150,7 @@ struct QuotesScheduleCommand: ParsableCommand {
 
                 [Service]
                 Type=oneshot
-                ExecStart=\(command)
+                ExecStart=\(execStart)
 
                 """.utf8), to: folder + "/suite-quotes.service")
             try AtomicFile.write(Data("""
@@ -175,23 +178,27 @@ struct QuotesTick: ParsableCommand {
         discussion: """
             Uses notify-send when a desktop session is there, otherwise prints. A slot is delivered \
             once however often tick runs; after a long gap only the latest missed slot is delivered \
-            (or none, with the schedule's 'missed skip').
+            (or none, with the schedule's 'missed skip'). With --at it only tries the schedule out: \
+            it prints what a tick at that time would deliver and records nothing.
 
             Example:
               suite quotes tick --stdout
+              suite quotes tick --at 2026-11-23T09:00:00Z
             """)
     @OptionGroup var options: QuotesOptions
     @Flag(help: "Print the quote instead of notifying.") var stdout = false
-    @Option(help: ArgumentHelp("Pretend it is this time (ISO 8601), for trying a schedule out.", valueName: "time")) var at: String?
+    @Option(help: ArgumentHelp("Try the schedule out: show what a tick at this time (ISO 8601) would deliver, recording nothing.",
+                               valueName: "time")) var at: String?
 
     func run() throws {
-        var now = Date()
         if let at {
             guard let parsed = (try? Date.ISO8601FormatStyle().parse(at)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(at)) else {
                 throw CLIError.usage("invalid --at '\(at)': use an ISO 8601 time like 2026-11-21T09:00:00Z")
             }
-            now = parsed
+            try tryOut(at: parsed)
+            return
         }
+        let now = Date()
         let environment = ProcessInfo.processInfo.environment
         let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
         let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
@@ -210,5 +217,22 @@ struct QuotesTick: ParsableCommand {
             if process.terminationStatus == 0 { return }
         }
         print(Quotes.render(delivery.quote, showID: true))
+    }
+
+    /// `--at`: what a tick at `time` would deliver, printed; the history and the shuffle bag stay
+    /// as they are, so trying a schedule out never holds back a real delivery.
+    private func tryOut(at time: Date) throws {
+        let store = try options.openSeeded()
+        guard let schedule = try store.schedule(user: options.userName) else {
+            throw CLIError.failed("no schedule: set one with 'suite quotes schedule set'")
+        }
+        let preview = try store.previewDue(now: time, user: options.userName, channel: "stdout")
+        if options.json { try Terminal.printJSON(preview.map { [$0] } ?? []); return }
+        guard let preview else {
+            print("Nothing due at \(Schedules.stamp(time, in: schedule.timeZone)) (trying out: nothing recorded).")
+            return
+        }
+        print("Due at \(Schedules.stamp(time, in: schedule.timeZone)): the slot of \(Schedules.stamp(preview.slot, in: schedule.timeZone)) (trying out: nothing recorded).")
+        print(Quotes.render(preview.quote, showID: true))
     }
 }

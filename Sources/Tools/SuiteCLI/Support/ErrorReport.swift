@@ -145,7 +145,7 @@ enum ErrorReport {
             return ExitStatus.dataError
         case .invalidQuery, .noLocation:
             return ExitStatus.usage
-        case .missingAPIKey, .providerUnauthorized, .providerUnavailable:
+        case .missingAPIKey, .invalidAPIKey, .providerUnauthorized, .providerUnavailable:
             return ExitStatus.unavailable
         case .providerRateLimited, .storeBusy:
             return ExitStatus.temporary
