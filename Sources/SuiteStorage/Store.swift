@@ -39,27 +39,44 @@ package struct StoreConfiguration: Sendable {
     }
 }
 
-/// A store file opened safely: a GRDB `DatabasePool` in WAL mode with `synchronous=FULL` and a busy
-/// timeout, created with mode 0600, migrated under an exclusive `flock` on `<store>.lock`.
+/// A store file opened safely: a WAL database with `synchronous=FULL` and a busy timeout, created
+/// with mode 0600, migrated under an exclusive `flock` on `<store>.lock`. Reads go through a
+/// read-only GRDB `DatabasePool`; writes through one write connection (a `DatabaseQueue`).
+///
+/// Opening writes nothing to an existing, current store: the write connection is opened without
+/// GRDB's WAL set-up (which creates and drops a table whenever the log is empty, moving the
+/// header's change counter and schema cookie), because the file is in WAL mode already. So a
+/// write refused before it commits (bad input, a failed check inside the transaction) leaves
+/// the file byte-for-byte as it was.
 ///
 /// A file that is not a healthy database of this store's kind, or that a newer schema wrote, is
 /// refused with an error naming its path, and is never deleted, renamed or rewritten.
 package final class Store<Failure: StoreFailureRepresentable>: Sendable {
-    /// The open pool.
-    package let pool: DatabasePool
+    /// Read connections (read-only).
+    private let readers: DatabasePool
+    /// The write connection; nil for a store opened read-only.
+    private let writer: DatabaseQueue?
     /// The store file's path.
     package let path: String
 
-    private init(pool: DatabasePool, path: String) {
-        self.pool = pool
+    private init(readers: DatabasePool, writer: DatabaseQueue?, path: String) {
+        self.readers = readers
+        self.writer = writer
         self.path = path
+    }
+
+    deinit {
+        // Readers first, so that the writer is the last connection and checkpoints the log
+        // into the file as it closes.
+        try? readers.close()
+        try? writer?.close()
     }
 
     /// Opens (creating it when missing) the store at `url` and runs `migrator` on it.
     ///
     /// With `readOnly`, a store that exists and needs no migration is opened with read-only
-    /// connections: nothing is written, not even the write-ahead log GRDB sets up for writers, so a
-    /// query costs no disk writes and no `fsync`. Writes through such a store fail.
+    /// connections only: a query costs no disk writes and no `fsync`. Writes through such a store
+    /// fail.
     ///
     /// - Throws: `Failure` built from a ``StoreFailure``.
     package static func open(
@@ -76,7 +93,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// `body` passes through; anything else is reported as the store being unusable.
     package func read<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
         do {
-            return try pool.read(body)
+            return try readers.read(body)
         } catch {
             throw failure(error)
         }
@@ -96,8 +113,11 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     }
 
     private func write<T>(cacheKiB: Int?, _ body: (Database) throws -> T) throws(Failure) -> T {
+        guard let writer else {
+            throw Failure(storeFailure: .unavailable(path: path, reason: "the store was opened read-only"))
+        }
         do {
-            return try pool.writeWithoutTransaction { db in
+            return try writer.writeWithoutTransaction { db in
                 var previous: Int?
                 if let cacheKiB {
                     previous = try Int.fetchOne(db, sql: "PRAGMA cache_size")
@@ -125,10 +145,11 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         }
     }
 
-    /// Closes the pool's connections (the last one checkpoints the write-ahead log).
+    /// Closes the connections (the writer, last, checkpoints the write-ahead log).
     package func close() throws(Failure) {
         do {
-            try pool.close()
+            try readers.close()
+            try writer?.close()
         } catch let error as DatabaseError {
             throw Failure(storeFailure: .classify(error, path: path))
         } catch {
@@ -153,6 +174,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             throw .unavailable(path: path, reason: "it is a folder, not a store file")
         }
         var migrated = false
+        var isWAL = true
         if StoreFile.size(of: path) == nil {
             try create(path: path, folder: folder, migrator: migrator, configuration: configuration)
             migrated = true
@@ -163,22 +185,27 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                let store = try openCurrent(path: path, migrator: migrator, configuration: configuration, readOnly: readOnly) {
                 return store
             }
+            isWAL = header.isWAL
             migrated = try inspect(path: path, migrator: migrator, configuration: configuration)
         }
 
         do {
             // Every migration is applied and we hold the lock under which they run: nothing to do.
-            if migrated && readOnly {
-                return Store(pool: try openPool(path: path, configuration: configuration, readOnly: true).pool, path: path)
+            if migrated && readOnly && isWAL {
+                return Store(readers: try openReaders(path: path, configuration: configuration).pool, writer: nil, path: path)
             }
-            let (pool, version) = try openPool(path: path, configuration: configuration, readOnly: false)
-            if !migrated { try migrator.migrate(pool) }
+            let writer = try openWriter(path: path, configuration: configuration)
+            // Only a store written before WAL was set at creation needs switching (a write).
+            if !isWAL { try writer.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA journal_mode = WAL") } }
+            if !migrated { try migrator.migrate(writer) }
             // A store migrated before migrations counted themselves in user_version (checked
             // above: every applied migration is known, so it is not newer) gets its count.
+            let version = try writer.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") }
             if let version, version < schemaVersion(of: migrator) {
-                try pool.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
+                try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
             }
-            return Store(pool: pool, path: path)
+            let readers = try openReaders(path: path, configuration: configuration).pool
+            return Store(readers: readers, writer: readOnly ? nil : writer, path: path)
         } catch let failure as StoreFailure {
             throw failure
         } catch let error as DatabaseError {
@@ -199,18 +226,18 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// The header is as of the last checkpoint, so the version is read again through SQLite
     /// (which sees the write-ahead log); nil when it differs, and the full check runs instead.
     ///
-    /// Opening writes nothing here: the file is already in WAL mode, and GRDB writes to set up the
-    /// log only when the log is empty, in which case the header just read is current.
+    /// Opening writes nothing here: the file is already in WAL mode, so the write connection is
+    /// opened without any set-up write.
     private static func openCurrent(
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
     ) throws(StoreFailure) -> Store? {
         do {
-            let (pool, version) = try openPool(path: path, configuration: configuration, readOnly: readOnly)
+            let (readers, version) = try openReaders(path: path, configuration: configuration)
             guard version == schemaVersion(of: migrator) else {
-                try pool.close()
+                try readers.close()
                 return nil
             }
-            return Store(pool: pool, path: path)
+            return Store(readers: readers, writer: readOnly ? nil : try openWriter(path: path, configuration: configuration), path: path)
         } catch let error as DatabaseError {
             throw .classify(error, path: path)
         } catch {
@@ -218,23 +245,23 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         }
     }
 
-    /// Opens the pool, read-only or not, and returns it with the store's `user_version` as SQLite
-    /// sees it (the log included). A writable pool gets `synchronous=FULL` back on its writer:
-    /// GRDB sets NORMAL when it switches the writer to WAL. With `readOnly` nothing is written.
-    private static func openPool(
-        path: String, configuration: StoreConfiguration, readOnly: Bool
+    /// Opens the read-only pool and returns it with the store's `user_version` as SQLite sees it
+    /// (the log included). Nothing is written.
+    private static func openReaders(
+        path: String, configuration: StoreConfiguration
     ) throws -> (pool: DatabasePool, version: Int32?) {
         var config = poolConfiguration(configuration)
-        config.readonly = readOnly
+        config.readonly = true
         let pool = try DatabasePool(path: path, configuration: config)
-        if readOnly {
-            return (pool, try pool.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") })
-        }
-        let version = try pool.writeWithoutTransaction { db in
-            try db.execute(sql: "PRAGMA synchronous = FULL")
-            return try Int32.fetchOne(db, sql: "PRAGMA user_version")
-        }
-        return (pool, version)
+        return (pool, try pool.read { db in try Int32.fetchOne(db, sql: "PRAGMA user_version") })
+    }
+
+    /// Opens the write connection. With GRDB's default journal set-up a `DatabaseQueue` writes
+    /// nothing when it opens (unlike a writable `DatabasePool`, whose WAL set-up creates and drops a
+    /// table when the log is empty); the file's own journal mode (WAL) applies. `synchronous=FULL`
+    /// is set by ``poolConfiguration(_:)``.
+    private static func openWriter(path: String, configuration: StoreConfiguration) throws -> DatabaseQueue {
+        try DatabaseQueue(path: path, configuration: poolConfiguration(configuration))
     }
 
     private static func poolConfiguration(_ configuration: StoreConfiguration) -> Configuration {
@@ -306,6 +333,8 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 try db.execute(sql: "PRAGMA application_id = \(configuration.applicationID)")
             }
             try migrator.migrate(queue)
+            // WAL from the start, so that no later open has to switch the file (a write).
+            try queue.writeWithoutTransaction { db in _ = try String.fetchOne(db, sql: "PRAGMA journal_mode = WAL") }
             try queue.close()
         } catch {
             unlink(temporary)

@@ -84,7 +84,7 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
     @Test func usesWALWithSynchronousFullAndABusyTimeout() throws {
         let url = try temporaryFolder().appendingPathComponent("test.sqlite")
         let store = try openStore(url)
-        let (journal, synchronous) = try store.pool.writeWithoutTransaction { db in
+        let (journal, synchronous) = try store.write { db in
             (try String.fetchOne(db, sql: "PRAGMA journal_mode"), try Int.fetchOne(db, sql: "PRAGMA synchronous"))
         }
         #expect(journal == "wal")
