@@ -32,7 +32,7 @@ public final class BundleStore: Sendable {
     ///   - now: the clock used for timestamps.
     /// - Throws: ``BundleError`` when the file cannot be used (damaged, newer, busy, …).
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(BundleError) {
-        store = try Store.open(at: url, migrator: Self.migrator, configuration: StoreConfiguration(applicationID: 0x5342_4E44, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBND"
+        store = try Store.open(at: url, migrator: Self.migrator, configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBND"
         self.now = now
     }
 

@@ -34,7 +34,7 @@ public final class BusinessModelStore: Sendable {
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5342_4D4D, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBMM"
+            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBMM"
         self.now = now
     }
 

@@ -67,7 +67,7 @@ extension QuoteStore {
         var parsed: [ImportedQuote] = []
         var skipped = 0
         for url in try Self.expand(urls, format: format) {
-            guard let data = FileManager.default.contents(atPath: url.path) else {
+            guard let data = FileContents.read(path: url.path) else {
                 throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
             }
             let result = try Self.parse(data, name: url.lastPathComponent, path: url.path, format: format)

@@ -31,7 +31,7 @@ public final class QuoteStore: Sendable {
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5351_5554, busyTimeout: busyTimeout, requiredFeatures: [.fts5]), readOnly: readOnly)  // "SQUT"
+            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, requiredFeatures: [.fts5]), readOnly: readOnly)  // "SQUT"
         self.now = now
     }
 

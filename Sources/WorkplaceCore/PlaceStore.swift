@@ -87,7 +87,7 @@ public final class PlaceStore: Sendable {
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: 0x5350_4C43, busyTimeout: busyTimeout, requiredFeatures: [.rtree]), readOnly: readOnly)  // "SPLC"
+            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, requiredFeatures: [.rtree]), readOnly: readOnly)  // "SPLC"
         self.now = now
     }
 

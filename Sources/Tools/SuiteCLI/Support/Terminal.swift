@@ -27,14 +27,16 @@ enum Terminal {
         FileHandle.standardOutput.write(data + Data("\n".utf8))
     }
 
-    /// Writes a command's document to `output` (atomically, saying so on stdout) or to stdout.
+    /// Writes a command's document to `output` or to stdout (no `output`, or `-`). A regular file
+    /// is replaced atomically, saying so on stdout; see ``OutputFile`` for the other kinds.
     static func emit(_ data: Data, to output: String?, note: String = "") throws {
         guard let output else {
             FileHandle.standardOutput.write(data)
             return
         }
-        try AtomicFile.write(data, to: output)
-        print("Wrote \(output)\(note).")
+        if try OutputFile.write(data, to: output) == .regularFile {
+            print("Wrote \(output)\(note).")
+        }
     }
 
     /// Decodes bytes as UTF-8, refusing invalid sequences.
@@ -51,17 +53,10 @@ enum Terminal {
         return try utf8(data, source: "standard input")
     }
 
-    /// Reads a file as bytes, with exit-code-friendly errors.
+    /// Reads a file as bytes, with exit-code-friendly errors; FIFOs and pipes (`/dev/stdin`,
+    /// `<(…)`) are read as streams (``InputFile``).
     static func readFile(_ path: String) throws -> Data {
-        var isDirectory: ObjCBool = false
-        guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else {
-            throw CLIError.missingFile(path)
-        }
-        if isDirectory.boolValue { throw CLIError.badInput("\(path) is a folder, not a file") }
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw CLIError.missingFile(path + " (cannot be read)")
-        }
-        return data
+        try InputFile.read(path)
     }
 }
 

@@ -1,0 +1,26 @@
+import Foundation
+import SuiteStorage
+
+extension BundleStore {
+    /// The store file's `PRAGMA application_id` ("SBND"): set when it is created, checked on
+    /// every open and by ``checkIntegrity(at:busyTimeout:)``.
+    static let applicationID: Int32 = 0x5342_4E44
+
+    /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the bundle store file at
+    /// `url` through a read-only connection: the file is never written, created or repaired.
+    ///
+    /// - Parameters:
+    ///   - url: The store file.
+    ///   - busyTimeout: How long to wait for another process that holds the store.
+    /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
+    /// - Throws: ``BundleError/corruptStore(path:reason:)`` when the file is not a readable bundle
+    ///   store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``BundleError/storeBusy(path:)`` or ``BundleError/storeUnavailable(path:reason:)``.
+    public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(BundleError) -> [String] {
+        do {
+            return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)
+        } catch {
+            throw BundleError(storeFailure: error)
+        }
+    }
+}

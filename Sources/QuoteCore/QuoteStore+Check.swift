@@ -1,0 +1,26 @@
+import Foundation
+import SuiteStorage
+
+extension QuoteStore {
+    /// The store file's `PRAGMA application_id` ("SQUT"): set when it is created, checked on
+    /// every open and by ``checkIntegrity(at:busyTimeout:)``.
+    static let applicationID: Int32 = 0x5351_5554
+
+    /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the quote store file at
+    /// `url` through a read-only connection: the file is never written, created or repaired.
+    ///
+    /// - Parameters:
+    ///   - url: The store file.
+    ///   - busyTimeout: How long to wait for another process that holds the store.
+    /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
+    /// - Throws: ``QuoteError/corruptStore(path:reason:)`` when the file is not a readable quote
+    ///   store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``QuoteError/storeBusy(path:)`` or ``QuoteError/storeUnavailable(path:reason:)``.
+    public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(QuoteError) -> [String] {
+        do {
+            return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)
+        } catch {
+            throw QuoteError(storeFailure: error)
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+private let systemRead = Glibc.read
+private let systemWrite = Glibc.write
+#elseif canImport(Darwin)
+import Darwin
+private let systemRead = Darwin.read
+private let systemWrite = Darwin.write
+#endif
+
+/// Reads an input file named on the command line as a stream: a regular file, a FIFO, a pipe
+/// (`/dev/stdin`, `/dev/fd/N`, a shell's `<(…)`) or a terminal are all read to their end.
+enum InputFile {
+    /// All the bytes of `path`.
+    ///
+    /// - Throws: ``CLIError/missingFile(_:)`` when it does not exist or cannot be opened,
+    ///   ``CLIError/badInput(_:)`` for a folder, ``CLIError/io(_:)`` when reading fails.
+    static func read(_ path: String) throws -> Data {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw CLIError.missingFile(path) }
+            throw CLIError.missingFile(path + " (cannot be read: \(String(cString: strerror(code))))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        if fstat(fd, &info) == 0, (info.st_mode & S_IFMT) == S_IFDIR {
+            throw CLIError.badInput("\(path) is a folder, not a file")
+        }
+        var data = Data()
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        while true {
+            let count = systemRead(fd, &chunk, chunk.count)
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw CLIError.io("cannot read \(path): \(String(cString: strerror(errno)))")
+            }
+            if count == 0 { return data }
+            data.append(contentsOf: chunk[..<count])
+        }
+    }
+}
+
+/// Writes a command's output file (`-o FILE`) without ever replacing something that is not a
+/// regular file:
+///
+/// - a regular file, or a path where nothing is: replaced atomically (``AtomicFile``), keeping
+///   an existing file's mode;
+/// - a symbolic link: followed; the content goes to what it finally points to, by these same
+///   rules, so the link stays a link (a link to nothing is refused);
+/// - a character device (`/dev/null`, a terminal) or a FIFO: written into directly, as a shell
+///   redirection would, without creating, truncating or replacing it;
+/// - anything else (a folder, a socket, a block device): refused.
+///
+/// `-` means standard output.
+enum OutputFile {
+    /// Where the bytes went.
+    enum Destination: Equatable {
+        case standardOutput
+        case regularFile
+        case stream
+    }
+
+    @discardableResult
+    static func write(_ data: Data, to path: String) throws -> Destination {
+        if path == "-" {
+            FileHandle.standardOutput.write(data)
+            return .standardOutput
+        }
+        var target = path
+        var link = stat()
+        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
+            guard let resolved = realpath(path, nil) else {
+                throw CLIError.io("cannot write \(path): it is a symbolic link to nothing (\(String(cString: strerror(errno))))")
+            }
+            target = String(cString: resolved)
+            free(resolved)
+        }
+        var info = stat()
+        guard stat(target, &info) == 0 else {
+            try AtomicFile.write(data, to: target)
+            return .regularFile
+        }
+        switch info.st_mode & S_IFMT {
+        case S_IFREG:
+            try AtomicFile.write(data, to: target)
+            return .regularFile
+        case S_IFCHR, S_IFIFO:
+            try writeInto(data, path: target, shownAs: path)
+            return .stream
+        case S_IFDIR:
+            throw CLIError.io("cannot write \(path): it is a folder")
+        default:
+            throw CLIError.io("cannot write \(path): it is not a regular file, a character device or a FIFO")
+        }
+    }
+
+    /// Writes into an existing device or FIFO: no O_CREAT, no O_TRUNC, nothing renamed.
+    private static func writeInto(_ data: Data, path: String, shownAs shown: String) throws {
+        var fd: Int32
+        repeat { fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else { throw CLIError.io("cannot write \(shown): \(String(cString: strerror(errno)))") }
+        defer { close(fd) }
+        var failure: String?
+        data.withUnsafeBytes { raw in
+            guard let base = raw.baseAddress else { return }
+            var offset = 0
+            while offset < raw.count {
+                let written = systemWrite(fd, base + offset, raw.count - offset)
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    failure = String(cString: strerror(errno))
+                    return
+                }
+                offset += written
+            }
+        }
+        if let failure { throw CLIError.io("cannot write \(shown): \(failure)") }
+    }
+}

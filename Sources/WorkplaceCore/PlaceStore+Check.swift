@@ -1,0 +1,26 @@
+import Foundation
+import SuiteStorage
+
+extension PlaceStore {
+    /// The store file's `PRAGMA application_id` ("SPLC"): set when it is created, checked on
+    /// every open and by ``checkIntegrity(at:busyTimeout:)``.
+    static let applicationID: Int32 = 0x5350_4C43
+
+    /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the place store file at
+    /// `url` through a read-only connection: the file is never written, created or repaired.
+    ///
+    /// - Parameters:
+    ///   - url: The store file.
+    ///   - busyTimeout: How long to wait for another process that holds the store.
+    /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
+    /// - Throws: ``WorkplaceError/corruptStore(path:reason:)`` when the file is not a readable place
+    ///   store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``WorkplaceError/storeBusy(path:)`` or ``WorkplaceError/storeUnavailable(path:reason:)``.
+    public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(WorkplaceError) -> [String] {
+        do {
+            return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)
+        } catch {
+            throw WorkplaceError(storeFailure: error)
+        }
+    }
+}
