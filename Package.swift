@@ -13,6 +13,8 @@ let package = Package(
         // fetch does not link FoundationNetworking and libcurl on Linux).
         .library(name: "WorkplaceURLSession", targets: ["WorkplaceURLSession"]),
         .executable(name: "suite", targets: ["suite"]),
+        // The commands as a library, for the in-process CLI fuzz target (Fuzz/); not an API.
+        .library(name: "SuiteCLI", targets: ["SuiteCLI"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),

@@ -14,6 +14,7 @@ let package = Package(
                 .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "QuoteCore", package: "Suite"),
                 .product(name: "BundleCore", package: "Suite"),
+                .product(name: "SuiteCLI", package: "Suite"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

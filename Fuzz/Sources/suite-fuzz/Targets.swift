@@ -43,6 +43,7 @@ let targets: [String: @Sendable (Data) -> Void] = [
     "todotxt": { _ = try? TodoTxtFormat.decode($0, timeZone: utc, now: Date(timeIntervalSince1970: 1_790_000_000)) },
     "deadline": { _ = try? Deadline.parse(String(decoding: $0, as: UTF8.self), timeZone: utc) },
     "bmm-json": { _ = try? BusinessModelDocument.decode($0) },
+    "cli": { CLIFuzz.run($0) },
 ]
 
 @_silgen_name("LLVMFuzzerRunDriver")
