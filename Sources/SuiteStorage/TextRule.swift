@@ -9,8 +9,8 @@ package enum TextField: Sendable, Equatable {
     /// control character.
     case line(limit: Int)
     /// Text that may span lines: a quote, a note, a section, a todo. At most `limit` UTF-8 bytes;
-    /// line breaks are LF (CRLF and a lone CR are turned into LF); tab is allowed; no other control
-    /// character.
+    /// line breaks are LF (CRLF, a lone CR, U+2028 and U+2029 are turned into LF, so every output
+    /// format and reader sees one kind of line break); tab is allowed; no other control character.
     case text(limit: Int)
 
     var isMultiline: Bool {
@@ -55,7 +55,7 @@ package enum TextRule {
     ///   - allowEmpty: whether an empty (or all white space) value is accepted, as "".
     package static func check(_ value: String, _ field: TextField, allowEmpty: Bool = false) -> Result<String, TextProblem> {
         var text = value
-        if field.isMultiline, text.utf8.contains(13) { text = normalisingLineEndings(text) }
+        if field.isMultiline { text = normalisingLineEndings(text) }
         text = trimmed(text)
         if text.isEmpty { return allowEmpty ? .success("") : .failure(.empty) }
         switch field {
@@ -79,9 +79,7 @@ package enum TextRule {
             case 0x09 where multiline, 0x0A where multiline:
                 continue
             case 0x0A...0x0D, 0x85, 0x2028, 0x2029:
-                if !multiline { return .lineBreak }
-                if value == 0x2028 || value == 0x2029 { continue }
-                return .controlCharacter(value)
+                return multiline ? .controlCharacter(value) : .lineBreak
             case 0..<0x20, 0x7F...0x9F:
                 return .controlCharacter(value)
             default:
@@ -96,23 +94,28 @@ package enum TextRule {
         (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 
-    /// CRLF and lone CR become LF.
+    /// CRLF, a lone CR, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR become LF.
     package static func normalisingLineEndings(_ text: String) -> String {
-        guard text.utf8.contains(13) else { return text }
-        var bytes: [UInt8] = []
-        bytes.reserveCapacity(text.utf8.count)
+        // CR is the byte 0D; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0xE2 }) else { return text }
+        var scalars = String.UnicodeScalarView()
         var afterCR = false
-        for byte in text.utf8 {
-            if byte == 13 {
-                bytes.append(10)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0D:
+                scalars.append("\n")
                 afterCR = true
                 continue
+            case 0x0A where afterCR:
+                break
+            case 0x2028, 0x2029:
+                scalars.append("\n")
+            default:
+                scalars.append(scalar)
             }
-            if byte == 10 && afterCR { afterCR = false; continue }
             afterCR = false
-            bytes.append(byte)
         }
-        return String(decoding: bytes, as: UTF8.self)
+        return String(scalars)
     }
 
     /// The string without white space and line breaks at either end, as

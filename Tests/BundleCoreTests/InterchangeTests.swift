@@ -196,3 +196,58 @@ func richStore() throws -> BundleStore {
         #expect(try store.events().isEmpty)
     }
 }
+
+/// Suite JSON carries events, aliases, bundle titles and icons besides todos: every field goes
+/// through the same text rule as the store's own operations, and a refused one names its record.
+@Suite struct ImportedFieldRuleTests {
+    typealias Edit = @Sendable (inout [String: Any]) -> Void
+
+    static let cases: [(String, Edit, String)] = [
+        ("event name with OSC", { doc in edit(&doc, "events", 0) { $0["name"] = "go\u{1B}]0;pwned\u{7}" } },
+         "event 1: the event phrase holds the control character U+001B"),
+        ("alias with a newline", { doc in edit(&doc, "events", 0) { $0["aliases"] = ["a\nsuite: forged"] } },
+         "event 1: the alias holds a line break"),
+        ("icon with an escape", { doc in edit(&doc, "bundles", 0) { $0["icon"] = "\u{1B}[5m" } },
+         "the icon holds the control character U+001B"),
+        ("icon of 100,000 characters", { doc in edit(&doc, "bundles", 0) { $0["icon"] = String(repeating: "x", count: 100_000) } },
+         "the icon is 100000 characters long; at most 8 are allowed"),
+        ("bundle title with NUL", { doc in edit(&doc, "bundles", 0) { $0["title"] = "run\u{0}hidden" } },
+         "the bundle title holds the control character U+0000"),
+        ("todo text with BEL", { doc in edit(&doc, "todos", 0) { $0["text"] = "ring\u{7}" } },
+         "todo 1 ("),
+        ("note with a noncharacter", { doc in edit(&doc, "todos", 0) { $0["notes"] = "a\u{FFFF}" } },
+         "the note holds the noncharacter U+FFFF"),
+    ]
+
+    static func edit(_ document: inout [String: Any], _ key: String, _ index: Int, _ change: (inout [String: Any]) -> Void) {
+        guard var list = document[key] as? [[String: Any]], list.indices.contains(index) else { return }
+        change(&list[index])
+        document[key] = list
+    }
+
+    @Test(arguments: cases.indices)
+    func aRefusedFieldImportsNothingAndSaysWhere(index: Int) throws {
+        let (name, change, expected) = Self.cases[index]
+        let exported = try richStore().export(.json, timeZone: utc)
+        var document = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+        change(&document)
+        let data = try JSONSerialization.data(withJSONObject: document)
+        #expect(data != exported, "\(name): the edit changed nothing")
+        let store = try freshStore()
+        #expect {
+            try store.importData(data, format: .json, timeZone: utc)
+        } throws: { error in
+            guard case .malformedImport = error as? BundleError else { return false }
+            return (error as? BundleError)?.description.contains(expected) == true
+        }
+        #expect(try store.todos(includeFinished: true).isEmpty, "\(name)")
+        #expect(try store.events().isEmpty, "\(name)")
+    }
+
+    @Test func textAndNotesArriveWithLineFeeds() throws {
+        let store = try freshStore()
+        let todo = try store.addTodo("one\r\ntwo\rthree", event: nil, preposition: .none, notes: "a\rb")
+        #expect(todo.text == "one\ntwo\nthree")
+        #expect(todo.notes == "a\nb")
+    }
+}

@@ -123,6 +123,18 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         (.csv, "a,b,c,d\n", 1, "4 fields"),
         (.csv, "fine,x\nbad\"quote,y\n", 2, "a quote character inside an unquoted field"),
         (.csv, "ok\n\"tab\u{7}bell\"\n", 2, "control character"),
+        // Every field of every format goes through the one text rule, named in the error.
+        (.json, "[{\"content\": \"ok\", \"author\": \"Eve\\u001b]0;pwned\\u0007\"}]", nil, "item 1: the source holds the control character U+001B"),
+        (.json, "[{\"content\": \"ok\", \"author\": \"Eve\\nsuite: forged\"}]", nil, "item 1: the source holds a line break"),
+        (.json, "[{\"content\": \"ok\", \"tags\": [\"a\\u0000b\"]}]", nil, "item 1: the category holds the control character U+0000"),
+        (.json, "[{\"content\": \"ok\", \"citation\": \"x\\u0007\"}]", nil, "item 1: the citation holds the control character U+0007"),
+        (.json, "[{\"content\": \"ok\", \"category\": \"\(String(repeating: "c", count: 100_000))\"}]", nil, "item 1: the category is 100000 characters long"),
+        (.json, "[{\"content\": \"ok\\uFFFE\"}]", nil, "item 1: the quote holds the noncharacter U+FFFE"),
+        (.csv, "text,author,category\nok,\"Eve\u{1B}[2J\",x\n", 2, "the source holds the control character U+001B"),
+        (.csv, "ok,Eve,\"cat\nnext\"\n", 1, "the category holds a line break"),
+        (.csv, "ok,\"\(String(repeating: "a", count: 300))\"\n", 1, "the source is 300 characters long"),
+        (.fortune, "Quiet.\n\t-- Eve\u{1B}]0;x\u{7}\n%\n", 1, "the source holds the control character U+001B"),
+        (.fortune, "one\n%\nBell\u{7} inside.\n%\n", 3, "the quote holds the control character U+0007"),
     ]
 
     @Test(arguments: malformed.indices)
@@ -151,5 +163,22 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(try store.isEmpty())
         _ = try store.importData(Data("text\nOne line.\n".utf8), name: "y", format: .csv)
         #expect(try !store.isEmpty())
+    }
+
+    @Test func lineEndingsOfEveryKindArriveAsLineFeeds() throws {
+        let store = try freshStore()
+        try store.importData(Data("\"first\r\nsecond\rthird\",Eve\r\n".utf8), name: "crlf.csv", format: .csv)
+        try store.importData(Data("[{\"content\": \"a\\r\\nb\\rc\"}]".utf8), name: "cr.json", format: .json)
+        let texts = try store.allQuotes().map(\.text)
+        #expect(texts == ["first\nsecond\nthird", "a\nb\nc"])
+        #expect(try store.add("x\ry\r\nz").text == "x\ny\nz")
+    }
+
+    @Test func aUserNameIsOneLineWithoutControlCharacters() throws {
+        let store = try freshStore()
+        try store.installStarterCollection()
+        #expect(throws: QuoteError.invalidText("the user name holds the control character U+001B")) { try store.favorite(1, user: "eve\u{1B}[31m") }
+        #expect(throws: QuoteError.invalidText("the user name holds a line break; it must be one line")) { try store.random(user: "a\nb") }
+        #expect(try store.favorites(user: "eve\u{1B}[31m").isEmpty)
     }
 }

@@ -88,6 +88,12 @@ import FoundationXML
         ("{\"type\": \"Topology\"}", "not GeoJSON"),
         ("[1, 2]", "not a JSON object"),
         ("{\"elements\": [{\"type\": \"node\", \"id\": 1, \"tags\": {\"name\": \"x\"}}]}", "has no coordinates"),
+        // Every field goes through the one text rule, and the error names the feature and field.
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"rating\": {\"wifi\": 3, \"notes\": \"ring\\u0007\"}}}]}", "feature 2: the note holds the control character U+0007"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"categories\": [\"cafe\\u001b[2J\"]}}]}", "feature 2: the category holds the control character U+001B"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"provider_id\": \"osm:1\\nx\"}}]}", "feature 2: the provider id holds a line break"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"address\": \"Main St\\u001b]0;pwned\\u0007\"}}]}", "feature 2: the address holds the control character U+001B"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"\(String(repeating: "n", count: 100_000))\"}}]}", "feature 2: the place name is 100000 characters long"),
     ]
 
     @Test(arguments: malformed.indices)

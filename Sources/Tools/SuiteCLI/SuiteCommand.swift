@@ -44,6 +44,22 @@ public enum SuiteMain {
         }
     }
 
+    /// Refuses a command line with an argument that is not valid UTF-8 (which Swift would turn
+    /// into U+FFFD and store): one error line and exit 65, before anything is opened.
+    ///
+    /// - Returns: the exit status, or nil when every argument is valid.
+    public static func refuseInvalidArguments() -> Int32? {
+        let argv = CommandLine.unsafeArgv
+        for index in 1..<max(1, Int(CommandLine.argc)) {
+            guard let pointer = argv[index] else { continue }
+            if String(validatingCString: pointer) == nil {
+                Terminal.printError("suite: argument \(index) is not valid UTF-8 text; nothing was changed")
+                return ExitStatus.dataError
+            }
+        }
+        return nil
+    }
+
     /// Runs the command line when it is one of the frequent read commands `FastPath` takes, on
     /// the calling thread; nil when it is not (then call ``run(_:)``).
     public static func runFast(_ arguments: [String]) -> Int32? {

@@ -8,6 +8,7 @@ import Darwin
 // A full disk or a file-size limit must surface as an error (EFBIG → "disk is full"), not kill
 // the process mid-write.
 signal(SIGXFSZ, SIG_IGN)
+if let status = SuiteMain.refuseInvalidArguments() { exit(status) }
 // The frequent read commands run here, on the main thread: no hop to a worker thread, whose
 // malloc arena would grow in hundreds of small mprotect calls.
 if let status = SuiteMain.runFast(Array(CommandLine.arguments.dropFirst())) { exit(status) }

@@ -131,7 +131,7 @@ struct BMMDelete: ParsableCommand {
             guard Terminal.stdinIsTerminal else {
                 throw CLIError.usage("deleting '\(model.name)' needs --yes when not asked on a terminal")
             }
-            FileHandle.standardError.write(Data("Delete '\(model.name)' and all its history? [y/N] ".utf8))
+            FileHandle.standardError.write(Data(VisibleText.visible("Delete '\(model.name)' and all its history? [y/N] ", oneLine: true).utf8))
             let answer = try LineReader().next() ?? ""
             guard ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
                 throw CLIError.failed("not deleted")

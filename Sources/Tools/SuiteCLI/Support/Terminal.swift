@@ -7,8 +7,10 @@ import Darwin
 
 /// Standard streams: diagnostics, JSON, terminal detection and reading input strictly.
 enum Terminal {
+    /// Writes one line to stderr: line breaks and control characters in it are made visible, so
+    /// quoted user text can never start a second (forged) line.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((line + "\n").utf8))
+        FileHandle.standardError.write(Data((VisibleText.visible(line, oneLine: true) + "\n").utf8))
     }
 
     static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }

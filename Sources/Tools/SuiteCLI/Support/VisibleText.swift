@@ -1,0 +1,53 @@
+import Foundation
+
+/// Text shown to a person: control characters made visible, so that no stored or echoed text can
+/// move the cursor, retitle the terminal, ring the bell, hide what follows or forge a line.
+enum VisibleText {
+    /// `text` with every control character (general category Cc) but line feed and tab written
+    /// as `\u{1B}`; with `oneLine`, line feeds and tabs too (`\n`, `\t`), so the result is one line.
+    static func visible(_ text: String, oneLine: Bool = false) -> String {
+        guard needsEscaping(text, oneLine: oneLine) else { return text }
+        var result = ""
+        result.reserveCapacity(text.utf8.count + 16)
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0A where !oneLine, 0x09 where !oneLine:
+                result.unicodeScalars.append(scalar)
+            case 0x0A:
+                result += "\\n"
+            case 0x09:
+                result += "\\t"
+            case 0x0D:
+                result += "\\r"
+            case 0..<0x20, 0x7F...0x9F:
+                result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Whether `text` holds anything ``visible(_:oneLine:)`` changes: C0 controls and DEL as
+    /// bytes, C1 controls as their two-byte UTF-8 form (C2 80–C2 9F).
+    static func needsEscaping(_ text: String, oneLine: Bool) -> Bool {
+        var afterC2 = false
+        for byte in text.utf8 {
+            if byte < 0x20 {
+                if !oneLine && (byte == 0x0A || byte == 0x09) { afterC2 = false; continue }
+                return true
+            }
+            if byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
+            afterC2 = byte == 0xC2
+        }
+        return false
+    }
+}
+
+/// Every line `suite` prints for people goes through here: the standard library's `print` with
+/// control characters made visible (see ``VisibleText``). Documents (exports, JSON) are written as
+/// bytes elsewhere and keep their own escaping.
+func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
+    let text = items.map { "\($0)" }.joined(separator: separator)
+    Swift.print(VisibleText.visible(text), terminator: terminator)
+}

@@ -1,0 +1,87 @@
+import Foundation
+import GRDB
+import Testing
+
+/// Text from arguments, files and stores can never control the terminal, forge an error line or
+/// smuggle bytes past the text rule (issue: trust, part 1).
+@Suite struct TextSafetyTests {
+    /// `0xFF` is not UTF-8: Swift would store it as U+FFFD. Passed through the shell as raw bytes.
+    @Test(arguments: [
+        ("quotes.sqlite", "quotes add \"$(printf 'caf\\377')\""),
+        ("bundle.sqlite", "bundle add \"$(printf 'buy \\377 milk')\""),
+        ("bmm.sqlite", "bmm rename \"$(printf '\\377')\""),
+        ("places.sqlite", "places add --name \"$(printf 'x\\377')\" --at 52.5,13.4"),
+    ])
+    func anArgumentThatIsNotUTF8IsRefusedWith65(store: String, command: String) throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        try suite.run("bundle", "add", "seed")
+        try suite.run("bmm", "new", "Acme")
+        try suite.run("places", "add", "--name", "seed", "--at", "52.5,13.4")
+        let before = try suite.dump(store)
+        let result = try suite.run(["exec \"$0\" \(command)", Suite.binary.path], viaShell: true)
+        expectFailure(result, status: 65, "argument")
+        #expect(result.stderr.contains("not valid UTF-8"))
+        #expect(try suite.dump(store) == before)
+    }
+
+    /// An error that quotes user text holding a line break stays one line: no forged `suite:` line.
+    @Test(arguments: [
+        ["bmm", "show", "vp\nsuite: everything is fine"],
+        ["bundle", "checkin", "nowhere\nsuite: forged", "--about-to"],
+        ["quotes", "random", "--category", "x\r\nsuite: forged"],
+        ["places", "near", "--type", "cafe\nsuite: forged"],
+    ])
+    func anErrorQuotingALineBreakStaysOneLine(arguments: [String]) throws {
+        let suite = try Suite()
+        try suite.run("bmm", "new", "Acme")
+        try suite.run("quotes", "starter")
+        let result = try suite.run(arguments)
+        #expect(result.status != 0)
+        #expect(result.errorLines.count == 1, "stderr: \(result.stderr)")
+        #expect(result.stderr.hasPrefix("suite: "))
+        #expect(!result.stderr.dropFirst().contains("\nsuite:"))
+    }
+
+    /// Text that reached a store some other way (an older version, another program writing SQL)
+    /// is printed with its control characters visible, never raw.
+    @Test func storedControlCharactersArePrintedVisibly() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        let path = suite.storeFolder.appendingPathComponent("quotes.sqlite").path
+        let queue = try DatabaseQueue(path: path)
+        try queue.write { db in
+            try db.execute(sql: "UPDATE quote SET text = ? WHERE id = 1", arguments: ["Be\u{1B}]0;pwned\u{7} \u{1B}[2Jbold\u{9B}1m\rgone"])
+        }
+        try queue.close()
+        let show = try suite.run("quotes", "show", "1")
+        #expect(show.status == 0, "\(show.stderr)")
+        let bytes = Array(show.stdout.utf8)
+        #expect(!bytes.contains(0x1B) && !bytes.contains(0x07) && !bytes.contains(0x0D), "raw control bytes in \(show.stdout.debugDescription)")
+        #expect(!show.stdout.unicodeScalars.contains("\u{9B}"))
+        #expect(show.stdout.contains("Be\\u{1B}]0;pwned\\u{7} \\u{1B}[2Jbold\\u{9B}1m\\rgone"), "\(show.stdout.debugDescription)")
+    }
+
+    /// One policy for line endings: CRLF and a lone CR become LF in every multi-line field, from
+    /// arguments and files alike, so a lone CR never reaches an output format or the terminal.
+    @Test func lineEndingsAreStoredAsLineFeeds() throws {
+        let suite = try Suite()
+        let added = try suite.run("quotes", "add", "one\r\ntwo\rthree")
+        #expect(added.status == 0, "\(added.stderr)")
+        try suite.run("bundle", "add", "first\rsecond", "--notes", "a\r\nb")
+        try suite.run("bmm", "new", "Acme")
+        try suite.run(["bmm", "set", "vp", "-"], stdin: Data("Fresh bread\r\nby 7 am\r".utf8))
+        for store in ["quotes.sqlite", "bundle.sqlite", "bmm.sqlite"] {
+            let dump = try suite.dump(store)
+            #expect(!dump.contains("\r"), "\(store): \(dump)")
+        }
+        func value(_ store: String, _ sql: String) throws -> String? {
+            let queue = try DatabaseQueue(path: suite.storeFolder.appendingPathComponent(store).path)
+            defer { try? queue.close() }
+            return try queue.read { db in try String.fetchOne(db, sql: sql) }
+        }
+        #expect(try value("quotes.sqlite", "SELECT text FROM quote WHERE personal") == "one\ntwo\nthree")
+        #expect(try value("bundle.sqlite", "SELECT text || '|' || notes FROM todo") == "first\nsecond|a\nb")
+        #expect(try value("bmm.sqlite", "SELECT text FROM section_entry WHERE section = 'value-proposition'") == "Fresh bread\nby 7 am")
+    }
+}
