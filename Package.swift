@@ -21,6 +21,8 @@ let package = Package(
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
         // Test-only: a real HTTP server on loopback for the provider tests.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
+        // Test-only: property-based tests of every output format against independent readers.
+        .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
         // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
@@ -95,6 +97,14 @@ let package = Package(
         .testTarget(
             name: "BundleCoreTests",
             dependencies: ["BundleCore"]
+        ),
+        // Every output format written from hostile text, read back by parsers nobody here wrote.
+        .testTarget(
+            name: "FormatTests",
+            dependencies: [
+                "MotivationCore", "QuoteCore", "BundleCore", "WorkplaceCore",
+                .product(name: "PropertyBased", package: "swift-property-based"),
+            ]
         ),
         .testTarget(
             name: "SuiteCLITests",

@@ -32,7 +32,8 @@ enum ICalendarFormat {
             }
             if let event = todo.eventName {
                 lines.append("CATEGORIES:\(escape(event))")
-                lines.append("X-BUNDLE-EVENT:\(escape(event))")
+                // VALUE=TEXT: readers that do not know the property still unescape it as text.
+                lines.append("X-BUNDLE-EVENT;VALUE=TEXT:\(escape(event))")
             }
             lines.append("X-BUNDLE-PREPOSITION:\(todo.preposition.rawValue)")
             if let bundle = todo.bundleUUID { lines.append("RELATED-TO;RELTYPE=PARENT:\(bundle.uuidString.lowercased())") }
@@ -42,15 +43,24 @@ enum ICalendarFormat {
         return Data(lines.map(fold).joined(separator: "\r\n").utf8 + Array("\r\n".utf8))
     }
 
+    /// RFC 5545 TEXT: backslash, semicolon and comma escaped; every line break (LF, CR, CRLF,
+    /// U+2028, U+2029, NEL, VT, FF) as `\n`, so no reader that splits lines on any of them sees a
+    /// property that is not there; other control characters, which TEXT does not allow, dropped.
     static func escape(_ text: String) -> String {
         var result = ""
-        for character in text {
-            switch character {
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            defer { afterCR = scalar == "\r" }
+            switch scalar {
             case "\\": result += "\\\\"
             case ";": result += "\\;"
             case ",": result += "\\,"
-            case "\n", "\r\n": result += "\\n"
-            default: result.append(character)
+            case "\n" where afterCR: continue
+            case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}": result += "\\n"
+            case "\t": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) { continue }
+                result.unicodeScalars.append(scalar)
             }
         }
         return result
@@ -72,18 +82,19 @@ enum ICalendarFormat {
 
     /// Folds a content line at 75 octets without splitting a UTF-8 sequence.
     static func fold(_ line: String) -> String {
-        var output = ""
+        var output = String.UnicodeScalarView()
         var count = 0
-        for character in line {
-            let size = String(character).utf8.count
+        for scalar in line.unicodeScalars {
+            // By scalar, not by character: one grapheme cluster can be longer than a line.
+            let size = UTF8.width(scalar)
             if count + size > 75 {
-                output += "\r\n "
+                output.append(contentsOf: "\r\n ".unicodeScalars)
                 count = 1
             }
-            output.append(character)
+            output.append(scalar)
             count += size
         }
-        return output
+        return String(output)
     }
 
     struct Property {

@@ -1,7 +1,9 @@
 import Foundation
 
 /// todo.txt: one todo a line. Our fields travel as `@event` (spaces as `-`, with `%2D` for a
-/// real `-` and `%25` for `%`), `prep:`, `due:`, `id:`, `bundle:` and `note:` (percent-encoded).
+/// real `-` and `%25` for `%`), `prep:`, `due:`, `id:`, `bundle:` and `note:` (percent-encoded);
+/// a text that plain words cannot carry exactly (line breaks, tabs, runs of spaces, words like
+/// `due:x` or `@x`) also travels percent-encoded in `text:`.
 /// Dropped todos are left out, as todo.txt removes them.
 enum TodoTxtFormat {
     static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
@@ -12,12 +14,14 @@ enum TodoTxtFormat {
                 parts += ["x", day(todo.completedAt ?? todo.modifiedAt, timeZone)]
             }
             parts.append(day(todo.createdAt, timeZone))
-            parts.append(todo.text.replacingOccurrences(of: "\n", with: " "))
+            let plain = isPlain(todo.text)
+            parts.append(plain ? todo.text : readable(todo.text))
             if let event = todo.eventName { parts.append("@" + slug(event)) }
             parts.append("prep:\(todo.preposition.rawValue)")
             if let deadline = todo.deadline { parts.append("due:\(deadline.description)") }
             if let bundle = todo.bundleUUID { parts.append("bundle:\(bundle.uuidString.lowercased())") }
             if !todo.notes.isEmpty { parts.append("note:\(encode(todo.notes))") }
+            if !plain { parts.append("text:\(encode(todo.text))") }
             parts.append("id:\(todo.uuid.uuidString.lowercased())")
             lines.append(parts.joined(separator: " "))
         }
@@ -68,6 +72,7 @@ enum TodoTxtFormat {
         var deadline: Deadline?
         var bundle: UUID?
         var notes = ""
+        var exactText: String?
         var uuid: UUID?
         for token in tokens {
             if token.hasPrefix("@"), token.count > 1, event == nil {
@@ -95,13 +100,18 @@ enum TodoTxtFormat {
                 case "note":
                     notes = value.removingPercentEncoding ?? value
                     continue
+                case "text":
+                    exactText = value.removingPercentEncoding ?? value
+                    continue
                 default:
                     break
                 }
             }
             words.append(token)
         }
-        let text = words.joined(separator: " ")
+        // `text:` carries the exact text when the words could not (see `isPlain`); the words
+        // before it are then a readable copy for other todo.txt tools.
+        let text = exactText ?? words.joined(separator: " ")
         guard !text.isEmpty else { throw fail("the line has no text") }
         let status: TodoStatus = done ? .done : (bundle != nil ? .inBundle : .pending)
         let createdAt = created ?? completed ?? now
@@ -145,13 +155,45 @@ enum TodoTxtFormat {
         return calendar.date(from: DateComponents(year: year, month: month, day: day))
     }
 
+    /// The keys this format reads as metadata (`key:value`).
+    static let keys: Set<Substring> = ["prep", "due", "id", "bundle", "note", "text"]
+
+    /// Whether a word of a todo's text would be read back as metadata: an `@context` (the event)
+    /// or one of our `key:value` pairs.
+    static func isMetadataLike(_ word: Substring) -> Bool {
+        if word.hasPrefix("@") && word.count > 1 { return true }
+        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex, !word.hasPrefix("http") else { return false }
+        return keys.contains(word[..<colon])
+    }
+
+    /// Whether the text reads back as itself when written as plain words: one line, single spaces,
+    /// no word that looks like metadata.
+    static func isPlain(_ text: String) -> Bool {
+        guard !text.isEmpty, !text.hasPrefix(" "), !text.hasSuffix(" "), !text.contains("  ") else { return false }
+        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0 != " " }) else { return false }
+        return !text.split(separator: " ").contains(where: isMetadataLike)
+    }
+
+    /// The text's words for other tools, with metadata-like words made inert (`@x` → `%40x`,
+    /// `due:x` → `due%3Ax`); the exact text travels in `text:`.
+    static func readable(_ text: String) -> String {
+        text.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
+            guard isMetadataLike(word) else { return String(word) }
+            if word.hasPrefix("@") { return "%40" + word.dropFirst() }
+            return word.replacingOccurrences(of: ":", with: "%3A")
+        }.joined(separator: " ")
+    }
+
     static func slug(_ name: String) -> String {
         var result = ""
         for character in name {
             switch character {
             case "%": result += "%25"
             case "-": result += "%2D"
-            case _ where character.isWhitespace: result += "-"
+            case " ": result += "-"
+            case _ where character.isWhitespace:
+                // Other white space (no-break, ideographic …) is percent-encoded: unslug gives it back.
+                result += String(character).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "-"
             default: result.append(character)
             }
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// Renders a model for sharing and printing: Markdown, printable HTML, paginated plain text, and
 /// a Business Model Canvas view. All sections appear in guided order.
@@ -7,14 +8,14 @@ public enum ModelRenderer {
     /// sections, then one `##` heading per section.
     public static func markdown(_ model: BusinessModel) -> String {
         let completeness = model.completeness
-        var lines = ["# \(markdownInline(displayName(model)))", "", summaryLine(completeness)]
+        var lines = ["# " + Markup.markdownLine(displayName(model)), "", summaryLine(completeness)]
         if let notice = unfinishedNotice(completeness) {
             lines += ["", "> **Unfinished:** \(notice)"]
         }
         for id in SectionCatalogue.guidedOrder {
             lines += ["", "## \(id.title)", ""]
             if let entry = model.entries[id], entry.isAnswered {
-                lines.append(markdownBlock(entry.text))
+                lines += Markup.markdownText(entry.text)
                 if let confidence = entry.confidence { lines += ["", "_Confidence: \(label(confidence))._"] }
             } else {
                 lines.append("_Not written yet._")
@@ -126,7 +127,7 @@ public enum ModelRenderer {
             ("Cost Structure", [.costAndRevenueModels]),
             ("Revenue Streams", [.costAndRevenueModels]),
         ]
-        var lines = ["# \(markdownInline(displayName(model))) — Business Model Canvas", "",
+        var lines = ["# " + Markup.markdownLine(displayName(model)) + " — Business Model Canvas", "",
                      "Mapped from the EBMM Business Model area; Products & Services and Geographies & Locales have no canvas block."]
         for (title, sections) in blocks {
             lines += ["", "## \(title)", ""]
@@ -140,7 +141,7 @@ public enum ModelRenderer {
             }
             for id in answered {
                 if sections.count > 1 { lines += ["**From \(id.title):**", ""] }
-                lines.append(markdownBlock(model.text(of: id)))
+                lines += Markup.markdownText(model.text(of: id))
                 if sections.count > 1 && id != answered.last { lines.append("") }
             }
         }
@@ -175,44 +176,9 @@ public enum ModelRenderer {
         }
     }
 
-    /// Escapes text for HTML element content and attribute values.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for character in text {
-            switch character {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default: result.append(character)
-            }
-        }
-        return result
-    }
-
-    /// A one-line string safe inside a Markdown heading: no raw HTML, no line breaks.
-    static func markdownInline(_ text: String) -> String {
-        text.replacingOccurrences(of: "\n", with: " ")
-            .replacingOccurrences(of: "<", with: "&lt;")
-            .replacingOccurrences(of: ">", with: "&gt;")
-    }
-
-    /// The author's text as a Markdown block: kept as written (it may be Markdown itself), with raw
-    /// HTML neutralised and lines that would turn into headings of the document escaped.
-    static func markdownBlock(_ text: String) -> String {
-        text.trimmingCharacters(in: .newlines)
-            .split(separator: "\n", omittingEmptySubsequences: false)
-            .map { line -> String in
-                var line = String(line)
-                    .replacingOccurrences(of: "<", with: "&lt;")
-                    .replacingOccurrences(of: ">", with: "&gt;")
-                if line.hasPrefix("#") { line = "\\" + line }
-                return line
-            }
-            .joined(separator: "\n")
-    }
+    /// Escapes text for HTML element content and attribute values (``SuiteStorage/Markup``'s one
+    /// escaper: `& < > " '` as references, characters XML forbids replaced).
+    public static func escape(_ text: String) -> String { Markup.escape(text) }
 
     /// Wraps text at `width` columns, keeping paragraph breaks and breaking words longer than a line.
     static func wrap(_ text: String, width: Int) -> [String] {

@@ -34,9 +34,13 @@ public enum QuoteExport {
     }
 
     /// Plain text, fortune style: quotes separated by `%` lines, attributions as `-- Source`.
+    /// A line of a quote that would read as a separator (`%`, or spaces and `%`) gets one more
+    /// leading space, which the fortune importer takes off again, so every quote comes back whole.
     public static func text(_ quotes: [Quote]) -> String {
         quotes.map { quote in
-            var lines = quote.text
+            var lines = quote.text.split(separator: "\n", omittingEmptySubsequences: false)
+                .map { line in FortuneEscape.isSeparatorLike(line) ? " " + line : String(line) }
+                .joined(separator: "\n")
             if let attribution = attribution(quote) { lines += "\n\t\t-- \(attribution)" }
             return lines
         }.joined(separator: "\n%\n") + (quotes.isEmpty ? "" : "\n")
@@ -44,12 +48,11 @@ public enum QuoteExport {
 
     /// Markdown: one block quote per quote, attribution below.
     public static func markdown(_ quotes: [Quote], title: String) -> String {
-        var lines = ["# \(title.replacingOccurrences(of: "<", with: "&lt;"))", ""]
+        var lines = ["# " + Markup.markdownLine(title), ""]
         for quote in quotes {
-            lines += quote.text.split(separator: "\n", omittingEmptySubsequences: false).map { line in
-                "> " + String(line).replacingOccurrences(of: "<", with: "&lt;").replacingOccurrences(of: ">", with: "&gt;")
-            }
-            if let attribution = attribution(quote) { lines += [">", "> — \(attribution.replacingOccurrences(of: "<", with: "&lt;"))"] }
+            // Quotes are literal text: nothing in one can become a heading, fence, link or HTML.
+            lines += Markup.markdownText(quote.text, prefix: "> ")
+            if let attribution = attribution(quote) { lines += [">", "> — " + Markup.markdownLine(attribution)] }
             lines.append("")
         }
         return lines.joined(separator: "\n")
@@ -63,5 +66,20 @@ public enum QuoteExport {
         case (nil, let citation?): return "\"\(citation)\""
         case (nil, nil): return nil
         }
+    }
+}
+
+/// The one escape fortune-style text needs: quote lines that look like the `%` separator.
+enum FortuneEscape {
+    /// `%` after zero or more spaces: a separator when there are none, an escaped `%` line otherwise.
+    static func isSeparatorLike<S: StringProtocol>(_ line: S) -> Bool {
+        let bytes = Array(line.utf8)
+        guard bytes.last == UInt8(ascii: "%") else { return false }
+        return bytes.dropLast().allSatisfy { $0 == UInt8(ascii: " ") }
+    }
+
+    /// The line as written before ``QuoteExport/text(_:)`` escaped it.
+    static func unescape(_ line: String) -> String {
+        line.hasPrefix(" ") && isSeparatorLike(line) ? String(line.dropFirst()) : line
     }
 }

@@ -189,7 +189,8 @@ enum FortuneParser {
             defer { chunk = [] }
             var lines = chunk.map { line in
                 let plain = removeOverstrike(line)
-                return plain.utf8.contains(13) ? String(String.UnicodeScalarView(plain.unicodeScalars.filter { $0 != "\r" })) : plain
+                let text = plain.utf8.contains(13) ? String(String.UnicodeScalarView(plain.unicodeScalars.filter { $0 != "\r" })) : plain
+                return FortuneEscape.unescape(text)
             }
             while let last = lines.last, isBlank(last) { lines.removeLast() }
             while let first = lines.first, isBlank(first) { lines.removeFirst() }

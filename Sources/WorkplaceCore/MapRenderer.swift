@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// Draws places around a point as a self-contained SVG: pins in their colours, the user's
 /// location, names, and a scale bar.
@@ -57,22 +58,8 @@ public enum MapRenderer {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
-    /// Escapes text for XML content and attributes.
-    public static func escape(_ text: String) -> String {
-        var result = ""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&apos;"
-            default:
-                // XML 1.0 forbids most control characters even escaped.
-                if scalar.value < 0x20 && scalar != "\t" && scalar != "\n" && scalar != "\r" { continue }
-                result.unicodeScalars.append(scalar)
-            }
-        }
-        return result
-    }
+    /// Escapes text for XML content and attributes (``SuiteStorage/Markup``'s one escaper: the
+    /// characters XML 1.0 forbids, U+FFFE and U+FFFF among them, are replaced, so the map is always
+    /// well-formed).
+    public static func escape(_ text: String) -> String { Markup.escape(text) }
 }

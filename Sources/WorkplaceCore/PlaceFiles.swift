@@ -208,29 +208,40 @@ public enum PlaceFiles {
         }
     }
 
-    /// CSV with a header row.
+    /// CSV (RFC 4180) with a header row. Numbers are written as numbers; a text field that a
+    /// spreadsheet would run as a formula (first character `=`, `+`, `-`, `@`, tab or CR, also
+    /// after leading spaces) is prefixed with `'`, the usual guard.
     public static func csv(_ places: [Place]) -> String {
         let header = ["id", "name", "type", "latitude", "longitude", "address", "phone", "website", "opening_hours", "origin", "provider_id",
                       "pin", "pin_color", "noise", "outlets", "wifi", "cost", "seating", "wifi_mbps", "menu", "notes"]
         var lines = [header.joined(separator: ",")]
         for place in places {
             let rating = place.rating
-            let fields: [String] = [
-                String(place.id), place.name, place.type.rawValue, String(place.coordinate.latitude), String(place.coordinate.longitude),
-                place.address ?? "", place.phone ?? "", place.website ?? "", place.openingHours ?? "", place.origin.rawValue,
-                place.providerID ?? "", place.pinState.rawValue, place.pinColor.rawValue,
-            ] + RatingDimension.allCases.map { rating?.values[$0].map(String.init) ?? "" }
-              + [rating?.wifiMbps.map { String($0) } ?? "", rating?.menu?.rawValue ?? "", rating?.notes ?? ""]
-            lines.append(fields.map(quote).joined(separator: ","))
+            var fields: [String] = [String(place.id)]
+            fields += [place.name, place.type.rawValue].map(text)
+            fields += [String(place.coordinate.latitude), String(place.coordinate.longitude)]
+            fields += [place.address, place.phone, place.website, place.openingHours, place.origin.rawValue, place.providerID,
+                       place.pinState.rawValue, place.pinColor.rawValue].map { text($0 ?? "") }
+            fields += RatingDimension.allCases.map { rating?.values[$0].map(String.init) ?? "" }
+            fields.append(rating?.wifiMbps.map { String($0) } ?? "")
+            fields += [rating?.menu?.rawValue ?? "", rating?.notes ?? ""].map(text)
+            lines.append(fields.joined(separator: ","))
         }
         return lines.joined(separator: "\n") + "\n"
     }
 
-    static func quote(_ field: String) -> String {
-        // A leading =, +, - or @ would run as a formula in a spreadsheet: quote it as text.
-        let risky = field.first.map { "=+-@".contains($0) } ?? false
-        guard field.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) || risky else { return field }
-        return "\"" + (risky ? "'" : "") + field.replacingOccurrences(of: "\"", with: "\"\"") + "\""
+    /// A text field: formula guard, then RFC 4180 quoting when it holds a comma, a quote or a
+    /// line break.
+    static func text(_ field: String) -> String {
+        let risky: Bool = {
+            guard let first = field.unicodeScalars.first else { return false }
+            if "=+-@\t\r".unicodeScalars.contains(first) { return true }
+            guard first == " " else { return false }
+            return field.unicodeScalars.first { $0 != " " }.map { "=+-@\t\r".unicodeScalars.contains($0) } ?? false
+        }()
+        let guarded = risky ? "'" + field : field
+        guard guarded.unicodeScalars.contains(where: { $0 == "," || $0 == "\"" || $0 == "\n" || $0 == "\r" }) else { return guarded }
+        return "\"" + guarded.replacingOccurrences(of: "\"", with: "\"\"") + "\""
     }
 }
 

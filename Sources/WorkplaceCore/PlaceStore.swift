@@ -277,7 +277,7 @@ public final class PlaceStore: Sendable {
         record.phone = try optional(record.phone, "phone number", .line(limit: 100))
         record.website = try optional(record.website, "website")
         record.openingHours = try optional(record.openingHours, "opening hours")
-        record.providerID = try optional(record.providerID, "provider id", .line(limit: 200))
+        record.providerID = try optional(record.providerID, "provider id", .line(limit: 1_000))
         var categories: [String] = []
         for category in record.categories {
             if let checked = try optional(category, "category", .line(limit: 200)) { categories.append(checked) }
@@ -289,7 +289,7 @@ public final class PlaceStore: Sendable {
 
     /// Rating notes checked and normalised by the one text rule for multi-line text.
     static func validated(notes: String) throws(WorkplaceError) -> String {
-        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get("notes", as: WorkplaceError.invalidText)
+        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get("note", as: WorkplaceError.invalidText)
     }
 
     static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Int64, isNew: Bool) {

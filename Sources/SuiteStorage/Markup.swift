@@ -1,0 +1,107 @@
+import Foundation
+
+/// Escaping user text into the markup formats the cores write: one definition each, used by every
+/// renderer (business-model HTML and Markdown, quote sharing, the SVG map).
+package enum Markup {
+    /// Text for HTML or XML element content and attribute values: `& < > " '` as references, and
+    /// the characters XML 1.0 forbids even as references (control characters other than tab, LF
+    /// and CR; U+FFFE, U+FFFF) replaced by U+FFFD, so the document is always well-formed.
+    package static func escape(_ text: String) -> String {
+        var result = ""
+        result.reserveCapacity(text.utf8.count)
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "&": result += "&amp;"
+            case "<": result += "&lt;"
+            case ">": result += "&gt;"
+            case "\"": result += "&quot;"
+            case "'": result += "&#39;"
+            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            default:
+                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                    result += "\u{FFFD}"
+                } else {
+                    result.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return result
+    }
+
+    /// Characters escaped with a backslash wherever they stand in Markdown: they could start
+    /// emphasis, code, links, images, raw HTML, entities, tables, strikethrough or headings.
+    static let markdownEverywhere: Set<Unicode.Scalar> = ["\\", "`", "*", "_", "[", "]", "<", ">", "&", "~", "|", "#", "!"]
+
+    /// One line of user text as literal Markdown inline text: CommonMark (and GitHub) readers show
+    /// exactly these characters, and nothing in it can open a heading, a list, a fence, a block
+    /// quote, a table, a link or HTML. Leading white space is written as character references (it
+    /// would otherwise start an indented code block); line breaks become spaces.
+    package static func markdownLine(_ line: String) -> String {
+        var result = ""
+        result.reserveCapacity(line.utf8.count + 8)
+        var atStart = true
+        var digitsAtStart = 0
+        for scalar in line.unicodeScalars {
+            if atStart && digitsAtStart == 0 {
+                switch scalar {
+                case " ": result += "&#32;"; continue
+                case "\t": result += "&#9;"; continue
+                case "=", "-", "+":
+                    // Setext underlines, list bullets and thematic breaks.
+                    result += "\\"
+                    result.unicodeScalars.append(scalar)
+                    atStart = false
+                    continue
+                default:
+                    break
+                }
+            }
+            if atStart, scalar.properties.numericType == .decimal, scalar.isASCII {
+                digitsAtStart += 1
+                result.unicodeScalars.append(scalar)
+                continue
+            }
+            if atStart, digitsAtStart > 0, scalar == "." || scalar == ")" {
+                // "1." and "1)" start ordered lists.
+                result += "\\"
+                result.unicodeScalars.append(scalar)
+                atStart = false
+                continue
+            }
+            atStart = false
+            switch scalar {
+            case "\n", "\r", "\u{0B}", "\u{0C}", "\u{85}", "\u{2028}", "\u{2029}":
+                result += " "
+            case _ where markdownEverywhere.contains(scalar):
+                result += "\\"
+                result.unicodeScalars.append(scalar)
+            case "\t":
+                result.unicodeScalars.append(scalar)
+            case _ where scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value):
+                result += "\u{FFFD}"
+            default:
+                result.unicodeScalars.append(scalar)
+            }
+        }
+        return result
+    }
+
+    /// Multi-line user text as literal Markdown: each line through ``markdownLine(_:)``, lines
+    /// kept apart by hard line breaks (a trailing backslash), blank lines as paragraph breaks.
+    ///
+    /// - Parameter prefix: written before every line (`"> "` inside a block quote).
+    package static func markdownText(_ text: String, prefix: String = "") -> [String] {
+        let lines = TextRule.normalisingLineEndings(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        var output: [String] = []
+        for (index, line) in lines.enumerated() {
+            if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
+                output.append(prefix.trimmingCharacters(in: .whitespaces))
+                continue
+            }
+            let next = index + 1 < lines.count ? lines[index + 1] : ""
+            let continues = !next.allSatisfy { $0 == " " || $0 == "\t" }
+            output.append(prefix + markdownLine(line) + (continues ? "\\" : ""))
+        }
+        return output
+    }
+}
