@@ -7,7 +7,11 @@ extension QuoteStore {
     public func schedule(user: String) throws(QuoteError) -> Schedule? {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT definition FROM schedule WHERE user = ?", arguments: [user]) else { return nil }
-            return try? JSONDecoder().decode(Schedule.self, from: Data(text.utf8))
+            // A definition that no longer passes the rules (edited by hand, damaged) counts as none.
+            guard let schedule = try? JSONDecoder().decode(Schedule.self, from: Data(text.utf8)), (try? schedule.validate()) != nil else {
+                return nil
+            }
+            return schedule
         }
     }
 
@@ -58,7 +62,7 @@ extension QuoteStore {
                     return .rollback
                 }
                 let id = try Self.nextFromBag(filter, user: user, db: db)
-                guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+                let quote = try Self.loadQuote(id, db: db)
                 preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
                 return .rollback  // the bag's step is undone too
             }
@@ -84,10 +88,16 @@ extension QuoteStore {
             try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
             guard db.changesCount > 0 else { return nil }
-            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            let quote = try Self.loadQuote(id, db: db)
             return Delivery(quote: quote, slot: Millis(Millis(slot).value).date,
                             deliveredAt: Millis(Millis(now).value).date, channel: channel)
         }
+    }
+
+    /// One quote by id, found in this transaction (a missing one is an error, never a trap).
+    static func loadQuote(_ id: Int64, db: Database) throws -> Quote {
+        guard let quote = try loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+        return quote
     }
 
     /// Every quote, for export, read in pages from one snapshot.

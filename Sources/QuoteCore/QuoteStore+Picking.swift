@@ -11,7 +11,7 @@ extension QuoteStore {
         let user = try Self.validated(name: user, what: "user name")
         return try write { db in
             let id = try Self.nextFromBag(filter, user: user, db: db)
-            return try Self.loadQuotes([id], db: db)[0]
+            return try Self.loadQuote(id, db: db)
         }
     }
 
@@ -26,7 +26,7 @@ extension QuoteStore {
             while cursor < permutation.domain {
                 if let id = permutation.value(at: cursor),
                    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
-                    return try Self.loadQuotes([id], db: db)[0]
+                    return try Self.loadQuote(id, db: db)
                 }
                 cursor += 1
             }

@@ -27,7 +27,7 @@ extension QuoteStore {
                 db: db, stamp: stamp, cache: &cache) else {
                 throw QuoteError.invalidText("this quote is already in the collection")
             }
-            return try Self.loadQuotes([id], db: db)[0]
+            return try Self.loadQuote(id, db: db)
         }
     }
 

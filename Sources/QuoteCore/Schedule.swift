@@ -114,6 +114,14 @@ public struct Schedule: Codable, Sendable, Hashable {
             throw .invalidSchedule("unknown time zone '\(timeZoneIdentifier)' (use an IANA name like Europe/Berlin)")
         }
         guard !weekdays.isEmpty, weekdays.allSatisfy({ (1...7).contains($0) }) else { throw .invalidSchedule("no weekdays chosen") }
+        // Times read back from a stored definition are checked too: every later computation
+        // (slots, jitter, quiet hours) assumes minutes of one day.
+        var clock = quietHours.flatMap { [$0.start, $0.end] }
+        switch times {
+        case .fixed(let list): clock += list
+        case .spread(_, let window, _): clock += [window.start, window.end]
+        }
+        guard clock.allSatisfy({ (0..<1440).contains($0.minutes) }) else { throw .invalidSchedule("a time of day outside 00:00 to 23:59") }
         switch times {
         case .fixed(let list):
             guard !list.isEmpty else { throw .invalidSchedule("no times given") }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SuiteTestSupport
 import Testing
 @testable import SuiteCLI
@@ -57,6 +58,28 @@ import Testing
         let result = try suite.run(arguments, stdin: stdin)
         expectFailure(result, status: status, message)
         #expect(!result.stderr.contains("Backtrac") && !result.stderr.contains("Fatal error"), "\(name): \(result.stderr)")
+    }
+
+    /// A schedule stored by hand (or damaged) with a weekday 9 or a time beyond the day used to
+    /// index out of range or overflow; it now counts as no schedule.
+    @Test(arguments: [
+        #"{"missedSlots":"latest","quietHours":[],"timeZoneIdentifier":"UTC","times":{"fixed":{"_0":[{"minutes":540}]}},"weekdays":[9]}"#,
+        #"{"missedSlots":"latest","quietHours":[],"timeZoneIdentifier":"UTC","times":{"fixed":{"_0":[{"minutes":9223372036854775807}]}},"weekdays":[1]}"#,
+        #"{"missedSlots":"latest","quietHours":[],"timeZoneIdentifier":"UTC","times":{"spread":{"_0":96,"_1":{"start":{"minutes":0},"end":{"minutes":900}},"_2":9223372036854775807}},"weekdays":[1]}"#,
+    ])
+    func aDamagedStoredScheduleCountsAsNone(definition: String) throws {
+        let suite = try Suite()
+        #expect(try suite.run("quotes", "schedule", "set", "09:00").status == 0)
+        let queue = try DatabaseQueue(path: suite.storeFolder.appendingPathComponent("quotes.sqlite").path)
+        try queue.write { db in try db.execute(sql: "UPDATE schedule SET definition = ?", arguments: [definition]) }
+        try queue.close()
+        for command in [["quotes", "schedule", "show"], ["quotes", "schedule", "next"], ["quotes", "tick", "--stdout"],
+                        ["quotes", "tick", "--at", "2026-11-23T10:00:00Z"]] {
+            let result = try suite.run(command)
+            #expect(result.status == 0 || result.status == 1, "\(command): \(result.status) \(result.stderr)")
+            #expect(!result.stderr.contains("Fatal error") && !result.stderr.contains("Backtrac"), "\(command): \(result.stderr)")
+        }
+        #expect(try suite.run("quotes", "schedule", "show").stdout.hasPrefix("No schedule"))
     }
 
     /// The fast path reads the same ranges: a value it refuses is left to ArgumentParser, which
