@@ -33,6 +33,7 @@ extension BundleStore {
         case .json: document = try SuiteJSONFormat.decode(data)
         }
         document = try Self.validated(document, format: format)
+        try Self.checkConsistency(document, format: format)
         return try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
     }
 
