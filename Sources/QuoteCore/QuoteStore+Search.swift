@@ -14,7 +14,11 @@ extension QuoteStore {
     ///   - user: whose favourites.
     ///   - limit: at most this many hits.
     ///   - markers: put around each match in ``SearchHit/highlighted``.
-    /// - Throws: ``QuoteError/invalidQuery(_:)`` when the query has nothing to search for.
+    /// A term given twice counts once; more than 32 words once repeats are removed is refused
+    /// (FTS5's work grows with every term: 800 repeated words took a minute).
+    ///
+    /// - Throws: ``QuoteError/invalidQuery(_:)`` when the query has nothing to search for, or
+    ///   too many different words.
     public func search(
         _ query: String, filter: QuoteFilter = QuoteFilter(), user: String, limit: Int = 20,
         markers: (open: String, close: String) = ("[", "]")
@@ -68,6 +72,10 @@ extension QuoteStore {
 
 /// A search as the user typed it, turned into a safe FTS5 query.
 struct SearchQuery {
+    /// At most this many different words (a phrase counts its words), so that a search's work
+    /// stays bounded whatever is typed.
+    static let maximumTerms = 32
+
     /// The FTS5 MATCH expression: every term a quoted string, prefixes with `*`.
     var match: String
     /// The words in order, for the exact-phrase boost.
@@ -143,7 +151,15 @@ struct SearchQuery {
             }
         }
         guard !terms.isEmpty else {
-            throw .invalidQuery("'\(text)' has no words to search for")
+            let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
+            throw .invalidQuery("'\(shown)' has no words to search for")
+        }
+        // A term given twice adds nothing to an AND query but work: keep the first of each.
+        var seenTerms: Set<String> = []
+        terms = terms.filter { seenTerms.insert($0).inserted }
+        let termWords = terms.reduce(0) { count, term in count + max(1, term.split(separator: " ").count) }
+        guard termWords <= Self.maximumTerms else {
+            throw .invalidQuery("the search has \(termWords) words once repeats are removed; at most \(Self.maximumTerms) are searched for at once")
         }
         match = terms.joined(separator: " ")
         plain = words.joined(separator: " ")
