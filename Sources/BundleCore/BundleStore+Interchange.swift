@@ -22,19 +22,28 @@ extension BundleStore {
     /// Imports a file: all of it or, when anything in it is malformed, none of it. Todos are
     /// matched by id (upserted); events by name (created when new); bundles by id.
     ///
+    /// What the file holds that Suite has no place for (an iCalendar RRULE or VALARM, say) is
+    /// not imported and listed in ``ImportSummary/dropped``.
+    ///
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)`` naming the line where it can.
     @discardableResult
     public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
         var document: InterchangeDocument
+        var dropped: [String] = []
         switch format {
         case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
-        case .ics: document = InterchangeDocument(todos: try ICalendarFormat.decode(data))
+        case .ics:
+            let decoded = try ICalendarFormat.decodeReporting(data, timeZone: timeZone)
+            document = InterchangeDocument(todos: decoded.todos)
+            dropped = decoded.dropped
         case .todotxt: document = InterchangeDocument(todos: try TodoTxtFormat.decode(data, timeZone: timeZone, now: now()))
         case .json: document = try SuiteJSONFormat.decode(data)
         }
         document = try Self.validated(document, format: format)
         try Self.checkConsistency(document, format: format)
-        return try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
+        var summary = try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
+        summary.dropped = dropped
+        return summary
     }
 
     // MARK: - Export

@@ -8,7 +8,11 @@ enum ICalendarFormat {
         var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Suite//suite bundle//EN"]
         for todo in todos {
             lines.append("BEGIN:VTODO")
-            lines.append("UID:\(todo.uuid.uuidString.lowercased())")
+            if case .string(let uid)? = todo.foreignFields[ICalendarReading.foreignUIDKey] {
+                lines.append("UID:\(escape(uid))")  // the UID it came with, which was not a UUID
+            } else {
+                lines.append("UID:\(todo.uuid.uuidString.lowercased())")
+            }
             lines.append("DTSTAMP:\(CompactTime.string(stamp))")
             lines.append("CREATED:\(CompactTime.string(todo.createdAt))")
             lines.append("LAST-MODIFIED:\(CompactTime.string(todo.modifiedAt))")
@@ -104,7 +108,17 @@ enum ICalendarFormat {
         var line: Int
     }
 
-    static func decode(_ data: Data) throws(BundleError) -> [InterchangeTodo] {
+    /// The todos of a file; floating times are read in `timeZone`.
+    static func decode(_ data: Data, timeZone: TimeZone = TimeZone(identifier: "UTC") ?? .current) throws(BundleError) -> [InterchangeTodo] {
+        try decodeReporting(data, timeZone: timeZone).todos
+    }
+
+    /// Reads every VTODO of a file, as RFC 5545 allows it to be written (times in UTC, with a
+    /// `TZID` or floating, read in `timeZone`; any UID), and says what it held that Suite has
+    /// no place for (RRULE, VALARM, VEVENT …), which is not imported.
+    static func decodeReporting(_ data: Data, timeZone: TimeZone) throws(BundleError) -> (todos: [InterchangeTodo], dropped: [String]) {
+        var dropped = ICalendarReading.Dropped()
+        var todoDrops: Set<String> = []
         func fail(_ line: Int?, _ reason: String) -> BundleError { .malformedImport(format: "iCalendar", line: line, reason: reason) }
         guard let text = String(validating: data, as: UTF8.self) else { throw fail(nil, "not valid UTF-8") }
         // Unfold: a line break followed by a space or tab continues the line.
@@ -135,8 +149,14 @@ enum ICalendarFormat {
         var current: [Property] = []
         for property in properties {
             if property.name == "BEGIN" {
-                stack.append(property.value.uppercased())
-                if property.value.uppercased() == "VTODO" { current = [] }
+                let component = property.value.uppercased()
+                if stack.contains("VTODO") {
+                    todoDrops.insert(component)
+                } else if stack == ["VCALENDAR"], ICalendarReading.droppedComponents.contains(component) {
+                    dropped.components[component, default: 0] += 1
+                }
+                stack.append(component)
+                if component == "VTODO" { current = []; todoDrops = [] }
                 continue
             }
             if property.name == "END" {
@@ -144,13 +164,19 @@ enum ICalendarFormat {
                     throw fail(property.line, "END:\(property.value) does not close BEGIN:\(stack.last ?? "nothing")")
                 }
                 stack.removeLast()
-                if property.value.uppercased() == "VTODO" { todos.append(try todo(current)) }
+                if property.value.uppercased() == "VTODO" {
+                    todos.append(try todo(current, timeZone: timeZone, dropped: &todoDrops, notes: &dropped.notes))
+                    for name in todoDrops { dropped.inTodos[name, default: 0] += 1 }
+                }
                 continue
             }
-            if stack.last == "VTODO" { current.append(property) }
+            if stack.last == "VTODO" {
+                current.append(property)
+                if ICalendarReading.droppedProperties.contains(property.name) { todoDrops.insert(property.name) }
+            }
         }
         if !stack.isEmpty { throw fail(nil, "BEGIN:\(stack.last ?? "") is never closed") }
-        return todos
+        return (todos, dropped.descriptions)
     }
 
     static func parse(_ line: String, number: Int) throws(BundleError) -> Property {
@@ -177,29 +203,51 @@ enum ICalendarFormat {
         return Property(name: name.uppercased(), parameters: parameters, value: String(line[line.index(after: colon)...]), line: number)
     }
 
-    static func todo(_ properties: [Property]) throws(BundleError) -> InterchangeTodo {
+    static func todo(
+        _ properties: [Property], timeZone: TimeZone, dropped: inout Set<String>, notes: inout Set<String>
+    ) throws(BundleError) -> InterchangeTodo {
         func fail(_ property: Property?, _ reason: String) -> BundleError {
             .malformedImport(format: "iCalendar", line: property?.line, reason: reason)
         }
         func first(_ name: String) -> Property? { properties.first { $0.name == name } }
         func time(_ name: String) throws(BundleError) -> Date? {
             guard let property = first(name) else { return nil }
-            guard let date = CompactTime.date(property.value) else { throw fail(property, "\(name) is not a UTC time like 20261121T093000Z") }
-            return date
+            guard let read = ICalendarReading.dateTime(property.value, tzid: property.parameters["TZID"], timeZone: timeZone) else {
+                throw fail(property, "\(name) '\(property.value)' is not a date-time like 20261121T093000Z, 20261121T093000 or TZID=Europe/Berlin:20261121T093000")
+            }
+            if let warning = read.warning { notes.insert(warning) }
+            return read.date
         }
         guard let uidProperty = first("UID") else { throw fail(properties.first, "a VTODO has no UID") }
-        guard let uuid = UUID(uuidString: uidProperty.value) else { throw fail(uidProperty, "UID '\(uidProperty.value)' is not a UUID") }
+        // Any UID is allowed (RFC 5545: often "something@host"): one that is not a UUID gets a
+        // stable UUID made from it and is kept, so that an export gives it back.
+        let uid = unescape(uidProperty.value).trimmingCharacters(in: .whitespaces)
+        guard !uid.isEmpty, uid.count <= 1_000, !uid.unicodeScalars.contains(where: { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) }) else {
+            throw fail(uidProperty, "the UID is empty, longer than 1000 characters or holds control characters")
+        }
+        var foreignFields: [String: JSONValue] = [:]
+        let uuid: UUID
+        if let parsed = UUID(uuidString: uid) {
+            uuid = parsed
+        } else {
+            uuid = ICalendarReading.uuid(forForeignUID: uid)
+            foreignFields[ICalendarReading.foreignUIDKey] = .string(uid)
+        }
+        // A parent that is not a Suite bundle (any text is allowed there) is not one.
+        let parent = properties.first { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"]?.uppercased() ?? "PARENT") == "PARENT" }
+        let bundle = parent.flatMap { UUID(uuidString: $0.value) }
+        if parent != nil && bundle == nil { dropped.insert("RELATED-TO (not a Suite bundle)") }
         let status: TodoStatus
         switch first("STATUS")?.value.uppercased() ?? "NEEDS-ACTION" {
         case "NEEDS-ACTION": status = .pending
-        case "IN-PROCESS": status = first("RELATED-TO") == nil ? .pending : .inBundle
+        case "IN-PROCESS": status = bundle == nil ? .pending : .inBundle
         case "COMPLETED": status = .done
         case "CANCELLED": status = .dropped
         case let other: throw fail(first("STATUS"), "unknown STATUS '\(other)'")
         }
         var deadline: Deadline?
         if let due = first("DUE") {
-            if due.parameters["VALUE"]?.uppercased() == "DATE" {
+            if due.parameters["VALUE"]?.uppercased() == "DATE" || (due.value.count == 8 && due.parameters["VALUE"] == nil) {
                 let digits = due.value
                 guard digits.count == 8, digits.allSatisfy(\.isNumber),
                       let parsed = try? Deadline.parse("\(digits.prefix(4))-\(digits.dropFirst(4).prefix(2))-\(digits.suffix(2))", timeZone: TimeZone(identifier: "UTC") ?? .current) else {
@@ -207,8 +255,11 @@ enum ICalendarFormat {
                 }
                 deadline = parsed
             } else {
-                guard let date = CompactTime.date(due.value) else { throw fail(due, "DUE '\(due.value)' is not a UTC time") }
-                deadline = .time(date)
+                guard let read = ICalendarReading.dateTime(due.value, tzid: due.parameters["TZID"], timeZone: timeZone) else {
+                    throw fail(due, "DUE '\(due.value)' is not a date-time like 20261201T170000Z, 20261201T170000 or TZID=Europe/Berlin:20261201T170000")
+                }
+                if let warning = read.warning { notes.insert(warning) }
+                deadline = .time(read.date)
             }
         }
         let event = first("X-BUNDLE-EVENT").map { unescape($0.value) }
@@ -219,10 +270,6 @@ enum ICalendarFormat {
             preposition = value
         }
         if event == nil { preposition = .none }
-        var bundle: UUID?
-        if let related = properties.first(where: { $0.name == "RELATED-TO" && ($0.parameters["RELTYPE"]?.uppercased() ?? "PARENT") == "PARENT" }) {
-            bundle = UUID(uuidString: related.value)
-        }
         let createdProperty = try time("CREATED")
         let stampProperty = try time("DTSTAMP")
         let created = createdProperty ?? stampProperty ?? Date(timeIntervalSince1970: 0)
@@ -233,7 +280,7 @@ enum ICalendarFormat {
             uuid: uuid, text: unescape(first("SUMMARY")?.value ?? ""), eventName: event, preposition: preposition,
             deadline: deadline, status: status, bundleUUID: bundle, notes: unescape(first("DESCRIPTION")?.value ?? ""),
             createdAt: created, modifiedAt: modified ?? created,
-            completedAt: completed ?? ended, foreignFields: [:])
+            completedAt: completed ?? ended, foreignFields: foreignFields)
     }
 
     /// Splits a comma-separated list value, honouring escaped commas.

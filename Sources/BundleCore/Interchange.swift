@@ -23,6 +23,9 @@ public struct ImportSummary: Sendable, Hashable, Codable {
     public var eventsCreated: Int
     /// Bundles created or updated.
     public var bundles: Int
+    /// What the file held that Suite has no place for, and so did not import, one entry per
+    /// kind ("RRULE in 2 todos", "VALARM in 1 todo"); empty when nothing was left out.
+    public var dropped: [String] = []
 }
 
 /// A todo as files carry it, before it is applied to a store.
