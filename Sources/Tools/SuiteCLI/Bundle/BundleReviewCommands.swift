@@ -58,7 +58,7 @@ struct BundleExport: ParsableCommand {
 
     @OptionGroup var options: CommonOptions
     @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
     var output: String?
 
     func run() throws {

@@ -52,7 +52,7 @@ struct BMMExport: ParsableCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: ModelOption
     @Option(help: ArgumentHelp("markdown, html, text, json or canvas.", valueName: "format")) var format: BMMFormat = .markdown
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file"))
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
     var output: String?
     @Flag(help: "Share even though the business name or Value Proposition is missing.") var force = false
 

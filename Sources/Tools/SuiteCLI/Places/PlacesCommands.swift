@@ -292,7 +292,7 @@ struct PlacesExport: ParsableCommand {
     enum Format: String, ExpressibleByArgument { case geojson, csv }
     @OptionGroup var options: CommonOptions
     @Option(help: ArgumentHelp("geojson or csv.", valueName: "format")) var format: Format = .geojson
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file")) var output: String?
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
     func run() throws {
         let places = try Places.open(options, readOnly: true).allPlaces()
@@ -309,7 +309,7 @@ struct PlacesMap: ParsableCommand {
     @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
     @Option(help: ArgumentHelp("How far (default 1.5km).", valueName: "distance")) var radius = "1.5km"
     @Option(help: ArgumentHelp("At most this many places.", valueName: "n"), transform: NumberOption.int(1...10_000, "--limit")) var limit = 200
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The SVG file (stdout when not given).", valueName: "file")) var output: String?
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The SVG file (stdout when not given or '-').", valueName: "file")) var output: String?
 
     func run() throws {
         let store = try Places.open(options, readOnly: true)

@@ -141,7 +141,7 @@ struct QuotesExport: ParsableCommand {
         commandName: "export", abstract: "Every quote as Suite JSON ('suite quotes import json' reads it back).",
         discussion: "Example:\n  suite quotes export -o quotes.json")
     @OptionGroup var options: QuotesOptions
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout.", valueName: "file")) var output: String?
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
     func run() throws {
         let data = QuoteExport.json(try options.open(readOnly: true).allQuotes())
