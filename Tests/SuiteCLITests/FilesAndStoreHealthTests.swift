@@ -113,6 +113,23 @@ private let outputCommands: [[String]] = [
         #expect(stat(target, &info) == 0 && info.st_mode & 0o7777 == 0o640, "the target's mode changed")
     }
 
+    /// `/dev/stdout` and a link to `/proc/self/fd/1` name the caller's standard output: written
+    /// into, whether it is a pipe or a file, never replaced.
+    @Test func descriptorPathsAreWrittenInto() throws {
+        let suite = try suiteWithStores()
+        defer { try? FileManager.default.removeItem(at: suite.folder) }
+        let plain = try suite.run("quotes", "export")
+        let link = suite.path("to-stdout")
+        #expect(symlink("/proc/self/fd/1", link) == 0)
+        let throughLink = try suite.run("quotes", "export", "-o", link)
+        #expect(throughLink.status == 0, "\(throughLink.stderr)")
+        #expect(throughLink.stdout == plain.stdout)
+        #expect(fileKind(link) == S_IFLNK)
+        let piped = try suite.run(["\"$@\" -o /dev/stdout | cat", "sh", Suite.binary.path, "quotes", "export"], viaShell: true)
+        #expect(piped.status == 0, "\(piped.stderr)")
+        #expect(piped.stdout == plain.stdout)
+    }
+
     @Test func aFolderOrADanglingLinkIsRefusedWith74() throws {
         let suite = try suiteWithStores()
         defer { try? FileManager.default.removeItem(at: suite.folder) }

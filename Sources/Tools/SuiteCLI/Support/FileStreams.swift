@@ -52,6 +52,9 @@ enum InputFile {
 ///   rules, so the link stays a link (a link to nothing is refused);
 /// - a character device (`/dev/null`, a terminal) or a FIFO: written into directly, as a shell
 ///   redirection would, without creating, truncating or replacing it;
+/// - an open descriptor's path (`/dev/stdout`, `/dev/fd/N`, `/proc/self/fd/N`, or a link to
+///   one): written into (appended to a regular file), since the file behind it is what the
+///   caller opened;
 /// - anything else (a folder, a socket, a block device): refused.
 ///
 /// `-` means standard output.
@@ -63,33 +66,61 @@ enum OutputFile {
         case stream
     }
 
+    /// Paths that name an open descriptor rather than a file.
+    static func namesADescriptor(_ path: String) -> Bool {
+        ["/dev/stdout", "/dev/stderr", "/dev/stdin"].contains(path) || path.hasPrefix("/dev/fd/")
+            || (path.hasPrefix("/proc/") && path.contains("/fd/"))
+    }
+
+    /// Whether `path`, or a link on the way from it to its file, names an open descriptor (a
+    /// link to `/proc/self/fd/1`, say).
+    static func goesThroughADescriptor(_ path: String) -> Bool {
+        var current = path
+        for _ in 0..<40 {
+            if namesADescriptor(current) { return true }
+            var buffer = [CChar](repeating: 0, count: 4_097)
+            let count = readlink(current, &buffer, buffer.count - 1)
+            guard count > 0 else { return false }
+            let target = String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
+            current = target.hasPrefix("/") ? target : (current as NSString).deletingLastPathComponent + "/" + target
+        }
+        return false
+    }
+
     @discardableResult
     static func write(_ data: Data, to path: String) throws -> Destination {
         if path == "-" {
             FileHandle.standardOutput.write(data)
             return .standardOutput
         }
-        var target = path
-        var link = stat()
-        if lstat(path, &link) == 0, (link.st_mode & S_IFMT) == S_IFLNK {
-            guard let resolved = realpath(path, nil) else {
-                throw CLIError.io("cannot write \(path): it is a symbolic link to nothing (\(String(cString: strerror(errno))))")
-            }
-            target = String(cString: resolved)
-            free(resolved)
-        }
         var info = stat()
-        guard stat(target, &info) == 0 else {
-            try AtomicFile.write(data, to: target)
+        var link = stat()
+        let isLink = lstat(path, &link) == 0 && (link.st_mode & S_IFMT) == S_IFLNK
+        if isLink && stat(path, &info) != 0 {
+            throw CLIError.io("cannot write \(path): it is a symbolic link to nothing (\(String(cString: strerror(errno))))")
+        }
+        guard isLink || stat(path, &info) == 0 else {
+            try AtomicFile.write(data, to: path)
             return .regularFile
         }
         switch info.st_mode & S_IFMT {
+        case S_IFCHR, S_IFIFO:
+            try writeInto(data, path: path, append: false)
+            return .stream
+        case S_IFREG where isLink && goesThroughADescriptor(path):
+            try writeInto(data, path: path, append: true)
+            return .stream
         case S_IFREG:
+            var target = path
+            if isLink {
+                guard let resolved = realpath(path, nil) else {
+                    throw CLIError.io("cannot write \(path): cannot follow the link (\(String(cString: strerror(errno))))")
+                }
+                target = String(cString: resolved)
+                free(resolved)
+            }
             try AtomicFile.write(data, to: target)
             return .regularFile
-        case S_IFCHR, S_IFIFO:
-            try writeInto(data, path: target, shownAs: path)
-            return .stream
         case S_IFDIR:
             throw CLIError.io("cannot write \(path): it is a folder")
         default:
@@ -97,10 +128,12 @@ enum OutputFile {
         }
     }
 
-    /// Writes into an existing device or FIFO: no O_CREAT, no O_TRUNC, nothing renamed.
-    private static func writeInto(_ data: Data, path: String, shownAs shown: String) throws {
+    /// Writes into an existing device, FIFO or descriptor's file: no O_CREAT, no O_TRUNC,
+    /// nothing renamed.
+    private static func writeInto(_ data: Data, path: String, append: Bool) throws {
+        let shown = path
         var fd: Int32
-        repeat { fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
+        repeat { fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0)) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CLIError.io("cannot write \(shown): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
         var failure: String?
