@@ -5,6 +5,7 @@ extension BundleStore {
     /// an import never fails half-way on the store's constraints nor leaves a bundle that can
     /// never complete:
     ///
+    /// - two events under one name or alias;
     /// - a bundle id given twice, or a bundle naming the same todo twice;
     /// - a todo still open in two bundles, or open in a bundle that is not open;
     /// - a todo open in a bundle while the todo itself is not in that bundle, or a todo that says
@@ -21,6 +22,18 @@ extension BundleStore {
         case .json: formatName = "Suite JSON"
         }
         func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
+        // Each event name and alias names one event: a second event under a name already taken
+        // would silently merge into the first.
+        var phrases: [String: Int] = [:]
+        for (index, event) in document.events.enumerated() {
+            for phrase in [event.name] + event.aliases {
+                let key = matchKey(phrase)
+                if let other = phrases[key], other != index + 1 {
+                    throw .malformedImport(format: formatName, line: nil, reason: "event \(index + 1) ('\(event.name)'): '\(phrase)' already names event \(other)")
+                }
+                phrases[key] = index + 1
+            }
+        }
         let todos = Dictionary(document.todos.map { ($0.uuid, $0) }, uniquingKeysWith: { first, _ in first })
         var bundleNumbers: [UUID: Int] = [:]
         var openIn: [UUID: (bundle: UUID, number: Int)] = [:]
