@@ -8,9 +8,11 @@ import WorkplaceCore
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-examples-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
 
-// 1. MotivationCore: the completeness of a business model.
+// 1. MotivationCore: the completeness of a business model. README's snippet opens the model or
+// creates it the first time; run twice on one store, as a program run twice would.
 let models = try BusinessModelStore(url: folder.appendingPathComponent(BusinessModelStore.fileName))
-let bakery = try models.create(name: "Acme Bakery")
+var bakery = try (try? models.model(named: "Acme Bakery")) ?? models.create(name: "Acme Bakery")
+bakery = try (try? models.model(named: "Acme Bakery")) ?? models.create(name: "Acme Bakery")
 try models.save(text: "Fresh bread by 7 am, two streets from you.", section: .valueProposition, in: bakery.id)
 try models.save(text: "Commuters who want breakfast to go.", confidence: .someEvidence, section: .customerType, in: bakery.id)
 let completeness = try models.current().completeness
