@@ -24,7 +24,7 @@ import Testing
         let export = try suite.run("bmm", "export", "--format", "markdown", "-o", output)
         #expect(export.status == 0)
         let markdown = try String(contentsOfFile: output, encoding: .utf8)
-        #expect(markdown.contains("## Value Proposition\n\nFresh bread by 7 am,\ntwo streets from you.\n"))
+        #expect(markdown.contains("## Value Proposition\n\nFresh bread by 7 am,\\\ntwo streets from you.\n"))
         #expect(markdown.contains("## Customer Type\n\nCommuters and night-shift nurses\n"))
         #expect(export.stderr.contains("core: Customer Needs, Products & Services, Cost & Revenue Models"))
 
