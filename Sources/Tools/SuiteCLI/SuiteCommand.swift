@@ -32,7 +32,9 @@ public enum SuiteMain {
     /// Runs the command line through ArgumentParser (the executable tries ``runFast(_:)`` first).
     public static func run(_ arguments: [String]) async -> Int32 {
         do {
-            var command = try SuiteCommand.parseAsRoot(hoistingSharedOptions(arguments))
+            let arguments = hoistingSharedOptions(arguments)
+            try checkCommandWords(arguments)
+            var command = try SuiteCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {
                 try await asyncCommand.run()
             } else {
@@ -42,6 +44,34 @@ public enum SuiteMain {
         } catch {
             return ErrorReport.report(error)
         }
+    }
+
+    /// Follows the command words from the root: a word that names no command of a group is
+    /// refused here, saying so and listing the group's commands (ArgumentParser would call it an
+    /// unexpected argument, or blame an option that follows it).
+    static func checkCommandWords(_ arguments: [String]) throws {
+        var command: any ParsableCommand.Type = SuiteCommand.self
+        var path = ["suite"]
+        for word in arguments {
+            let configuration = command.configuration
+            // A leaf command, or a group whose default command takes arguments: ArgumentParser decides.
+            guard !configuration.subcommands.isEmpty, configuration.defaultSubcommand == nil else { return }
+            // Options (--help, --version, shared options) and `help` are ArgumentParser's.
+            if word.hasPrefix("-") || (path.count == 1 && word == "help") { return }
+            guard let next = configuration.subcommands.first(where: { Self.names(of: $0).contains(word) }) else {
+                let valid = configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { Self.names(of: $0).first }
+                throw CLIError.usage("'\(word)' is not a command of '\(path.joined(separator: " "))'; its commands: \(valid.joined(separator: ", "))")
+            }
+            command = next
+            path.append(word)
+        }
+    }
+
+    /// A command's name and aliases.
+    static func names(of command: any ParsableCommand.Type) -> [String] {
+        let configuration = command.configuration
+        let name = configuration.commandName ?? String(describing: command).lowercased()
+        return [name] + configuration.aliases
     }
 
     /// Refuses a command line with an argument that is not valid UTF-8 (which Swift would turn
