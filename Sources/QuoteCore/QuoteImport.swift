@@ -341,15 +341,17 @@ enum QuoteJSON {
 /// `text,author,category` CSV (RFC 4180 quoting).
 enum QuoteCSV {
     static func parse(_ data: Data, path: String) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
-        guard let text = String(validating: data, as: UTF8.self) else {
+        guard var text = String(validating: data, as: UTF8.self) else {
             throw .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
         }
+        // A byte-order mark (spreadsheets write one) is not part of the first field.
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         let rows = try records(text, path: path)
         var quotes: [ImportedQuote] = []
         var skipped = 0
         for (index, row) in rows.enumerated() {
             let (line, fields) = row
-            if index == 0, fields.map({ $0.lowercased().trimmingCharacters(in: .whitespaces) }).starts(with: ["text"]) { continue }
+            if index == 0, isHeader(fields) { continue }
             if fields.count == 1 && fields[0].isEmpty { continue }
             guard (1...3).contains(fields.count) else {
                 throw .malformedImport(file: path, line: line, reason: "\(fields.count) fields; expected text,author,category")
@@ -365,6 +367,24 @@ enum QuoteCSV {
                                         categories: categories, personal: false, addedAt: nil, line: line))
         }
         return (quotes, skipped)
+    }
+
+    /// Column names a header row may use (text,author,category and the usual synonyms).
+    static let headerNames: [Set<String>] = [
+        ["text", "quote", "content", "body"],
+        ["author", "source", "by", "attribution"],
+        ["category", "categories", "tags", "tag", "topic"],
+    ]
+
+    /// Whether a first row names the columns instead of holding a quote: its first field is a
+    /// text column name and every other field names its column (a byte-order mark and case do not
+    /// matter).
+    static func isHeader(_ fields: [String]) -> Bool {
+        let names = fields.map { field in
+            field.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces).lowercased()
+        }
+        guard names.count <= headerNames.count else { return false }
+        return zip(names, headerNames).allSatisfy { name, allowed in allowed.contains(name) }
     }
 
     /// Splits CSV into records of fields, with the line each record starts on.

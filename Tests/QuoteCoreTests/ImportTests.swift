@@ -182,3 +182,21 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(try store.favorites(user: "eve\u{1B}[31m").isEmpty)
     }
 }
+
+@Suite struct CSVHeaderTests {
+    @Test(arguments: [
+        "text,author,category\n", "\u{FEFF}text,author,category\n", "Quote,Author,Tags\n", "QUOTE, Source\n", "content\n", "\u{FEFF}Text,By,Topic\n",
+    ])
+    func aHeaderRowIsNotImportedAsAQuote(header: String) throws {
+        let store = try freshStore()
+        let summary = try store.importData(Data((header + "Stay hungry.,Steve Jobs,life\n").utf8), name: "q.csv", format: .csv)
+        #expect(summary.imported == 1)
+        #expect(try store.allQuotes().map(\.text) == ["Stay hungry."])
+    }
+
+    @Test func aFirstRowThatIsAQuoteIsKeptAndABOMIsNotText() throws {
+        let store = try freshStore()
+        try store.importData(Data("\u{FEFF}Text is what we write,Ada\n".utf8), name: "q.csv", format: .csv)
+        #expect(try store.allQuotes().map(\.text) == ["Text is what we write"])
+    }
+}

@@ -29,3 +29,36 @@ import Testing
         #expect(try suite.run("quotes", "schedule").status == 0)
     }
 }
+
+/// Rough edges a new user of `suite quotes` hit (issue: one grammar, part 3).
+@Suite struct QuoteRoughEdgeTests {
+    @Test func aSearchWithoutAMatchSaysSoOnStderr() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        for arguments in [["quotes", "search", "zyxwvut"], ["quotes", "search", "zyxwvut", "--limit", "5"]] {
+            let result = try suite.run(arguments)
+            expectFailure(result, status: 1, "no quote matches 'zyxwvut'")
+            #expect(result.stdout.isEmpty)
+        }
+    }
+
+    @Test func shareWritesToAFileWithO() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        try suite.run("quotes", "fav", "1")
+        let file = suite.path("favourites.md")
+        let result = try suite.run("quotes", "share", "--format", "markdown", "-o", file)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout == "Wrote \(file).\n")
+        #expect(try String(contentsOfFile: file, encoding: .utf8).hasPrefix("# My favourite quotes\n"))
+    }
+
+    @Test func aCSVWithAHeaderRowImportsOnlyTheQuotes() throws {
+        let suite = try Suite()
+        let csv = "\u{FEFF}Quote,Author,Category\n\"Well begun is half done.\",Aristotle,work\n"
+        let result = try suite.run(["quotes", "import", "csv", "-"], stdin: Data(csv.utf8))
+        #expect(result.status == 0, "\(result.stderr)")
+        let search = try suite.run("quotes", "search", "quote")
+        #expect(search.status == 1, "the header became a quote: \(search.stdout)")
+    }
+}

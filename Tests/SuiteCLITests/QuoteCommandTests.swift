@@ -42,7 +42,7 @@ import Testing
         #expect(search.stdout.hasPrefix("[A] [horse]!  [A] [horse]!  My [kingdom] [for] [a] [horse]!"))
         let none = try suite.run("quotes", "search", "xylophonequux")
         #expect(none.status == 1)
-        #expect(none.stderr.isEmpty)
+        #expect(none.stderr == "suite: no quote matches 'xylophonequux'\n")
         let categories = try suite.run("quotes", "categories", "--json")
         #expect(categories.stdout.contains("\"literature\""))
     }

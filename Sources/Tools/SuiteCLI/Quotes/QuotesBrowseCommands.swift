@@ -160,15 +160,20 @@ struct QuotesSearch: ParsableCommand {
     static func run(_ options: some QuotesContext, query: String, filter: QuoteFilter, limit: Int) throws {
         let bold = Terminal.stdoutIsTerminal && !options.json
         let hits = try options.open(readOnly: true).search(query, filter: filter, user: options.userName, limit: limit,
-                                             markers: bold ? ("\u{1B}[1m", "\u{1B}[0m") : ("[", "]"))
-        if options.json { try Terminal.printJSON(hits) } else {
-            print(hits.map { hit in
+                                             markers: bold ? (VisibleText.emphasisOpen, VisibleText.emphasisClose) : ("[", "]"))
+        if options.json { try Terminal.printJSON(hits) } else if !hits.isEmpty {
+            let text = hits.map { hit in
                 var quote = hit.quote
                 quote.text = hit.highlighted
                 return Quotes.render(quote)
-            }.joined(separator: "\n%\n"))
+            }.joined(separator: "\n%\n")
+            if bold { VisibleText.printEmphasised(text) } else { print(text) }
         }
-        if hits.isEmpty { throw ExitCode(ExitStatus.failure) }
+        if hits.isEmpty {
+            // As grep: exit 1; and say so, instead of an empty line.
+            Terminal.printError("suite: no quote matches '\(query)'")
+            throw ExitCode(ExitStatus.failure)
+        }
     }
 }
 

@@ -116,23 +116,26 @@ struct QuotesHistory: ParsableCommand {
 struct QuotesShare: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "share", abstract: "Your favourites (or your history) as text, Markdown or JSON to pass on.",
-        discussion: "Example:\n  suite quotes share --favorites --format markdown > favourites.md")
+        discussion: "Example:\n  suite quotes share --favorites --format markdown -o favourites.md")
     enum Format: String, ExpressibleByArgument { case text, markdown, json }
     @OptionGroup var options: QuotesOptions
     @Flag(help: "Share your favourites (the default).") var favorites = false
     @Flag(help: "Share the quotes you were sent instead.") var history = false
     @Option(help: ArgumentHelp("text, markdown or json.", valueName: "format")) var format: Format = .text
+    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
     func validate() throws { if favorites && history { throw ValidationError("give --favorites or --history, not both") } }
 
     func run() throws {
         let store = try options.open(readOnly: true)
         let quotes = history ? try store.history(user: options.userName).map(\.quote) : try store.favorites(user: options.userName)
+        let data: Data
         switch format {
-        case .text: FileHandle.standardOutput.write(Data(QuoteExport.text(quotes).utf8))
-        case .markdown: FileHandle.standardOutput.write(Data(QuoteExport.markdown(quotes, title: history ? "Quotes I was sent" : "My favourite quotes").utf8))
-        case .json: FileHandle.standardOutput.write(QuoteExport.json(quotes))
+        case .text: data = Data(QuoteExport.text(quotes).utf8)
+        case .markdown: data = Data(QuoteExport.markdown(quotes, title: history ? "Quotes I was sent" : "My favourite quotes").utf8)
+        case .json: data = QuoteExport.json(quotes)
         }
+        try Terminal.emit(data, to: output)
     }
 }
 

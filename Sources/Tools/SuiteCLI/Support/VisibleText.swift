@@ -28,6 +28,18 @@ enum VisibleText {
         return result
     }
 
+    /// Markers for emphasis inside text to print: noncharacters, which the text rule keeps out of
+    /// every store, so no stored text can hold them (U+FDD0 and U+FDD1).
+    static let emphasisOpen = String(decoding: [0xEF, 0xB7, 0x90], as: UTF8.self)
+    static let emphasisClose = String(decoding: [0xEF, 0xB7, 0x91], as: UTF8.self)
+
+    /// Prints `text` made visible, with the emphasis markers turned into bold on and off: the only
+    /// escape sequences `suite` writes are its own.
+    static func printEmphasised(_ text: String) {
+        let shown = visible(text).replacingOccurrences(of: emphasisOpen, with: "\u{1B}[1m").replacingOccurrences(of: emphasisClose, with: "\u{1B}[0m")
+        Swift.print(shown)
+    }
+
     /// Whether `text` holds anything ``visible(_:oneLine:)`` changes: C0 controls and DEL as
     /// bytes, C1 controls as their two-byte UTF-8 form (C2 80–C2 9F).
     static func needsEscaping(_ text: String, oneLine: Bool) -> Bool {
