@@ -88,6 +88,10 @@ extension QuoteStore {
         }
         var state = try Row.fetchOne(db, sql: "SELECT * FROM bag_state WHERE user = ? AND filter = ?", arguments: [user, key])
             .map { BagState(row: $0) }
+        if var current = state {
+            try current.admitNewQuotes(clause: clause, arguments: arguments, db: db, user: user, filter: key)
+            state = current
+        }
         for _ in 0..<3 {  // at most: finish a round, start a new one, pick from it
             if var current = state {
                 while let candidate = try current.advance(db: db, user: user, filter: key) {
@@ -120,12 +124,13 @@ extension QuoteStore {
     ) throws -> BagState? {
         let key = filter.key
         var seed = UInt64.random(in: 1...UInt64.max)
-        try db.execute(sql: "DELETE FROM bag WHERE user = ? AND filter = ?", arguments: [user, key])
+        try db.execute(sql: "DELETE FROM bag WHERE user = ? AND filter IN (?, ?)", arguments: [user, key, BagState.servedKey(key)])
+        let top = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
         var state: BagState
         if filter.isEmpty {
             let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
             guard bound > 0 else { return nil }
-            state = BagState(seed: seed, bound: bound, cursor: 0, size: 0, lastQuote: last, deferred: nil)
+            state = BagState(seed: seed, bound: bound, cursor: 0, size: 0, lastQuote: last, deferred: nil, top: top)
             // Do not start a round with the quote that ended the last one: hold it back.
             if let last, bound > 1, Permutation(bound: bound, seed: seed).first == last { state.deferred = last }
         } else {
@@ -136,7 +141,7 @@ extension QuoteStore {
             if shuffled.count > 1, shuffled.first == last { shuffled.swapAt(0, shuffled.count - 1) }
             let statement = try db.makeStatement(sql: "INSERT INTO bag (user, filter, position, quote_id) VALUES (?, ?, ?, ?)")
             for (position, id) in shuffled.enumerated() { try statement.execute(arguments: [user, key, position, id]) }
-            state = BagState(seed: seed, bound: 0, cursor: 0, size: Int64(shuffled.count), lastQuote: last, deferred: nil)
+            state = BagState(seed: seed, bound: 0, cursor: 0, size: Int64(shuffled.count), lastQuote: last, deferred: nil, top: top)
         }
         try state.save(db: db, user: user, filter: key)
         return state
@@ -146,19 +151,70 @@ extension QuoteStore {
 /// Where a user's walk through one shuffle bag stands.
 struct BagState {
     var seed: UInt64
-    var bound: Int64   // > 0: a permutation of 1…bound; 0: a stored list of `size` ids
+    /// > 0: a permutation of 1…bound; 0: a stored list of `size` ids.
+    var bound: Int64
     var cursor: Int64
+    /// A stored list's length; for a permutation, how many quotes of the round were served before
+    /// it was re-keyed to take in new quotes (they are listed under ``servedKey(_:)`` and skipped).
     var size: Int64
     var lastQuote: Int64?
     var deferred: Int64?
+    /// The highest quote id the round has taken in (0: not known, a bag from before this was kept).
+    var top: Int64
 
-    init(seed: UInt64, bound: Int64, cursor: Int64, size: Int64, lastQuote: Int64?, deferred: Int64?) {
+    init(seed: UInt64, bound: Int64, cursor: Int64, size: Int64, lastQuote: Int64?, deferred: Int64?, top: Int64) {
         self.seed = seed; self.bound = bound; self.cursor = cursor; self.size = size; self.lastQuote = lastQuote; self.deferred = deferred
+        self.top = top
     }
 
     init(row: Row) {
         seed = UInt64(bitPattern: row["seed"])
         bound = row["bound"]; cursor = row["cursor"]; size = row["size"]; lastQuote = row["last_quote"]; deferred = row["deferred"]
+        top = row["top"] ?? 0
+    }
+
+    /// Where the quotes a re-keyed round already served are listed (`position` is the quote id,
+    /// so a lookup is one index seek).
+    static func servedKey(_ filter: String) -> String { "served\u{1F}" + filter }
+
+    /// Takes quotes added since the round began into it, so they can come up at once instead of
+    /// after the whole old round. A stored list gets the new matching ids at random places among
+    /// those still to come; a permutation is re-keyed over the new id range, the quotes it served
+    /// so far listed to be skipped. Nothing served repeats within the round either way.
+    mutating func admitNewQuotes(clause: String, arguments: StatementArguments, db: Database, user: String, filter: String) throws {
+        let highest = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
+        guard highest > top else { return }
+        defer { top = highest }
+        guard top > 0 else { return }  // a bag from an older version: from now on
+        if bound > 0 {
+            let served = try db.makeStatement(sql: "INSERT OR IGNORE INTO bag (user, filter, position, quote_id) VALUES (?, ?, ?, ?)")
+            let old = Permutation(bound: bound, seed: seed)
+            var position: UInt64 = 0
+            while position < UInt64(cursor) && position < old.domain {
+                if let id = old.value(at: position) {
+                    try served.execute(arguments: [user, Self.servedKey(filter), id, id])
+                }
+                position += 1
+            }
+            size = try Int64.fetchOne(db, sql: "SELECT count(*) FROM bag WHERE user = ? AND filter = ?",
+                                      arguments: [user, Self.servedKey(filter)]) ?? 0
+            seed = UInt64.random(in: 1...UInt64.max)
+            bound = highest
+            cursor = 0
+        } else {
+            let fresh = try Int64.fetchAll(db, sql: "SELECT q.id FROM quote q WHERE q.id > ? \(clause)", arguments: [top] + arguments)
+            for id in fresh {
+                // A random place among the ones still to come (cursor…size), shifting the rest on.
+                let place = Int64.random(in: cursor...size)
+                try db.execute(sql: "UPDATE bag SET position = -position - 1 WHERE user = ? AND filter = ? AND position >= ?",
+                               arguments: [user, filter, place])
+                try db.execute(sql: "UPDATE bag SET position = -position WHERE user = ? AND filter = ? AND position < 0",
+                               arguments: [user, filter])
+                try db.execute(sql: "INSERT INTO bag (user, filter, position, quote_id) VALUES (?, ?, ?, ?)", arguments: [user, filter, place, id])
+                size += 1
+            }
+        }
+        try save(db: db, user: user, filter: filter)
     }
 
     /// The next candidate of the round, or nil when the round is over.
@@ -168,7 +224,12 @@ struct BagState {
             while UInt64(cursor) < permutation.domain {
                 let value = permutation.value(at: UInt64(cursor))
                 cursor += 1
-                if let value, value != deferred { return value }
+                guard let value, value != deferred else { continue }
+                if size > 0, try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM bag WHERE user = ? AND filter = ? AND position = ?)",
+                                               arguments: [user, Self.servedKey(filter), value]) == true {
+                    continue
+                }
+                return value
             }
             return nil
         }
@@ -181,10 +242,10 @@ struct BagState {
 
     func save(db: Database, user: String, filter: String) throws {
         try db.execute(sql: """
-            INSERT INTO bag_state (user, filter, seed, bound, cursor, size, last_quote, deferred) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO bag_state (user, filter, seed, bound, cursor, size, last_quote, deferred, top) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (user, filter) DO UPDATE SET seed = excluded.seed, bound = excluded.bound, cursor = excluded.cursor,
-                size = excluded.size, last_quote = excluded.last_quote, deferred = excluded.deferred
-            """, arguments: [user, filter, Int64(bitPattern: seed), bound, cursor, size, lastQuote, deferred])
+                size = excluded.size, last_quote = excluded.last_quote, deferred = excluded.deferred, top = excluded.top
+            """, arguments: [user, filter, Int64(bitPattern: seed), bound, cursor, size, lastQuote, deferred, top])
     }
 }
 

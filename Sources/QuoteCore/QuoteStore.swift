@@ -106,6 +106,10 @@ public final class QuoteStore: Sendable {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerStoreMigration("v2-bag-top") { db in
+            // The highest quote id a bag's round has seen: quotes added later join the round.
+            try db.execute(sql: "ALTER TABLE bag_state ADD COLUMN top INTEGER NOT NULL DEFAULT 0")
+        }
         return migrator
     }
 

@@ -157,3 +157,32 @@ import Testing
         #expect(!similar.contains { $0.id == 2 })
     }
 }
+
+/// Quotes added to the store join the shuffle bag being walked at once (an import of 15,000
+/// fortunes no longer waits for the 35 starter quotes to run out), and still nothing repeats
+/// within the round.
+@Suite struct BagTakesInNewQuotesTests {
+    static func newQuotes(_ count: Int, category: String) -> Data {
+        Data((0..<count).map { "\"A new saying, number \($0).\",Someone,\(category)" }.joined(separator: "\n").utf8)
+    }
+
+    @Test(arguments: [QuoteFilter(), QuoteFilter(category: "work")])
+    func newQuotesComeUpInTheCurrentRoundWithoutRepeats(filter: QuoteFilter) throws {
+        let store = try freshStore()
+        try store.importData(Self.newQuotes(30, category: "work"), name: "old.csv", format: .csv)
+        var served: [Int64] = []
+        for _ in 0..<3 { served.append(try store.random(filter, user: "ada").id) }
+        let oldTop = try store.allQuotes().map(\.id).max() ?? 0
+        try store.importData(Self.newQuotes(1_000, category: "work").map { $0 } + Data("\n\"Quite another\",X,work\n".utf8),
+                             name: "new.csv", format: .csv)
+        let total = try store.count()
+        // The rest of the round: every quote not served yet, exactly once.
+        for _ in 0..<(total - served.count) { served.append(try store.random(filter, user: "ada").id) }
+        #expect(Set(served).count == total, "a quote repeated within the round")
+        // New quotes were among the first picks after the import, not only after the old ones.
+        let firstAfter = served[3..<13]
+        #expect(firstAfter.contains { $0 > oldTop }, "\(Array(firstAfter))")
+        // And the next round starts over with everything.
+        #expect(try store.random(filter, user: "ada").id > 0)
+    }
+}
