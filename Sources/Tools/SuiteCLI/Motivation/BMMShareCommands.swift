@@ -139,8 +139,10 @@ struct BMMAbout: ParsableCommand {
         commandName: "about",
         abstract: "What the model is, who made it, and what this tool does.")
 
-    func run() {
-        print("""
+    func run() { print(Self.text) }
+
+    /// What the model is and what the walk does: `about`, and the intro of a first `walk`.
+    static let text = """
             The Enterprise Business Motivation Model (EBMM) is Nick Malik's model of what moves an \
             enterprise: its business models, its goals and the influences on them. Its Business \
             Model area describes one business in ten related sections, from the Value Proposition \
@@ -150,8 +152,7 @@ struct BMMAbout: ParsableCommand {
             each one, follows the model's relationships from section to section, marks what is \
             done, keeps every version you save, and shares or prints the result. The descriptions \
             are written for this tool; the sections and relationships are EBMM's.
-            """)
-    }
+            """
 }
 
 /// Finds programs on $PATH.

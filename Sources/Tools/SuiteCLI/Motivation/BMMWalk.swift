@@ -12,7 +12,8 @@ struct BMMWalk: ParsableCommand {
             current text; ':q' on a line of its own stops. Each answer is saved at once, so \
             nothing is lost when you stop. Works with piped input too.
 
-            With --name, the model of that name is walked, and created first when there is none.
+            With --name, the model of that name is walked, and created first when there is none. \
+            On a store with no model yet, it introduces the model and asks for the business name first.
 
             Examples:
               suite bmm walk --name "Acme Bakery"
@@ -28,8 +29,22 @@ struct BMMWalk: ParsableCommand {
 
     func run() throws {
         let store = try BMM.open(options)
+        let reader = LineReader()
         var model: BusinessModel
-        if let name {
+        if name == nil, selection.name == nil, try store.models().isEmpty {
+            // The first walk: the seed's intro, then the business name, then the sections.
+            print(BMMAbout.text)
+            print("")
+            print("The walk asks for each of the ten sections in turn; everything is saved as you go.")
+            print("What is the business called? ", terminator: "")
+            fflush(nil)
+            guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
+                print("")
+                throw CLIError.failed("no business name given; nothing was created (or: suite bmm walk --name NAME)")
+            }
+            model = try store.create(name: answer)
+            print("Created '\(model.name)'.")
+        } else if let name {
             // A store error here shows again, with its exit code, when creating.
             if let existing = try? store.use(named: name) {
                 model = existing
@@ -42,7 +57,6 @@ struct BMMWalk: ParsableCommand {
         }
         let order = SectionCatalogue.guidedOrder
         let start = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
-        let reader = LineReader()
         var saved = 0
         print("Business model: \(model.name)")
         walk: for (offset, id) in order[start...].enumerated() {
