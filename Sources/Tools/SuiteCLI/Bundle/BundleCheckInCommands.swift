@@ -21,7 +21,7 @@ struct BundleCheckIn: ParsableCommand {
     @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
     @Flag(name: .customLong("about-to"), help: "I'm about to do it.") var aboutTo = false
     @Flag(name: .customLong("just-finished"), help: "I just finished it.") var justFinished = false
-    @Option(help: ArgumentHelp("The offered todos to bundle, by their numbers in the list: 1,3.", valueName: "list")) var pick: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("The offered todos to bundle, by their numbers in the list: 1,3.", valueName: "list")) var pick: String?
     @Flag(help: "Bundle every offered todo.") var all = false
     @Option(help: ArgumentHelp("The bundle's title.", valueName: "title")) var title: String?
     @Option(help: ArgumentHelp("An emoji or short symbol.", valueName: "icon")) var icon: String?

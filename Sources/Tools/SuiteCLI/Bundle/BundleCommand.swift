@@ -93,7 +93,7 @@ enum Bundles {
 
 /// `--bundle N`: act on this bundle instead of the newest open one.
 struct BundleSelection: ParsableArguments {
-    @Option(name: .customLong("bundle"), help: ArgumentHelp("The bundle (default: the newest open one).", valueName: "n"))
+    @Option(name: .customLong("bundle"), parsing: .unconditional, help: ArgumentHelp("The bundle (default: the newest open one).", valueName: "n"))
     var reference: String?
 
     func bundle(in store: BundleStore) throws -> TodoBundle {

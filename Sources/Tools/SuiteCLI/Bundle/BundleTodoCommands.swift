@@ -18,7 +18,7 @@ struct BundleAdd: ParsableCommand {
     @OptionGroup var options: CommonOptions
     @Argument(help: ArgumentHelp("What to do.", valueName: "text")) var text: String
     @OptionGroup var trigger: TriggerOptions
-    @Option(help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
     @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
 
     func run() throws {
@@ -112,7 +112,7 @@ struct BundleDue: ParsableCommand {
         discussion: "Example:\n  suite bundle due --within 2d")
 
     @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
 
     func run() throws {
         let interval = try Bundles.duration(within)
@@ -136,7 +136,7 @@ struct BundleRemind: ParsableCommand {
             """)
 
     @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
     @Flag(help: "Print instead of notifying.") var stdout = false
 
     func run() throws {

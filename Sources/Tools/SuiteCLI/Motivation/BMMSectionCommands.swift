@@ -227,7 +227,7 @@ struct BMMRestore: ParsableCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
-    @Option(help: ArgumentHelp("The version number from 'history'.", valueName: "n"), transform: NumberOption.int(1...Int.max, "--version"))
+    @Option(parsing: .unconditional, help: ArgumentHelp("The version number from 'history'.", valueName: "n"), transform: NumberOption.int(1...Int.max, "--version"))
     var version: Int
 
     func run() throws {

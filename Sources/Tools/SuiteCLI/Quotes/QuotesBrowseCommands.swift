@@ -135,7 +135,7 @@ struct QuotesSimilar: ParsableCommand {
 
     @OptionGroup var options: QuotesOptions
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
-    @Option(help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...100, "--limit")) var limit = 5
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...100, "--limit")) var limit = 5
 
     func run() throws {
         try Quotes.printList(try options.open(readOnly: true).similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
@@ -151,7 +151,7 @@ struct QuotesSearch: ParsableCommand {
     @OptionGroup var options: QuotesOptions
     @Argument(help: ArgumentHelp("What to look for.", valueName: "query")) var query: String
     @OptionGroup var filter: QuoteFilterOptions
-    @Option(help: ArgumentHelp("At most this many results.", valueName: "n"), transform: NumberOption.int(limits, "--limit")) var limit = 20
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results.", valueName: "n"), transform: NumberOption.int(limits, "--limit")) var limit = 20
 
     static let limits = 1...1000
 
@@ -195,7 +195,7 @@ struct QuotesSources: ParsableCommand {
         commandName: "sources", abstract: "Sources, most quoted first.",
         discussion: "Example:\n  suite quotes sources --limit 20")
     @OptionGroup var options: QuotesOptions
-    @Option(help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit: Int?
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit: Int?
 
     func run() throws {
         let list = try options.open(readOnly: true).sources(limit: limit)
@@ -210,9 +210,9 @@ struct QuotesBrowse: ParsableCommand {
         discussion: "Example:\n  suite quotes browse --category literature --page 2")
     @OptionGroup var options: QuotesOptions
     @OptionGroup var filter: QuoteFilterOptions
-    @Option(help: ArgumentHelp("Quotes per page.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 20
+    @Option(parsing: .unconditional, help: ArgumentHelp("Quotes per page.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 20
     // At most a million pages: (page - 1) × limit stays far inside Int.
-    @Option(help: ArgumentHelp("Which page, from 1.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--page")) var page = 1
+    @Option(parsing: .unconditional, help: ArgumentHelp("Which page, from 1.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--page")) var page = 1
 
     func run() throws {
         let quotes = try options.open(readOnly: true).browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)

@@ -94,7 +94,7 @@ struct QuotesScheduleCommand: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "next", abstract: "The next planned deliveries.",
                                                         discussion: "Example:\n  suite quotes schedule next --count 5")
         @OptionGroup var options: QuotesOptions
-        @Option(help: ArgumentHelp("How many (at most 64, as an iPhone keeps).", valueName: "n"), transform: NumberOption.int(1...500, "--count"))
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many (at most 64, as an iPhone keeps).", valueName: "n"), transform: NumberOption.int(1...500, "--count"))
         var count = 5
 
         func run() throws {

@@ -39,7 +39,7 @@ struct QuotesTop: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "top", abstract: "The most favourited quotes across users.",
                                                     discussion: "Example:\n  suite quotes top --limit 5")
     @OptionGroup var options: QuotesOptions
-    @Option(help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 10
+    @Option(parsing: .unconditional, help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 10
     func run() throws { try Quotes.printList(try options.open(readOnly: true).top(limit: limit), json: options.json, empty: "No favourites yet.") }
 }
 
@@ -100,7 +100,7 @@ struct QuotesHistory: ParsableCommand {
                                                     discussion: "Example:\n  suite quotes history --since 2026-11-01")
     @OptionGroup var options: QuotesOptions
     @Option(help: ArgumentHelp("From this day (YYYY-MM-DD).", valueName: "day")) var since: String?
-    @Option(help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit = 50
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit = 50
 
     func run() throws {
         let from = try since.map { try Schedules.day($0, option: "--since") }
