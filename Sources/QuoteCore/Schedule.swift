@@ -133,6 +133,21 @@ public struct Schedule: Codable, Sendable, Hashable {
             }
             guard (0...180).contains(jitter) else { throw .invalidSchedule("jitter must be 0 to 180 minutes") }
         }
+        // A schedule that can never deliver is a mistake, not a setting.
+        func quiet(_ time: LocalTime) -> Bool { quietHours.contains { $0.contains(time) } }
+        switch times {
+        case .fixed(let list) where list.allSatisfy(quiet):
+            throw .invalidSchedule("every time falls in the quiet hours (\(quietHours.map(\.description).joined(separator: ", "))): it would never deliver")
+        case .spread(let count, let window, let jitter):
+            let span = window.end.minutes - window.start.minutes
+            let planned = (0..<count).map { LocalTime(minutes: count == 1 ? window.start.minutes : window.start.minutes + $0 * span / (count - 1)) }
+            let window = (window.start.minutes...window.end.minutes).map { LocalTime(minutes: $0) }
+            if window.allSatisfy(quiet) || (jitter == 0 && planned.allSatisfy(quiet)) {
+                throw .invalidSchedule("the window falls in the quiet hours (\(quietHours.map(\.description).joined(separator: ", "))): it would never deliver")
+            }
+        default:
+            break
+        }
     }
 
     /// The time zone.
