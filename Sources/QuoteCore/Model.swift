@@ -71,20 +71,35 @@ public struct QuoteFilter: Codable, Sendable, Hashable {
     public var source: String?
     /// Only the user's favourites.
     public var favoritesOnly: Bool
+    /// Only the quotes added by hand (``Quote/isPersonal``), not imported or from the starter collection.
+    public var personalOnly: Bool
 
     /// Creates a filter; no arguments means every quote.
-    public init(category: String? = nil, source: String? = nil, favoritesOnly: Bool = false) {
+    public init(category: String? = nil, source: String? = nil, favoritesOnly: Bool = false, personalOnly: Bool = false) {
         self.category = category
         self.source = source
         self.favoritesOnly = favoritesOnly
+        self.personalOnly = personalOnly
     }
 
-    /// A stable key naming the filter (for shuffle bags).
+    enum CodingKeys: String, CodingKey { case category, source, favoritesOnly, personalOnly }
+
+    /// Decodes a filter; one written before ``personalOnly`` existed reads as not personal-only.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        source = try container.decodeIfPresent(String.self, forKey: .source)
+        favoritesOnly = try container.decodeIfPresent(Bool.self, forKey: .favoritesOnly) ?? false
+        personalOnly = try container.decodeIfPresent(Bool.self, forKey: .personalOnly) ?? false
+    }
+
+    /// A stable key naming the filter (for shuffle bags); unchanged for filters without
+    /// ``personalOnly``, so existing bags keep their place.
     var key: String {
-        "c=\(category.map(QuoteStore.nameKey) ?? "");s=\(source.map(QuoteStore.nameKey) ?? "");f=\(favoritesOnly ? 1 : 0)"
+        "c=\(category.map(QuoteStore.nameKey) ?? "");s=\(source.map(QuoteStore.nameKey) ?? "");f=\(favoritesOnly ? 1 : 0)" + (personalOnly ? ";p=1" : "")
     }
 
-    var isEmpty: Bool { category == nil && source == nil && !favoritesOnly }
+    var isEmpty: Bool { category == nil && source == nil && !favoritesOnly && !personalOnly }
 }
 
 /// A search hit.

@@ -224,6 +224,7 @@ extension QuoteStore {
             clause += " AND q.id IN (SELECT quote_id FROM favorite WHERE user = ?)"
             arguments += [user]
         }
+        if filter.personalOnly { clause += " AND q.personal" }
         return (clause, arguments)
     }
 

@@ -112,3 +112,20 @@ extension QuoteRoughEdgeTests {
         #expect(try suite.run("bmm", "clear", "vp").status == 0)
     }
 }
+
+extension QuoteRoughEdgeTests {
+    /// `list --mine` shows the quotes you wrote yourself (and `browse` still works for a release).
+    @Test func listMineShowsOnlyYourOwnQuotes() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        try suite.run("quotes", "add", "Bake before dawn.", "--source", "Me")
+        let mine = try suite.run("quotes", "list", "--mine")
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(mine.stdout.contains("Bake before dawn."))
+        #expect(mine.stdout.components(separatedBy: "\n[#").count == 2, "\(mine.stdout)")
+        let json = try JSONSerialization.jsonObject(with: Data(try suite.run("quotes", "list", "--mine", "--json").stdout.utf8)) as? [[String: Any]]
+        #expect(json?.count == 1)
+        #expect(try suite.run("quotes", "browse", "--mine").stdout == mine.stdout)
+        #expect(try suite.run("quotes", "random", "--mine").stdout.contains("Bake before dawn."))
+    }
+}

@@ -206,8 +206,9 @@ struct QuotesSources: ParsableCommand {
 
 struct QuotesBrowse: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "browse", abstract: "Page through quotes of a category, source or your favourites.",
-        discussion: "Example:\n  suite quotes browse --category literature --page 2")
+        commandName: "list", abstract: "Quotes, a page at a time: all, or of a category, a source, your favourites or your own.",
+        discussion: "Examples:\n  suite quotes list --category literature --page 2\n  suite quotes list --mine",
+        aliases: ["browse"])
     @OptionGroup var options: QuotesOptions
     @OptionGroup var filter: QuoteFilterOptions
     @Option(parsing: .unconditional, help: ArgumentHelp("Quotes per page.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 20

@@ -84,8 +84,9 @@ struct QuoteFilterOptions: ParsableArguments {
     @Option(help: ArgumentHelp("Only this category.", valueName: "name")) var category: String?
     @Option(help: ArgumentHelp("Only this source.", valueName: "name")) var source: String?
     @Flag(help: "Only your favourites.") var favorites = false
+    @Flag(help: "Only the quotes you added yourself.") var mine = false
 
-    var filter: QuoteFilter { QuoteFilter(category: category, source: source, favoritesOnly: favorites) }
+    var filter: QuoteFilter { QuoteFilter(category: category, source: source, favoritesOnly: favorites, personalOnly: mine) }
 }
 
 enum Quotes {
