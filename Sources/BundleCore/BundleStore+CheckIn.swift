@@ -81,13 +81,19 @@ extension BundleStore {
         return "it is for \(todo.preposition.rawValue)"
     }
 
+    /// "Go to Eastern branch, Mon 23 Nov" (the bundle's header already says about to or just
+    /// finished): the event as a title, and the day.
     static func defaultTitle(event: TriggerEvent, direction: CheckInDirection, at date: Date, timeZone: TimeZone) -> String {
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = timeZone
-        let parts = calendar.dateComponents([.year, .month, .day], from: date)
-        let day = String(format: "%04d-%02d-%02d", parts.year ?? 0, parts.month ?? 0, parts.day ?? 0)
-        let phrase = direction == .aboutTo ? "Before" : "After"
-        return "\(phrase) \(event.name), \(day)"
+        let parts = calendar.dateComponents([.weekday, .month, .day], from: date)
+        let weekdays = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
+        let months = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"]
+        let weekday = parts.weekday.flatMap { weekdays.indices.contains($0 - 1) ? weekdays[$0 - 1] : nil } ?? ""
+        let month = parts.month.flatMap { months.indices.contains($0 - 1) ? months[$0 - 1] : nil } ?? ""
+        // Within the title's limit whatever the event's length, so an export imports back.
+        let name = (event.name.prefix(1).uppercased() + event.name.dropFirst()).prefix(maximumNameLength - 16)
+        return "\(name), \(weekday) \(parts.day ?? 1) \(month)"
     }
 
     static func addItem(todo id: Int64, bundle bundleID: Int64, position: Int, db: Database, stamp: Int64) throws {

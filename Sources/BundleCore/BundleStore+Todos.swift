@@ -91,6 +91,43 @@ extension BundleStore {
         }
     }
 
+    /// Changes a todo's text and/or notes; nil leaves a field as it is. The deadline is
+    /// ``setDeadline(_:to:)``'s, the trigger ``moveTodo(_:event:preposition:allowNewEvent:)``'s.
+    ///
+    /// - Throws: ``BundleError/invalidText(_:)`` by the same rules as ``addTodo(_:event:preposition:deadline:notes:allowNewEvent:)``.
+    @discardableResult
+    public func editTodo(_ reference: String, text: String? = nil, notes: String? = nil) throws(BundleError) -> Todo {
+        let newText = try text.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: "todo text") }
+        let newNotes = try notes.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: "note", allowEmpty: true) }
+        return try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            try db.execute(sql: "UPDATE todo SET text = coalesce(?, text), notes = coalesce(?, notes), modified_ms = ? WHERE id = ?",
+                           arguments: [newText, newNotes, stamp, todo.id])
+            return try Self.loadTodo(todo.id, db: db)
+        }
+    }
+
+    /// Brings a done or dropped todo back to the pile (pending). The bundle it was finished in
+    /// keeps its record of what happened.
+    ///
+    /// - Throws: ``BundleError/invalidState(_:)`` when the todo is not finished.
+    @discardableResult
+    public func reopenTodo(_ reference: String) throws(BundleError) -> Todo {
+        try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            switch todo.status {
+            case .done, .dropped:
+                try db.execute(sql: "UPDATE todo SET status = 'pending', bundle_id = NULL, completed_ms = NULL, modified_ms = ? WHERE id = ?",
+                               arguments: [stamp, todo.id])
+                return try Self.loadTodo(todo.id, db: db)
+            case .inBundle:
+                throw BundleError.invalidState("todo #\(todo.id) is in the open bundle #\(todo.bundleID ?? 0): throw it back instead")
+            case .pending:
+                throw BundleError.invalidState("todo #\(todo.id) is not finished; nothing to reopen")
+            }
+        }
+    }
+
     /// Marks a todo done, or drops it, outside any bundle. A todo in an open bundle is handled
     /// through the bundle instead.
     @discardableResult

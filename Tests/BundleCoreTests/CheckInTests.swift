@@ -37,7 +37,7 @@ import Testing
     @Test func theStoryFromCheckInToReview() throws {
         let (store, clock) = try story()
         var bundle = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [1, 2], icon: "🏦", timeZone: utc)
-        #expect(bundle.title == "Before go to Eastern branch, 2026-11-18")
+        #expect(bundle.title == "Go to Eastern branch, Wed 18 Nov")
         #expect(bundle.items.map(\.todo.status) == [.inBundle, .inBundle])
         bundle = try store.markDone("1", in: bundle.id)
         bundle = try store.throwBack("#2", in: bundle.id)

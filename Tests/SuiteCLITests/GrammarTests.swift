@@ -129,3 +129,42 @@ extension QuoteRoughEdgeTests {
         #expect(try suite.run("quotes", "random", "--mine").stdout.contains("Bake before dawn."))
     }
 }
+
+/// Rough edges of `suite bundle` (issue: one grammar, part 4).
+@Suite struct BundleRoughEdgeTests {
+    @Test func aTodoCanBeEditedAndReopened() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "Get the agreement signed", "--before", "go to Eastern branch", "--deadline", "2026-12-01")
+        let before = try suite.dump("bundle.sqlite")
+        expectFailure(try suite.run("bundle", "edit", "1"), status: 64, "say what to change")
+        expectFailure(try suite.run("bundle", "edit", "1", "--text", "bell\u{7}"), status: 65, "control character")
+        expectFailure(try suite.run("bundle", "edit", "1", "--deadline", "2026-02-30"), status: 65, "invalid deadline '2026-02-30'")
+        #expect(try suite.dump("bundle.sqlite") == before)
+
+        let edited = try suite.run("bundle", "edit", "1", "--text", "Get the agreement signed (2 copies)", "--notes", "Room 4", "--no-deadline")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        var todos = try suite.run("bundle", "todos", "--json").stdout
+        #expect(todos.contains("Get the agreement signed (2 copies)") && todos.contains("Room 4") && !todos.contains("2026-12-01"))
+        #expect(try suite.run("bundle", "edit", "1", "--deadline", "2026-12-03T16:00").status == 0)
+        todos = try suite.run("bundle", "todos", "--json").stdout
+        #expect(todos.contains("2026-12-03T16:00"))
+
+        #expect(try suite.run("bundle", "done", "1").status == 0)
+        expectFailure(try suite.run("bundle", "done", "1"), status: 1, "todo #1 is done already")
+        expectFailure(try suite.run("bundle", "reopen", "2"), status: 1, "no todo")
+        let reopened = try suite.run("bundle", "reopen", "1")
+        #expect(reopened.status == 0, "\(reopened.stderr)")
+        #expect(reopened.stdout.hasPrefix("Reopened #1 Get the agreement signed (2 copies)"))
+        expectFailure(try suite.run("bundle", "reopen", "1"), status: 1, "not finished")
+        #expect(try suite.run("bundle", "todos").stdout.contains("#1 Get the agreement signed (2 copies)"))
+    }
+
+    @Test func aDefaultBundleTitleReadsAsATitle() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "Pick up the badge", "--before", "go to Eastern branch")
+        let result = try suite.run("bundle", "checkin", "go to Eastern branch", "--about-to", "--all")
+        #expect(result.status == 0, "\(result.stderr)")
+        let header = result.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(header.range(of: #"^📦 Go to Eastern branch, (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}  \(bundle #1"#, options: .regularExpression) != nil, "\(header)")
+    }
+}

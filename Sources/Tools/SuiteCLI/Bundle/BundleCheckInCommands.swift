@@ -144,6 +144,11 @@ struct BundleDone: ParsableCommand {
     func run() throws {
         let store = try Bundles.open(options)
         let todo = try store.todo(id)
+        switch todo.status {
+        case .done: throw CLIError.failed("todo #\(todo.id) is done already")
+        case .dropped: throw CLIError.failed("todo #\(todo.id) was dropped ('suite bundle reopen \(todo.id)' brings it back)")
+        case .pending, .inBundle: break
+        }
         if todo.status == .pending && selection.reference == nil {
             let done = try store.finishTodo(id, as: .done)
             print("Done: \(Bundles.line(done))")

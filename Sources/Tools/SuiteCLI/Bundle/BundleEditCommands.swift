@@ -1,0 +1,57 @@
+import ArgumentParser
+import BundleCore
+import Foundation
+
+struct BundleEdit: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "edit",
+        abstract: "Change a todo: its text, notes or deadline (only what is given changes).",
+        discussion: """
+            The trigger is changed with 'suite bundle move'.
+
+            Examples:
+              suite bundle edit 4 --text "Get the agreement signed (two copies)"
+              suite bundle edit 4 --deadline 2026-12-03T16:00
+              suite bundle edit 4 --no-deadline --notes ""
+            """)
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+    @Option(help: ArgumentHelp("The new text.", valueName: "text")) var text: String?
+    @Option(help: ArgumentHelp("The new notes ('' removes them).", valueName: "text")) var notes: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("A new deadline: a day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when"))
+    var deadline: String?
+    @Flag(name: .customLong("no-deadline"), help: "Remove the deadline.") var noDeadline = false
+
+    func validate() throws {
+        if deadline != nil && noDeadline { throw ValidationError("give --deadline or --no-deadline, not both") }
+        if text == nil && notes == nil && deadline == nil && !noDeadline {
+            throw ValidationError("say what to change: --text, --notes, --deadline or --no-deadline")
+        }
+    }
+
+    func run() throws {
+        // Everything is checked before anything is written.
+        let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
+        let store = try Bundles.open(options)
+        var todo = try store.todo(id)
+        if text != nil || notes != nil { todo = try store.editTodo(id, text: text, notes: notes) }
+        if parsedDeadline != nil || noDeadline { todo = try store.setDeadline(id, to: parsedDeadline) }
+        if options.json { try Terminal.printJSON(todo) } else { print("Changed \(Bundles.line(todo))") }
+    }
+}
+
+struct BundleReopen: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "reopen",
+        abstract: "Bring a done or dropped todo back to the pile.",
+        discussion: "Example:\n  suite bundle reopen 4")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+
+    func run() throws {
+        let todo = try Bundles.open(options).reopenTodo(id)
+        if options.json { try Terminal.printJSON(todo) } else { print("Reopened \(Bundles.line(todo))") }
+    }
+}
