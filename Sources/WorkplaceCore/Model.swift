@@ -260,3 +260,34 @@ public struct NearbyPlace: Codable, Sendable, Hashable {
     public var isOpen: Bool?
 }
 extension RatingDimension: CodingKeyRepresentable {}
+
+extension BusinessType {
+    /// Reads a kind of place as files and people write it: Suite's own names, OpenStreetMap's
+    /// `amenity`/`office` values and Yelp's category aliases, in any case, with `_`, `-` or
+    /// spaces: `cafe`, `café`, `coffee`, `coffee_shop` → coffee-shop; `libraries` → library;
+    /// `coworking_space`, `shared office` → coworking; `pub`, `biergarten` → bar;
+    /// `fast_food`, `food_court` → restaurant.
+    ///
+    /// - Parameter synonym: the text.
+    /// - Returns: nil when it names no kind Suite knows.
+    public init?(synonym: String) {
+        let key = synonym.folding(options: [.caseInsensitive, .diacriticInsensitive], locale: nil)
+            .filter { $0 != "_" && $0 != "-" && !$0.isWhitespace }
+        switch key {
+        case "coffeeshop", "cafe", "cafes", "coffee", "coffeehouse", "coffeeroasteries", "coffeeroastery", "internetcafe", "teahouse", "bubbletea":
+            self = .coffeeShop
+        case "library", "libraries", "publiclibrary":
+            self = .library
+        case "coworking", "coworkingspace", "coworkingspaces", "sharedoffice", "sharedofficespaces", "sharedofficespace", "coworkspace":
+            self = .coworkingSpace
+        case "bar", "bars", "pub", "pubs", "biergarten", "winebar":
+            self = .bar
+        case "restaurant", "restaurants", "fastfood", "foodcourt", "bistro":
+            self = .restaurant
+        case "other":
+            self = .other
+        default:
+            return nil
+        }
+    }
+}

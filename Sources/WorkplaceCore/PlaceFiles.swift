@@ -44,6 +44,9 @@ struct GeoJSONGeometry: Decodable {
 struct GeoJSONProperties: Decodable {
     var name: String?
     var type: String?
+    /// OpenStreetMap's tags, as exported by Overpass turbo, osmtogeojson or QGIS.
+    var amenity: String?
+    var office: String?
     var origin: String?
     var provider_id: String?
     var address: String?
@@ -104,6 +107,27 @@ public enum PlaceFiles {
         public var rating: RatingChange?
         /// True when the file marks the place as saved.
         public var saved: Bool
+        /// What the file said that could not be used as given (an unknown place type), naming
+        /// the feature.
+        public var warnings: [String] = []
+    }
+
+    /// The kind of place a GeoJSON feature describes: its `type` property (Suite's own names or a
+    /// common synonym such as `cafe`, `café`, `coffee`, `coworking_space`), else OpenStreetMap's
+    /// `amenity` tag (`cafe`, `library`, `coworking_space`, `bar`, `pub`, `restaurant`, …), else
+    /// `office=coworking`.
+    ///
+    /// - Returns: the kind, and the value that was not understood when there was one (the kind is
+    ///   then `other`).
+    static func businessType(_ properties: GeoJSONProperties) -> (type: BusinessType, unknown: String?) {
+        var given: [String] = []
+        for (key, value) in [("type", properties.type), ("amenity", properties.amenity), ("office", properties.office)] {
+            guard let value, !value.isBlank else { continue }
+            if let type = BusinessType(synonym: value), key != "office" || type == .coworkingSpace { return (type, nil) }
+            given.append("\(key) '\(value)'")
+        }
+        if let first = given.first { return (.other, first) }
+        return (.other, nil)
     }
 
     /// Reads a GeoJSON FeatureCollection (or a single Feature). Decoded into typed values
@@ -156,8 +180,9 @@ public enum PlaceFiles {
                 origin = .imported
                 providerID = "geojson:" + (feature.id?.text ?? "\(name)@\(latitude),\(longitude)")
             }
+            let (type, unknown) = businessType(properties)
             let record = PlaceRecord(
-                name: name, type: properties.type.flatMap(BusinessType.init(rawValue:)) ?? .other, coordinate: coordinate,
+                name: name, type: type, coordinate: coordinate,
                 address: properties.address, phone: properties.phone, website: properties.website, openingHours: properties.opening_hours,
                 categories: properties.categories ?? [], origin: origin, providerID: providerID)
             var change: RatingChange?
@@ -174,7 +199,11 @@ public enum PlaceFiles {
                 change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: rating.menu.flatMap(MenuOption.init(rawValue:)),
                                       notes: rating.notes, pinColor: rating.pin_color.flatMap(PinColor.init(rawValue:)))
             }
-            places.append(ImportedPlace(record: record, rating: change, saved: properties.saved ?? false))
+            var imported = ImportedPlace(record: record, rating: change, saved: properties.saved ?? false)
+            if let unknown {
+                imported.warnings.append("feature \(index + 1) '\(name)': unknown \(unknown), stored as other")
+            }
+            places.append(imported)
         }
         return places
     }
@@ -264,6 +293,18 @@ extension PlaceStore {
             places = try PlaceFiles.parseGeoJSON(data, file: name)
         }
         var checked: [PlaceFiles.ImportedPlace] = []
+        // Two features for one place would silently become one (the second an update of the
+        // first): the file contradicts itself, so nothing is imported.
+        var firstFeature: [String: (index: Int, name: String)] = [:]
+        for (index, place) in places.enumerated() {
+            guard let providerID = place.record.providerID else { continue }
+            let key = place.record.origin.rawValue + "\u{0}" + providerID
+            if let first = firstFeature[key] {
+                throw .malformedImport(file: name, reason: "features \(first.index + 1) '\(first.name)' and \(index + 1) '\(place.record.name)' "
+                                       + "have the same provider id '\(providerID)'")
+            }
+            firstFeature[key] = (index, place.record.name)
+        }
         for (index, place) in places.enumerated() {
             do {
                 var item = place
@@ -280,7 +321,7 @@ extension PlaceStore {
         }
         let all = checked
         return try store.bulkWrite { db in
-            var summary = PlaceImportSummary(added: 0, updated: 0)
+            var summary = PlaceImportSummary(added: 0, updated: 0, warnings: all.flatMap(\.warnings))
             for place in all {
                 let (id, isNew) = try Self.upsert(place.record, db: db, stamp: stamp, fetched: false)
                 if isNew { summary.added += 1 } else { summary.updated += 1 }

@@ -19,8 +19,14 @@ public struct PlaceQuery: Sendable, Hashable {
     public var limit: Int
     /// Only these kinds (empty: all).
     public var types: Set<BusinessType>
-    /// Minimum rating per dimension (a place without that rating does not match).
+    /// Minimum rating per dimension: a place qualifies when its rated value is at least this
+    /// (a place without that rating does not match). For outlets, wifi and seating, where higher
+    /// is better.
     public var minimums: [RatingDimension: Int]
+    /// Maximum rating per dimension: a place qualifies when its rated value is at most this (a
+    /// place without that rating does not match). For noise and cost, where lower is better: a
+    /// quiet place is `[.noise: 2]`.
+    public var maximums: [RatingDimension: Int]
     /// Only places open at `now` (unknown hours do not match).
     public var openNow: Bool
     /// The order.
@@ -32,18 +38,21 @@ public struct PlaceQuery: Sendable, Hashable {
 
     /// Creates a query.
     public init(center: Coordinate, radius: Double? = 1500, limit: Int = 20, types: Set<BusinessType> = [], minimums: [RatingDimension: Int] = [:],
-                openNow: Bool = false, sort: PlaceSort = .distance, now: Date = Date(), timeZone: TimeZone = .current) {
-        self.center = center; self.radius = radius; self.limit = limit; self.types = types; self.minimums = minimums
+                maximums: [RatingDimension: Int] = [:], openNow: Bool = false, sort: PlaceSort = .distance, now: Date = Date(),
+                timeZone: TimeZone = .current) {
+        self.center = center; self.radius = radius; self.limit = limit; self.types = types; self.minimums = minimums; self.maximums = maximums
         self.openNow = openNow; self.sort = sort; self.now = now; self.timeZone = timeZone
     }
 }
 
 extension PlaceQuery {
-    /// Whether a place with this rating meets the minimums (a dimension it lacks does not).
+    /// Whether a place with this rating meets the minimums and maximums (a dimension it lacks
+    /// does not).
     func accepts(_ rating: Rating?) -> Bool {
-        guard !minimums.isEmpty else { return true }
+        guard !minimums.isEmpty || !maximums.isEmpty else { return true }
         guard let values = rating?.values else { return false }
-        return minimums.allSatisfy { dimension, minimum in (values[dimension] ?? -1) >= minimum }
+        return minimums.allSatisfy { dimension, minimum in values[dimension].map { $0 >= minimum } ?? false }
+            && maximums.allSatisfy { dimension, maximum in values[dimension].map { $0 <= maximum } ?? false }
     }
 }
 
@@ -61,14 +70,14 @@ extension PlaceStore {
     func near(_ query: PlaceQuery, indexOnly: Bool?) throws(WorkplaceError) -> [NearbyPlace] {
         if let radius = query.radius, !(radius.isFinite && radius >= 0) { throw .invalidQuery("the radius must be 0 or more metres") }
         guard (1...10_000).contains(query.limit) else { throw .invalidQuery("the limit must be 1 to 10000") }
-        for (dimension, value) in query.minimums where !(0...5).contains(value) {
+        for (dimension, value) in Array(query.minimums) + Array(query.maximums) where !(0...5).contains(value) {
             throw .invalidRating(dimension: dimension.rawValue, value: String(value))
         }
         let fromIndex = indexOnly ?? (query.types.isEmpty && !query.openNow)
         precondition(!fromIndex || (query.types.isEmpty && !query.openNow), "the index holds no types or hours") // programmer error
         return try read { db in
             let ratings = try Self.ratingValues(db)
-            let prior = Self.meanQuality(ratings.values)
+            let prior = PlaceRanking.priorMean
             var radius = query.radius ?? 500
             while true {
                 let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
@@ -97,7 +106,7 @@ extension PlaceStore {
         var seen: Set<Int64> = []
         let typeList = query.types.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
         let typeFilter = query.types.isEmpty ? "" : " AND coalesce(r.type_override, p.type) IN (\(typeList))"
-        let sigma = max((query.radius ?? radius) / 2, 300)
+        let sigma = PlaceRanking.sigma(radius: query.radius ?? radius)
         let hoursColumn = query.openNow ? "p.opening_hours" : "NULL"
         var parsedHours: [String: Bool?] = [:]  // many places share one hours string: read each once
         for box in Geo.boxes(around: query.center, radius: radius) {
@@ -146,7 +155,7 @@ extension PlaceStore {
             var farthest: Double  // the most it can be
             var smoothed: Double
         }
-        let sigma = max((query.radius ?? radius) / 2, 300)
+        let sigma = PlaceRanking.sigma(radius: query.radius ?? radius)
         func score(_ smoothed: Double, _ distance: Double) -> Double { Self.score(smoothed, distance, sigma: sigma) }
         var estimates: [Estimate] = []
         var seen: Set<Int64> = []
@@ -219,21 +228,12 @@ extension PlaceStore {
         }
     }
 
-    /// The ranking score: the smoothed quality (0…5) as a fraction, decaying with distance past
-    /// 100 m on a Gaussian of width `sigma`.
     static func score(_ smoothed: Double, _ distance: Double, sigma: Double) -> Double {
-        smoothed / 5 * exp(-pow(max(0, distance - 100), 2) / (2 * sigma * sigma))
+        PlaceRanking.score(quality: smoothed, distance: distance, sigma: sigma)
     }
 
-    /// The prior weight of the Bayesian mean: as many pseudo-ratings as this.
-    static let priorWeight = 2.0
-
-    /// The rating's quality pulled towards `prior` when few dimensions are rated:
-    /// `v/(v+m)·R + m/(v+m)·C`.
     static func smoothedQuality(_ rating: Rating?, prior: Double) -> Double {
-        guard let rating, let quality = rating.quality else { return prior }
-        let v = Double(rating.values.count)
-        return v / (v + priorWeight) * quality + priorWeight / (v + priorWeight) * prior
+        PlaceRanking.smoothedQuality(rating, prior: prior)
     }
 
     /// Every rating's values, by place (the user rates few places).
@@ -248,17 +248,5 @@ extension PlaceStore {
             ratings[row["place_id"]] = Rating(values: values)
         }
         return ratings
-    }
-
-    /// The mean quality of the ratings, or the scale's midpoint when there are none.
-    static func meanQuality(_ ratings: some Sequence<Rating>) -> Double {
-        var total = 0.0, count = 0.0
-        for rating in ratings {
-            for (dimension, value) in rating.values {
-                total += Double(dimension.higherIsBetter ? value : 5 - value)
-                count += 1
-            }
-        }
-        return count > 0 ? total / count : 2.5
     }
 }

@@ -61,6 +61,9 @@ public struct PlaceImportSummary: Codable, Sendable, Hashable {
     public var added: Int
     /// Places already known (same provider id) whose provider data was refreshed.
     public var updated: Int
+    /// What an imported file said that could not be used as given, one entry per feature
+    /// (an unknown place type, stored as `other`).
+    public var warnings: [String] = []
 }
 
 /// The places store: places with an R*Tree index, the user's ratings, and the current location.

@@ -89,11 +89,13 @@ func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: U
         for radius in [nil, 0, 150, 1000, 4000] as [Double?] {
             for limit in [1, 5, 20, 300] {
                 for sort in PlaceSort.allCases {
-                    for minimums in [[:], [RatingDimension.wifi: 3]] {
-                        let query = PlaceQuery(center: center, radius: radius, limit: limit, minimums: minimums, sort: sort, now: Date(timeIntervalSince1970: 0))
+                    for (minimums, maximums) in [([:], [:]), ([RatingDimension.wifi: 3], [:]), ([:], [RatingDimension.noise: 2]),
+                                                 ([.outlets: 2], [.noise: 3, .cost: 2])] as [([RatingDimension: Int], [RatingDimension: Int])] {
+                        let query = PlaceQuery(center: center, radius: radius, limit: limit, minimums: minimums, maximums: maximums, sort: sort,
+                                               now: Date(timeIntervalSince1970: 0))
                         let fromIndex = try store.near(query, indexOnly: true)
                         let fromRows = try store.near(query, indexOnly: false)
-                        #expect(fromIndex == fromRows, "radius \(String(describing: radius)) limit \(limit) \(sort) \(minimums)")
+                        #expect(fromIndex == fromRows, "radius \(String(describing: radius)) limit \(limit) \(sort) \(minimums) \(maximums)")
                     }
                 }
             }
@@ -127,6 +129,11 @@ func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: U
         let nearCafe = try #require(results.first { $0.place.name == "Near café" })
         let library = try #require(results.first { $0.place.name == "Library" })
         #expect(nearCafe.smoothedQuality > 1 && nearCafe.smoothedQuality < library.smoothedQuality)
+        // Maximums: lower is better for noise and cost; a place without that rating does not match.
+        try store.rate(ids["Library"]!, RatingChange(values: [.noise: 4]))
+        #expect(try store.near(PlaceQuery(center: berlin, maximums: [.noise: 2])).map(\.place.name) == ["Far café"])
+        #expect(try store.near(PlaceQuery(center: berlin, minimums: [.noise: 4])).map(\.place.name) == ["Library"])
+        #expect(throws: WorkplaceError.invalidRating(dimension: "cost", value: "6")) { try store.near(PlaceQuery(center: berlin, maximums: [.cost: 6])) }
         #expect(throws: WorkplaceError.invalidQuery("the radius must be 0 or more metres")) { try store.near(PlaceQuery(center: berlin, radius: -1)) }
         #expect(throws: WorkplaceError.invalidQuery("the limit must be 1 to 10000")) { try store.near(PlaceQuery(center: berlin, limit: 0)) }
     }
@@ -180,5 +187,72 @@ func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: U
         ])
         #expect(try store.near(PlaceQuery(center: berlin, openNow: true)).map(\.place.name) == ["Always"])
         #expect(try store.near(PlaceQuery(center: berlin)).map(\.isOpen) == [true, nil, false])
+    }
+}
+
+@Suite struct RankingTests {
+    /// An unrated place counts as the middle of the scale, whatever the user rated elsewhere: a
+    /// place rated 5/5/4 beats an unrated one a few metres nearer, and an unrated one beats a
+    /// place rated badly.
+    @Test func anUnratedPlaceNeverOutranksAWellRatedOneAtASimilarDistance() throws {
+        let store = try freshPlaceStore()
+        let nearer = try Coordinate(latitude: 52.5205, longitude: 13.405)   // about 55 m
+        let farther = try Coordinate(latitude: 52.5213, longitude: 13.405)  // about 145 m
+        try store.upsert([
+            PlaceRecord(name: "Unrated", type: .coffeeShop, coordinate: nearer, origin: .openStreetMap, providerID: "node/1"),
+            PlaceRecord(name: "Well rated", type: .coffeeShop, coordinate: farther, origin: .openStreetMap, providerID: "node/2"),
+            PlaceRecord(name: "Badly rated", type: .coffeeShop, coordinate: nearer, origin: .openStreetMap, providerID: "node/3"),
+        ])
+        let ids = Dictionary(uniqueKeysWithValues: try store.allPlaces().map { ($0.name, $0.id) })
+        try store.rate(try #require(ids["Well rated"]), RatingChange(values: [.wifi: 5, .outlets: 5, .seating: 4]))
+        // With only good ratings in the store, the unrated place must not borrow their mean.
+        for indexOnly in [true, false] {
+            let ranked = try store.near(PlaceQuery(center: berlin, sort: .score), indexOnly: indexOnly)
+            #expect(ranked.first?.place.name == "Well rated")
+        }
+        try store.rate(try #require(ids["Badly rated"]), RatingChange(values: [.wifi: 0, .outlets: 1, .noise: 5]))
+        for indexOnly in [true, false] {
+            let ranked = try store.near(PlaceQuery(center: berlin, sort: .score), indexOnly: indexOnly)
+            #expect(ranked.map(\.place.name) == ["Well rated", "Unrated", "Badly rated"])
+            #expect(ranked[1].smoothedQuality == PlaceRanking.priorMean)
+        }
+        // WR = 3/5 · 14/3 + 2/5 · 2.5
+        #expect(abs(PlaceRanking.smoothedQuality(Rating(values: [.wifi: 5, .outlets: 5, .seating: 4])) - 3.8) < 1e-9)
+    }
+}
+
+@Suite struct GeoJSONTypeTests {
+    static let cases: [(String, BusinessType, String?)] = [
+        (#""amenity": "cafe""#, .coffeeShop, nil), (#""type": "cafe""#, .coffeeShop, nil), (#""type": "Café""#, .coffeeShop, nil),
+        (#""type": "coffee""#, .coffeeShop, nil), (#""amenity": "library""#, .library, nil), (#""amenity": "coworking_space""#, .coworkingSpace, nil),
+        (#""office": "coworking""#, .coworkingSpace, nil), (#""type": "coworking-space""#, .coworkingSpace, nil), (#""amenity": "pub""#, .bar, nil),
+        (#""amenity": "fast_food""#, .restaurant, nil), (#""type": "coffee-shop""#, .coffeeShop, nil), (#""type": "spaceport""#, .other, "type 'spaceport'"),
+        (#""amenity": "bench""#, .other, "amenity 'bench'"), (#""office": "lawyer""#, .other, "office 'lawyer'"), (#""type": "shop", "amenity": "cafe""#, .coffeeShop, nil),
+        ("", .other, nil),
+    ]
+
+    @Test(arguments: cases.indices)
+    func typesAreReadFromOSMTagsAndSynonymsAndUnknownOnesWarn(index: Int) throws {
+        let (properties, type, unknown) = Self.cases[index]
+        let json = #"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [-0.1, 51.5]}, "properties": {"name": "X""#
+            + (properties.isEmpty ? "" : ", " + properties) + "}}"
+        let places = try PlaceFiles.parseGeoJSON(Data(json.utf8), file: "f.geojson")
+        #expect(places.first?.record.type == type)
+        #expect(places.first?.warnings == unknown.map { ["feature 1 'X': unknown \($0), stored as other"] } ?? [])
+    }
+
+    @Test func twoFeaturesWithOneProviderIDImportNothing() throws {
+        let store = try freshPlaceStore()
+        let json = #"""
+            {"type": "FeatureCollection", "features": [
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-58.38, -34.6]}, "properties": {"name": "A", "origin": "osm", "provider_id": "node/1"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-58.39, -34.6]}, "properties": {"name": "B"}},
+              {"type": "Feature", "geometry": {"type": "Point", "coordinates": [-58.37, -34.6]}, "properties": {"name": "C", "origin": "osm", "provider_id": "node/1"}}
+            ]}
+            """#
+        #expect(throws: WorkplaceError.malformedImport(file: "f.geojson", reason: "features 1 'A' and 3 'C' have the same provider id 'node/1'")) {
+            try store.importFile(Data(json.utf8), name: "f.geojson")
+        }
+        #expect(try store.count() == 0)
     }
 }
