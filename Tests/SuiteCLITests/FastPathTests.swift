@@ -46,6 +46,14 @@ import Testing
         ["places", "near"],
         ["places", "near", "--radius", "800m", "--limit", "2"],
         ["places", "near", "--at", "48.8566,2.3522", "--json"],
+        ["places", "near", "--at", "-33.8688,151.2093", "--anywhere", "--limit", "2"],
+        ["places", "near", "--at", "-33.8688,-151.2093", "--json"],
+        ["places", "near", "--at", "52.52,13.405", "--limit", "-1"],
+        ["places", "near", "--radius", "-5m"],
+        ["places", "near", "--max", "noise=2", "--json"],
+        ["places", "near", "--max", "noise=9"],
+        ["places", "near", "--max", "volume=1"],
+        ["places", "near", "--at", "--json"],
         ["places", "near", "--at", "91,0"],
         ["places", "near", "--radius", "far"],
         ["places", "near", "--type", "library,coffee-shop", "--min", "wifi=9"],
@@ -83,6 +91,7 @@ import Testing
             ["--version"], ["quotes", "random"], ["--store-dir", "/s", "--json", "quotes", "random", "--favorites"],
             ["quotes", "search", "love", "--limit", "5", "--category", "c", "--source", "s", "--user", "u"],
             ["places", "near"], ["places", "near", "--at", "1,2", "--radius", "1km", "--limit", "20", "--type", "library", "--min", "wifi=3", "--open-now"],
+            ["places", "near", "--at", "-33.9,-151.2", "--radius", "-1km", "--limit", "-3", "--max", "noise=2,cost=1"],
             ["bundle", "todos", "--event", "e", "--all", "--json"],
         ]
         let left: [[String]] = [
@@ -90,7 +99,7 @@ import Testing
             ["quotes", "search"], ["quotes", "search", "a", "b"], ["quotes", "search", "a", "--limit", "0"], ["quotes", "search", "a", "--limit", "x"],
             ["quotes", "search", "a", "--limit=5"], ["quotes", "search", "--", "-a"], ["quotes", "search", "-a"],
             ["quotes", "random", "--category", "a", "--category", "b"], ["quotes", "random", "--category"], ["quotes", "random", "--json", "--json"],
-            ["places", "near", "--sort", "score"], ["places", "near", "--anywhere"], ["places", "near", "--at", "-33.9,151.2"],
+            ["places", "near", "--sort", "score"], ["places", "near", "--anywhere"], ["places", "near", "--type", "-x"],
             ["bundle", "todos", "--event"], ["bundle", "add", "x"], ["quotes", "import", "csv", "f"], ["bmm", "sections"],
         ]
         for arguments in taken { #expect(FastPath.command(for: arguments) != nil, "\(arguments)") }

@@ -12,7 +12,10 @@ import WorkplaceCore
 /// shapes are read here and run through the same code as the parsed commands.
 ///
 /// Anything unusual (help, an unknown or repeated option, `--opt=value`, a value starting with
-/// `-`, a number out of range, `--`) is left to ArgumentParser, so errors and help stay its own.
+/// `-` after an option that ArgumentParser reads only up to the next option, a number out of
+/// range, `--`) is left to ArgumentParser, so errors and help stay its own. Options declared
+/// `parsing: .unconditional` there (coordinates and numbers, which may be negative) take the
+/// next word here too.
 /// `SUITE_NO_FAST_PATH=1` turns this off; the CLI tests compare both ways on the same stores.
 enum FastPath {
     /// Runs `arguments` when they have one of the shapes handled here; nil otherwise.
@@ -46,13 +49,15 @@ enum FastPath {
                   let limit = words.int("--limit", default: 20, in: QuotesSearch.limits) else { return nil }
             run = { try QuotesSearch.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
-            guard let words = Words(rest, options: common.union(["--at", "--radius", "--limit", "--type", "--min"]),
-                                    flags: commonFlags.union(["--open-now"]), positionals: 0...0),
+            // --at, --radius and --limit take their next word whatever it is (a negative
+            // coordinate or number), as ArgumentParser's `.unconditional` options do.
+            guard let words = Words(rest, options: common.union(["--at", "--radius", "--limit", "--type", "--min", "--max"]),
+                                    flags: commonFlags.union(["--open-now"]), positionals: 0...0, unconditional: ["--at", "--radius", "--limit"]),
                   // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
                   let limit = words.int("--limit", default: 20, in: Int.min...Int.max) else { return nil }
             run = {
                 try PlacesNear.run(words.storeOptions, at: words.options["--at"], radius: words.options["--radius"], anywhere: false,
-                                   limit: limit, type: words.options["--type"], min: words.options["--min"],
+                                   limit: limit, type: words.options["--type"], min: words.options["--min"], max: words.options["--max"],
                                    openNow: words.flags.contains("--open-now"), sort: .distance)
             }
         case ("bundle", "todos"):
@@ -75,13 +80,15 @@ enum FastPath {
     }
 
     /// The words after the command: `--name value` options, flags and positionals, each at most once.
+    /// An option in `unconditional` takes the next word even when it starts with `-`.
     struct Words {
         var options: [String: String] = [:]
         var flags: Set<String> = []
         var positionals: [String] = []
 
         /// Nil for anything this reader does not take on.
-        init?(_ words: ArraySlice<String>, options allowedOptions: Set<String>, flags allowedFlags: Set<String>, positionals count: ClosedRange<Int>) {
+        init?(_ words: ArraySlice<String>, options allowedOptions: Set<String>, flags allowedFlags: Set<String>, positionals count: ClosedRange<Int>,
+              unconditional: Set<String> = []) {
             var index = words.startIndex
             while index < words.endIndex {
                 let word = words[index]
@@ -90,7 +97,7 @@ enum FastPath {
                         guard flags.insert(word).inserted else { return nil }
                     } else if allowedOptions.contains(word) {
                         index += 1
-                        guard index < words.endIndex, options[word] == nil, !words[index].hasPrefix("-") else { return nil }
+                        guard index < words.endIndex, options[word] == nil, unconditional.contains(word) || !words[index].hasPrefix("-") else { return nil }
                         options[word] = words[index]
                     } else {
                         return nil

@@ -34,7 +34,7 @@ struct ProviderOptions: ParsableArguments {
     @Option(name: .customLong("yelp-url"), help: ArgumentHelp("Yelp API base URL.", visibility: .hidden)) var yelpURL: String?
     @Option(name: .customLong("overpass-url"), help: ArgumentHelp("Overpass API base URL.", visibility: .hidden)) var overpassURL: String?
     @Option(name: .customLong("nominatim-url"), help: ArgumentHelp("Nominatim base URL.", visibility: .hidden)) var nominatimURL: String?
-    @Option(name: .customLong("timeout"), help: ArgumentHelp("Seconds to wait for each answer (0.1 to 3600).", valueName: "s"),
+    @Option(name: .customLong("timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds to wait for each answer (0.1 to 3600).", valueName: "s"),
             transform: NumberOption.seconds(0.1...3600, "--timeout"))
     var timeout: Double = 20
 
@@ -72,9 +72,13 @@ enum Places {
         return { @Sendable message in Terminal.printError(message) }
     }
 
-    static func describe(_ item: NearbyPlace) -> String {
+    /// One line for a found place; with `showScore`, its score and smoothed quality after the distance.
+    static func describe(_ item: NearbyPlace, showScore: Bool = false) -> String {
         let place = item.place
         var parts = ["#\(place.id)", place.name, "(\(place.type.rawValue))", distance(item.distance)]
+        if showScore {
+            parts.append(String(format: "score %.2f (quality %.1f%@)", item.score, item.smoothedQuality, place.rating?.quality == nil ? ", unrated" : ""))
+        }
         if let rating = place.rating, !rating.values.isEmpty {
             parts.append(RatingDimension.allCases.compactMap { dimension in rating.values[dimension].map { "\(dimension.rawValue) \($0)" } }.joined(separator: ", "))
         }
@@ -85,6 +89,34 @@ enum Places {
         }
         parts.append("[\(place.pinColor.rawValue) pin]")
         return parts.joined(separator: "  ")
+    }
+
+    /// A place's number from the words of its positional argument (``SignedArgument``).
+    static func id(_ words: [String]) throws -> Int64 {
+        let text = try SignedArgument.one(words, name: "id")
+        guard let id = Int64(text) else { throw ValidationError("The value '\(text)' is invalid for '<id>'") }
+        return id
+    }
+
+    /// The smoothed quality and how it was reached, for `places show`.
+    static func explainQuality(_ rating: Rating?) -> String {
+        let smoothed = PlaceRanking.smoothedQuality(rating)
+        let prior = PlaceRanking.priorMean, m = PlaceRanking.priorWeight
+        guard let rating, let quality = rating.quality else {
+            return String(format: "%.1f of 5 (unrated: counts as %.1f, the middle of the scale, until you rate it)", smoothed, prior)
+        }
+        let v = rating.values.count
+        return String(format: "%.2f of 5 = %ld/(%ld+%g)·%.2f + %g/(%ld+%g)·%.1f (the mean %.2f of your %ld rating%@, noise and cost reversed, "
+                      + "pulled towards %.1f while there are few); 'near --sort score' multiplies it by a distance decay",
+                      smoothed, v, v, m, quality, m, v, m, prior, quality, v, v == 1 ? "" : "s", prior)
+    }
+
+    /// One `suite: warning:` line for what an import could not use as given.
+    static func warn(_ warnings: [String]) {
+        guard !warnings.isEmpty else { return }
+        let shown = warnings.prefix(5).joined(separator: "; ")
+        let more = warnings.count > 5 ? "; and \(warnings.count - 5) more" : ""
+        Terminal.printError("suite: warning: \(shown)\(more) (types Suite knows: \(BusinessType.allCases.map(\.rawValue).joined(separator: ", ")))")
     }
 
     static func distance(_ metres: Double) -> String {

@@ -26,12 +26,17 @@ struct PlacesLocation: ParsableCommand {
     struct Set: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "set", abstract: "Set your current location: LAT,LON or an address (looked up on OpenStreetMap).",
-            discussion: "Examples:\n  suite places location set 52.5200,13.4050\n  suite places location set \"Alexanderplatz, Berlin\"")
+            usage: "suite places location set <where> [--store-dir <dir>] [--json]",
+            discussion: "Examples:\n  suite places location set 52.5200,13.4050\n  suite places location set -33.8688,151.2093\n  suite places location set \"Alexanderplatz, Berlin\"")
         @OptionGroup var options: CommonOptions
         @OptionGroup var providers: ProviderOptions
-        @Argument(help: ArgumentHelp("LAT,LON or an address.", valueName: "where")) var place: String
+        @Argument(parsing: .allUnrecognized, help: ArgumentHelp("LAT,LON (south and west negative) or an address.", valueName: "where"))
+        var words: [String] = []
+
+        func validate() throws { _ = try SignedArgument.one(words, name: "where") }
 
         func run() async throws {
+            let place = try SignedArgument.one(words, name: "where")
             let store = try Places.open(options)
             if let coordinate = try? Coordinate.parse(place) {
                 try store.setLocation(coordinate)
@@ -54,37 +59,63 @@ struct PlacesNear: ParsableCommand {
         commandName: "near",
         abstract: "Places near you, nearest first or best first.",
         discussion: """
-            --min takes dimension=value pairs (noise, outlets, wifi, cost, seating); a place \
-            without that rating does not match. --open-now uses the stored opening hours in your \
-            time zone; places with unknown hours are left out. Without --radius (--radius 0 means \
-            the point itself) it finds the nearest --limit places anywhere.
+            Ratings run 0–5. Higher is better for outlets, wifi and seating: ask for a least \
+            value with --min (--min wifi=4). Lower is better for noise (0 silent … 5 loud) and \
+            cost (0 cheap … 5 expensive): ask for a most value with --max (--max noise=2 finds \
+            quiet places). A place without that rating does not match either.
+
+            --sort score ranks by your ratings and distance, and shows each score: \
+            \(PlaceRanking.summary). So a place you rated well beats an unrated one at a \
+            similar distance, and an unrated one beats a place you rated badly.
+
+            --open-now uses the stored opening hours in your time zone; places with unknown \
+            hours are left out. Without --radius (--radius 0 means the point itself) it finds \
+            the nearest --limit places anywhere. Coordinates south and west are negative.
 
             Examples:
               suite places near --radius 1.5km --type coffee-shop,library
-              suite places near --min wifi=4,outlets=3 --open-now --sort score
-              suite places near --at 48.8566,2.3522 --limit 5
+              suite places near --min wifi=4,outlets=3 --max noise=2 --open-now --sort score
+              suite places near --at -33.8688,151.2093 --limit 5
             """)
 
     @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
-    @Option(help: ArgumentHelp("How far: 800m, 1.5km (default 1.5km).", valueName: "distance")) var radius: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
+    var at: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far: 800m, 1.5km (default 1.5km).", valueName: "distance")) var radius: String?
     @Flag(help: "The nearest places anywhere, however far.") var anywhere = false
-    @Option(help: ArgumentHelp("At most this many (default 20).", valueName: "n")) var limit = 20
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many (default 20).", valueName: "n")) var limit = 20
     @Option(help: ArgumentHelp("Kinds, comma-separated: coffee-shop, library, coworking, bar, restaurant, other.", valueName: "types")) var type: String?
-    @Option(help: ArgumentHelp("Minimum ratings, like wifi=4,outlets=3.", valueName: "pairs")) var min: String?
+    @Option(help: ArgumentHelp("Least ratings, for what is better high: wifi=4,outlets=3 (outlets, wifi, seating).", valueName: "pairs"))
+    var min: String?
+    @Option(help: ArgumentHelp("Most ratings, for what is better low: noise=2,cost=2 (noise 0 silent … 5 loud; cost 0 cheap … 5 dear).",
+                               valueName: "pairs"))
+    var max: String?
     @Flag(help: "Only places open now.") var openNow = false
-    @Option(help: ArgumentHelp("distance or score.", valueName: "order")) var sort: PlaceSort = .distance
+    @Option(help: ArgumentHelp("distance or score (your ratings with distance; the score is shown).", valueName: "order")) var sort: PlaceSort = .distance
 
     func validate() throws {
         if anywhere && radius != nil { throw ValidationError("give --radius or --anywhere, not both") }
     }
 
     func run() throws {
-        try Self.run(options, at: at, radius: radius, anywhere: anywhere, limit: limit, type: type, min: min, openNow: openNow, sort: sort)
+        try Self.run(options, at: at, radius: radius, anywhere: anywhere, limit: limit, type: type, min: min, max: max, openNow: openNow, sort: sort)
+    }
+
+    /// Reads `dimension=value,…` for --min or --max.
+    static func bounds(_ text: String?, option: String) throws -> [RatingDimension: Int] {
+        var bounds: [RatingDimension: Int] = [:]
+        for pair in (text ?? "").split(separator: ",") {
+            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
+            guard parts.count == 2, let dimension = RatingDimension(rawValue: parts[0]) else {
+                throw CLIError.usage("invalid \(option) '\(pair)': use dimension=value with \(RatingDimension.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            bounds[dimension] = try Rating.value(parts[1], for: dimension)
+        }
+        return bounds
     }
 
     static func run(_ options: some StoreOptions, at: String?, radius: String?, anywhere: Bool, limit: Int, type: String?, min: String?,
-                    openNow: Bool, sort: PlaceSort) throws {
+                    max: String? = nil, openNow: Bool, sort: PlaceSort) throws {
         let store = try Places.open(options, readOnly: true)
         let center = try Places.center(at, store: store)
         var types: Swift.Set<BusinessType> = []
@@ -94,20 +125,13 @@ struct PlacesNear: ParsableCommand {
             }
             types.insert(value)
         }
-        var minimums: [RatingDimension: Int] = [:]
-        for pair in (min ?? "").split(separator: ",") {
-            let parts = pair.split(separator: "=", maxSplits: 1).map { $0.trimmingCharacters(in: .whitespaces) }
-            guard parts.count == 2, let dimension = RatingDimension(rawValue: parts[0]) else {
-                throw CLIError.usage("invalid --min '\(pair)': use dimension=value with \(RatingDimension.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            minimums[dimension] = try Rating.value(parts[1], for: dimension)
-        }
+        let minimums = try bounds(min, option: "--min"), maximums = try bounds(max, option: "--max")
         let query = PlaceQuery(center: center, radius: anywhere ? nil : try Geo.parseDistance(radius ?? "1.5km"), limit: limit, types: types,
-                               minimums: minimums, openNow: openNow, sort: sort)
+                               minimums: minimums, maximums: maximums, openNow: openNow, sort: sort)
         let found = try store.near(query)
         if options.json { try Terminal.printJSON(found); return }
         if found.isEmpty { print("No places found. Fetch some: suite places fetch --provider osm"); return }
-        found.forEach { print(Places.describe($0)) }
+        found.forEach { print(Places.describe($0, showScore: sort == .score)) }
     }
 }
 
@@ -130,9 +154,10 @@ struct PlacesFetch: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var providers: ProviderOptions
     @Option(help: ArgumentHelp("yelp or osm.", valueName: "provider")) var provider: Provider = .osm
-    @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
-    @Option(help: ArgumentHelp("How far (default 1.5km; Yelp allows 40km).", valueName: "distance")) var radius = "1.5km"
-    @Option(help: ArgumentHelp("Yelp: fetch opening hours for this many places (0 to 240).", valueName: "n"),
+    @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
+    var at: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far (default 1.5km; Yelp allows 40km).", valueName: "distance")) var radius = "1.5km"
+    @Option(parsing: .unconditional, help: ArgumentHelp("Yelp: fetch opening hours for this many places (0 to 240).", valueName: "n"),
             transform: NumberOption.int(0...240, "--hours"))
     var hours = 20
 
@@ -166,7 +191,7 @@ struct PlacesAdd: AsyncParsableCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var providers: ProviderOptions
     @Option(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
-    @Option(help: ArgumentHelp("LAT,LON.", valueName: "lat,lon")) var at: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative.", valueName: "lat,lon")) var at: String?
     @Option(help: ArgumentHelp("Its address (looked up when --at is not given).", valueName: "address")) var address: String?
     @Option(help: ArgumentHelp("coffee-shop, library, coworking, bar, restaurant or other.", valueName: "type")) var type: BusinessType = .other
     @Option(help: ArgumentHelp("Phone number.", valueName: "phone")) var phone: String?
@@ -195,22 +220,31 @@ struct PlacesAdd: AsyncParsableCommand {
 struct PlacesRate: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "rate", abstract: "Rate a place 0–5 on what matters for working (any subset; the rest stays).",
+        usage: "suite places rate <id> [--noise <0-5>] [--outlets <0-5>] [--wifi <0-5>] [--cost <0-5>] [--seating <0-5>] [--wifi-mbps <mbps>] [--menu <menu>] [--type <type>] [--notes <text>] [--pin <color>]",
         discussion: "Example:\n  suite places rate 12 --noise 2 --outlets 4 --wifi 5 --cost 3 --seating 4 --wifi-mbps 80 --menu lunch --pin green")
 
     @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The place's number.", valueName: "id")) var id: Int64
-    @Option(help: ArgumentHelp("Noise 0 (silent) … 5 (loud).", valueName: "0-5")) var noise: String?
-    @Option(help: ArgumentHelp("Outlets 0 (none) … 5 (plenty).", valueName: "0-5")) var outlets: String?
-    @Option(help: ArgumentHelp("Wifi 0 (none) … 5 (excellent).", valueName: "0-5")) var wifi: String?
-    @Option(help: ArgumentHelp("Cost 0 (cheap) … 5 (expensive).", valueName: "0-5")) var cost: String?
-    @Option(help: ArgumentHelp("Seating 0 (none) … 5 (great).", valueName: "0-5")) var seating: String?
-    @Option(name: .customLong("wifi-mbps"), help: ArgumentHelp("Measured download speed.", valueName: "mbps")) var wifiMbps: String?
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The place's number.", valueName: "id")) var words: [String] = []
+    @Option(parsing: .unconditional, help: ArgumentHelp("Noise 0 (silent) … 5 (loud).", valueName: "0-5")) var noise: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Outlets 0 (none) … 5 (plenty).", valueName: "0-5")) var outlets: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Wifi 0 (none) … 5 (excellent).", valueName: "0-5")) var wifi: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Cost 0 (cheap) … 5 (expensive).", valueName: "0-5")) var cost: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("Seating 0 (none) … 5 (great).", valueName: "0-5")) var seating: String?
+    @Option(name: .customLong("wifi-mbps"), parsing: .unconditional, help: ArgumentHelp("Measured download speed.", valueName: "mbps")) var wifiMbps: String?
     @Option(help: ArgumentHelp("drinks, snacks, lunch or full.", valueName: "menu")) var menu: MenuOption?
     @Option(help: ArgumentHelp("What kind of place it is, in your view.", valueName: "type")) var type: BusinessType?
     @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
     @Option(help: ArgumentHelp("Pin colour: \(PinColor.allCases.map(\.rawValue).joined(separator: ", ")).", valueName: "color")) var pin: PinColor?
 
+    func validate() throws {
+        _ = try Places.id(words)
+        if [noise, outlets, wifi, cost, seating, wifiMbps, notes].allSatisfy({ $0 == nil }) && menu == nil && type == nil && pin == nil {
+            throw ValidationError("nothing to rate: give at least one of --noise, --outlets, --wifi, --cost, --seating, --wifi-mbps, --menu, --type, --notes or --pin")
+        }
+    }
+
     func run() throws {
+        let id = try Places.id(words)
         var change = RatingChange(menu: menu, notes: notes, pinColor: pin, type: type)
         for (dimension, text) in [(RatingDimension.noise, noise), (.outlets, outlets), (.wifi, wifi), (.cost, cost), (.seating, seating)] {
             if let text { change.values[dimension] = try Rating.value(text, for: dimension) }
@@ -226,19 +260,24 @@ struct PlacesRate: ParsableCommand {
 
 struct PlacesShow: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "show", abstract: "Everything known about a place: details, hours, open now, your rating.",
-        discussion: "Example:\n  suite places show 12")
+        commandName: "show", abstract: "Everything known about a place: details, hours, open now, your rating and its quality.",
+        usage: "suite places show <id> [--store-dir <dir>] [--json]",
+        discussion: "The quality shown is WR, your ratings smoothed; 'near --sort score' ranks by \(PlaceRanking.summary).\n\nExample:\n  suite places show 12")
 
     @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The place's number.", valueName: "id")) var id: Int64
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The place's number.", valueName: "id")) var words: [String] = []
 
-    struct Output: Encodable { let place: Place; let openNow: Bool? }
+    struct Output: Encodable { let place: Place; let openNow: Bool?; let quality: Double }
+
+    func validate() throws { _ = try Places.id(words) }
 
     func run() throws {
+        let id = try Places.id(words)
         let place = try Places.open(options, readOnly: true).place(id)
         let hours = place.openingHours.flatMap(WeeklyHours.parseOSM)
         let open = hours?.isOpen(at: Date(), timeZone: .current)
-        if options.json { try Terminal.printJSON(Output(place: place, openNow: open)); return }
+        let quality = PlaceRanking.smoothedQuality(place.rating)
+        if options.json { try Terminal.printJSON(Output(place: place, openNow: open, quality: quality)); return }
         var lines = ["#\(place.id) \(place.name)", "type:     \(place.type.rawValue)", "where:    \(place.coordinate)"]
         if let address = place.address { lines.append("address:  \(address)") }
         if let phone = place.phone { lines.append("phone:    \(phone)") }
@@ -255,16 +294,21 @@ struct PlacesShow: ParsableCommand {
         } else {
             lines.append("not rated yet: suite places rate \(place.id) --wifi 4 …")
         }
+        lines.append("quality:  " + Places.explainQuality(place.rating))
         print(lines.joined(separator: "\n"))
     }
 }
 
 struct PlacesRemove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a place and your rating of it.",
+                                                    usage: "suite places remove <id> [--store-dir <dir>] [--json]",
                                                     discussion: "Example:\n  suite places remove 12")
     @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The place's number.", valueName: "id")) var id: Int64
+    @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The place's number.", valueName: "id")) var words: [String] = []
+    func validate() throws { _ = try Places.id(words) }
+
     func run() throws {
+        let id = try Places.id(words)
         try Places.open(options).remove(id)
         print("Removed #\(id).")
     }
@@ -280,6 +324,7 @@ struct PlacesImport: ParsableCommand {
     func run() throws {
         let data = file == "-" ? ((try? FileHandle.standardInput.readToEnd()) ?? Data()) : try Terminal.readFile(file)
         let summary = try Places.open(options).importFile(data, name: file)
+        Places.warn(summary.warnings)
         if options.json { try Terminal.printJSON(summary); return }
         print("Imported \(summary.added) new and \(summary.updated) updated place\(summary.added + summary.updated == 1 ? "" : "s").")
     }
@@ -306,9 +351,10 @@ struct PlacesMap: ParsableCommand {
         commandName: "map", abstract: "Draw the places around you as an SVG map to open in a browser.",
         discussion: "Example:\n  suite places map --radius 1km -o map.svg")
     @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("LAT,LON (default: your current location).", valueName: "lat,lon")) var at: String?
-    @Option(help: ArgumentHelp("How far (default 1.5km).", valueName: "distance")) var radius = "1.5km"
-    @Option(help: ArgumentHelp("At most this many places.", valueName: "n"), transform: NumberOption.int(1...10_000, "--limit")) var limit = 200
+    @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
+    var at: String?
+    @Option(parsing: .unconditional, help: ArgumentHelp("How far (default 1.5km).", valueName: "distance")) var radius = "1.5km"
+    @Option(parsing: .unconditional, help: ArgumentHelp("At most this many places.", valueName: "n"), transform: NumberOption.int(1...10_000, "--limit")) var limit = 200
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("The SVG file (stdout when not given or '-').", valueName: "file")) var output: String?
 
     func run() throws {
