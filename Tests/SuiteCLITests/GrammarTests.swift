@@ -168,3 +168,23 @@ extension QuoteRoughEdgeTests {
         #expect(header.range(of: #"^📦 Go to Eastern branch, (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{1,2} [A-Z][a-z]{2}  \(bundle #1"#, options: .regularExpression) != nil, "\(header)")
     }
 }
+
+extension BundleRoughEdgeTests {
+    /// Reminders get the same timer installer as quotes, with the absolute store folder in use.
+    @Test func remindersInstallATimerWithTheAbsoluteStoreFolder() throws {
+        let suite = try Suite()
+        let result = try suite.run("bundle", "remind", "install", "--within", "2h")
+        #expect(result.status == 0, "\(result.stderr)")
+        let folder = suite.path(".config/systemd/user")
+        let service = try String(contentsOfFile: folder + "/suite-bundle-remind.service", encoding: .utf8)
+        let timer = try String(contentsOfFile: folder + "/suite-bundle-remind.timer", encoding: .utf8)
+        #expect(service.contains("\"bundle\" \"remind\" \"--within\" \"2h\" \"--store-dir\" \"\(suite.storeFolder.path)\""), "\(service)")
+        #expect(timer.contains("OnCalendar=*:0/15"))
+        let cron = try suite.run("bundle", "remind", "install", "--cron")
+        #expect(cron.stdout.hasPrefix("*/15 * * * * DBUS_SESSION_BUS_ADDRESS="))
+        #expect(cron.stdout.contains("'bundle' 'remind' '--within' '1d' '--store-dir' '\(suite.storeFolder.path)'"))
+        // The default subcommand still sends.
+        #expect(try suite.run("bundle", "remind", "--within", "2h", "--stdout").status == 0)
+        expectFailure(try suite.run("bundle", "remind", "install", "--within", "soon"), status: 64, "soon")
+    }
+}

@@ -126,36 +126,65 @@ struct BundleDue: ParsableCommand {
 struct BundleRemind: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "remind",
-        abstract: "Send due-soon todos to the desktop (notify-send), each at most once a day.",
-        discussion: """
-            Safe to run from a timer or cron: a todo is reminded of once per day at most. Without \
-            a desktop session (or notify-send), or with --stdout, reminders are printed instead.
+        abstract: "Send due-soon todos to the desktop, each at most once a day; 'remind install' sets up a timer.",
+        subcommands: [Send.self, Install.self],
+        defaultSubcommand: Send.self)
 
-            Example (crontab):
-              */15 * * * * suite bundle remind --within 2h
-            """)
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "install",
+            abstract: "Run 'suite bundle remind' every 15 minutes: a systemd user timer, or --cron prints a crontab line.",
+            discussion: "Example:\n  suite bundle remind install --within 2h && systemctl --user enable --now suite-bundle-remind.timer")
+        @OptionGroup var options: CommonOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+        @Flag(help: "Print a crontab line instead.") var cron = false
 
-    @OptionGroup var options: CommonOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
-    @Flag(help: "Print instead of notifying.") var stdout = false
+        func run() throws {
+            _ = try Bundles.duration(within)
+            // The store folder in use now, absolute (a timer has no $SUITE_HOME, another folder).
+            let store = try options.storeFolder().standardizedFileURL.path
+            let arguments = [TimerScripts.binaryPath(), "bundle", "remind", "--within", within, "--store-dir", store]
+            try TimerScripts.install(name: "suite-bundle-remind", summary: "Remind of todos due soon (suite bundle)", arguments: arguments,
+                                     calendar: "*:0/15", cronTimes: "*/15 * * * *", cron: cron)
+        }
+    }
+}
 
-    func run() throws {
-        let interval = try Bundles.duration(within)
-        let todos = try Bundles.open(options).takeReminders(within: interval, timeZone: Bundles.timeZone)
-        let environment = ProcessInfo.processInfo.environment
-        let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
-        let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
-        for todo in todos {
-            let body = Bundles.line(todo)
-            if let notifier {
-                let process = Process()
-                process.executableURL = notifier
-                process.arguments = ["--app-name=suite", "Due soon", body]
-                try? process.run()
-                process.waitUntilExit()
-                if process.terminationStatus != 0 { print(body) }
-            } else {
-                print(body)
+extension BundleRemind {
+    struct Send: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "send",
+            abstract: "Send due-soon todos to the desktop (notify-send), each at most once a day (the default).",
+            discussion: """
+                Safe to run from a timer or cron: a todo is reminded of once per day at most. Without \
+                a desktop session (or notify-send), or with --stdout, reminders are printed instead.
+
+                Example (crontab):
+                  */15 * * * * suite bundle remind --within 2h
+                """)
+
+        @OptionGroup var options: CommonOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+        @Flag(help: "Print instead of notifying.") var stdout = false
+
+        func run() throws {
+            let interval = try Bundles.duration(within)
+            let todos = try Bundles.open(options).takeReminders(within: interval, timeZone: Bundles.timeZone)
+            let environment = ProcessInfo.processInfo.environment
+            let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
+            let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
+            for todo in todos {
+                let body = Bundles.line(todo)
+                if let notifier {
+                    let process = Process()
+                    process.executableURL = notifier
+                    process.arguments = ["--app-name=suite", "Due soon", body]
+                    try? process.run()
+                    process.waitUntilExit()
+                    if process.terminationStatus != 0 { print(body) }
+                } else {
+                    print(body)
+                }
             }
         }
     }

@@ -126,47 +126,13 @@ struct QuotesScheduleCommand: ParsableCommand {
         @Flag(help: "Print a crontab line instead.") var cron = false
 
         func run() throws {
-            // This binary, absolute: a bare name was found on PATH, a relative path is from here.
-            let invoked = CommandLine.arguments.first ?? "suite"
-            let binary = invoked.contains("/") ? URL(fileURLWithPath: invoked).standardizedFileURL.path
-                : ((invoked.isEmpty ? nil : Executables.find(invoked)) ?? Executables.find("suite"))?.path ?? "suite"
             // The store folder in use now, absolute: the timer runs elsewhere, with another
             // environment (no $SUITE_HOME, another working folder).
             let store = try options.common.storeFolder().standardizedFileURL.path
-            var arguments = [binary, "quotes", "tick", "--store-dir", store]
+            var arguments = [TimerScripts.binaryPath(), "quotes", "tick", "--store-dir", store]
             if let user = options.user { arguments += ["--user", user] }
-            if cron {
-                print(try TimerScripts.cronLine(arguments, uid: getuid()))
-                return
-            }
-            let execStart = try TimerScripts.execStart(arguments)
-            let home = ProcessInfo.processInfo.environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-                ?? ((ProcessInfo.processInfo.environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-            let folder = home + "/systemd/user"
-            try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
-            try AtomicFile.write(Data("""
-                [Unit]
-                Description=Deliver a quote when one is due (suite quotes)
-
-                [Service]
-                Type=oneshot
-                ExecStart=\(execStart)
-
-                """.utf8), to: folder + "/suite-quotes.service")
-            try AtomicFile.write(Data("""
-                [Unit]
-                Description=Check every minute whether a quote is due (suite quotes)
-
-                [Timer]
-                OnCalendar=minutely
-                Persistent=true
-
-                [Install]
-                WantedBy=timers.target
-
-                """.utf8), to: folder + "/suite-quotes.timer")
-            print("Wrote \(folder)/suite-quotes.service and suite-quotes.timer. Start them with:")
-            print("  systemctl --user daemon-reload && systemctl --user enable --now suite-quotes.timer")
+            try TimerScripts.install(name: "suite-quotes", summary: "Deliver a quote when one is due (suite quotes)", arguments: arguments,
+                                     calendar: "minutely", cronTimes: "* * * * *", cron: cron)
         }
     }
 }

@@ -7,15 +7,61 @@ import Foundation
 /// A line break or another control character cannot be written safely into either file (it
 /// would end the crontab line or add a directive to the unit), so such an argument is refused.
 enum TimerScripts {
+    /// This binary's absolute path: a bare name was found on PATH, a relative path is from here.
+    static func binaryPath() -> String {
+        let invoked = CommandLine.arguments.first ?? "suite"
+        return invoked.contains("/") ? URL(fileURLWithPath: invoked).standardizedFileURL.path
+            : ((invoked.isEmpty ? nil : Executables.find(invoked)) ?? Executables.find("suite"))?.path ?? "suite"
+    }
+
+    /// A timer that runs `arguments`: with `cron`, prints a crontab line (`cronTimes`, e.g.
+    /// `* * * * *`); otherwise writes `<name>.service` and `<name>.timer` (`OnCalendar=calendar`)
+    /// into the systemd user folder and says how to start them.
+    static func install(name: String, summary: String, arguments: [String], calendar: String, cronTimes: String, cron: Bool) throws {
+        if cron {
+            print(try cronLine(arguments, uid: getuid(), times: cronTimes))
+            return
+        }
+        let execStart = try execStart(arguments)
+        let environment = ProcessInfo.processInfo.environment
+        let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        let folder = home + "/systemd/user"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try AtomicFile.write(Data("""
+            [Unit]
+            Description=\(summary)
+
+            [Service]
+            Type=oneshot
+            ExecStart=\(execStart)
+
+            """.utf8), to: folder + "/\(name).service")
+        try AtomicFile.write(Data("""
+            [Unit]
+            Description=\(summary) (timer)
+
+            [Timer]
+            OnCalendar=\(calendar)
+            Persistent=true
+
+            [Install]
+            WantedBy=timers.target
+
+            """.utf8), to: folder + "/\(name).timer")
+        print("Wrote \(folder)/\(name).service and \(name).timer. Start them with:")
+        print("  systemctl --user daemon-reload && systemctl --user enable --now \(name).timer")
+    }
+
     /// A crontab line running `arguments` every minute with the session bus of `uid`.
     ///
     /// cron hands the command to `/bin/sh -c` after turning each `%` into a line break and each
     /// `\%` into `%`; so every argument is single-quoted for the shell, then each `%` escaped.
     /// - Throws: ``CLIError/usage(_:)`` for an argument with a control character.
-    static func cronLine(_ arguments: [String], uid: UInt32) throws -> String {
+    static func cronLine(_ arguments: [String], uid: UInt32, times: String = "* * * * *") throws -> String {
         try check(arguments)
         let command = arguments.map(shellQuoted).joined(separator: " ").replacingOccurrences(of: "%", with: "\\%")
-        return "* * * * * DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(uid)/bus \(command)"
+        return "\(times) DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(uid)/bus \(command)"
     }
 
     /// The value of `ExecStart=` for `arguments`, after systemd.syntax(7) and systemd.service(5):
