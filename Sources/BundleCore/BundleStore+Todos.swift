@@ -107,6 +107,22 @@ extension BundleStore {
         }
     }
 
+    /// Removes a todo for good, with its places in finished bundles' records. A todo in an open
+    /// bundle is refused: throw it back first.
+    ///
+    /// - Returns: the todo as it was.
+    @discardableResult
+    public func removeTodo(_ reference: String) throws(BundleError) -> Todo {
+        try write { db in
+            let todo = try Self.resolveTodo(reference, db: db)
+            if todo.status == .inBundle {
+                throw BundleError.invalidState("todo #\(todo.id) is in the open bundle #\(todo.bundleID ?? 0): throw it back first")
+            }
+            try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [todo.id])
+            return todo
+        }
+    }
+
     /// Brings a done or dropped todo back to the pile (pending). The bundle it was finished in
     /// keeps its record of what happened.
     ///

@@ -12,6 +12,30 @@ public enum QuoteImportFormat: String, Sendable, CaseIterable, Codable {
     case csv
 }
 
+extension QuoteImportFormat {
+    /// The format a file's name or first bytes show, or nil when they could be more than one
+    /// (then the caller must say): `.json`/`.csv` names; JSON by its first character; fortune by
+    /// a `%` separator line; CSV by a header row (`text,author,category` or its synonyms).
+    ///
+    /// - Parameters:
+    ///   - name: the file's name (its extension counts).
+    ///   - head: its first bytes (64 KiB are plenty).
+    public static func detect(name: String, head: Data) -> QuoteImportFormat? {
+        let lower = name.lowercased()
+        if lower.hasSuffix(".json") { return .json }
+        if lower.hasSuffix(".csv") { return .csv }
+        let text = String(decoding: head.prefix(65_536), as: UTF8.self)
+        let start = text.unicodeScalars.first { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }
+        if start == "[" || start == "{" { return .json }
+        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        if lines.dropLast().contains(where: { $0 == "%" || $0 == "%\r" }) { return .fortune }
+        if let first = lines.first, let header = try? QuoteCSV.records(String(first), path: name).first?.1, QuoteCSV.isHeader(header) {
+            return .csv
+        }
+        return nil
+    }
+}
+
 /// A quote read from a file, before it is stored.
 struct ImportedQuote: Sendable, Hashable {
     var text: String

@@ -31,6 +31,47 @@ extension QuoteStore {
         }
     }
 
+    /// Removes a quote with its favourites, notes and deliveries.
+    ///
+    /// - Returns: the quote as it was.
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``.
+    @discardableResult
+    public func removeQuote(_ id: Int64) throws(QuoteError) -> Quote {
+        try write { db in
+            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            try db.execute(sql: "DELETE FROM bag WHERE quote_id = ?", arguments: [id])
+            try db.execute(sql: "DELETE FROM quote WHERE id = ?", arguments: [id])
+            return quote
+        }
+    }
+
+    /// Changes a quote's text and/or source; nil leaves a field as it is.
+    ///
+    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)``
+    ///   (also when the change would make it a duplicate), ``QuoteError/quoteNotFound(_:)``.
+    @discardableResult
+    public func editQuote(_ id: Int64, text: String? = nil, source: String? = nil) throws(QuoteError) -> Quote {
+        let newText = try text.map { (value: String) throws(QuoteError) -> String in try Self.validated(text: value, what: "quote") }
+        let newSource = try source.map { (value: String) throws(QuoteError) -> String in try Self.validated(name: value, what: "source") }
+        return try write { db in
+            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            let finalText = newText ?? quote.text
+            let finalSource = newSource ?? quote.source?.name
+            var sourceID = try Int64.fetchOne(db, sql: "SELECT source_id FROM quote WHERE id = ?", arguments: [id])
+            if let newSource {
+                let key = Self.nameKey(newSource)
+                try db.execute(sql: "INSERT OR IGNORE INTO source (name, key, kind) VALUES (?, ?, ?)", arguments: [newSource, key, SourceKind.person.rawValue])
+                sourceID = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE key = ?", arguments: [key])
+            }
+            let dedupe = Self.dedupeKey(text: finalText, source: finalSource)
+            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE dedupe = ? AND id <> ?)", arguments: [dedupe, id]) == true {
+                throw QuoteError.invalidText("another quote has this text and source already")
+            }
+            try db.execute(sql: "UPDATE quote SET text = ?, source_id = ?, dedupe = ? WHERE id = ?", arguments: [finalText, sourceID, dedupe, id])
+            return try Self.loadQuotes([id], db: db)[0]
+        }
+    }
+
     /// The quote with that number.
     public func quote(_ id: Int64) throws(QuoteError) -> Quote {
         try read { db in

@@ -6,7 +6,7 @@ import Testing
     /// A word that names no command says so, names the group and lists its commands, even when an
     /// option follows it (ArgumentParser blamed the option: "Unknown option '--store-dir'").
     @Test(arguments: [
-        (["bmm", "lst", "--store-dir", "STORE"], "'lst' is not a command of 'suite bmm'; its commands: new, list"),
+        (["bmm", "lst", "--store-dir", "STORE"], "'lst' is not a command of 'suite bmm'; its commands: add, list"),
         (["quotes", "fetch"], "'fetch' is not a command of 'suite quotes'; its commands: "),
         (["bundle", "todo"], "'todo' is not a command of 'suite bundle'; its commands: add, "),
         (["places", "nearby", "--radius", "1km"], "'nearby' is not a command of 'suite places'; its commands: "),
@@ -186,5 +186,56 @@ extension BundleRoughEdgeTests {
         // The default subcommand still sends.
         #expect(try suite.run("bundle", "remind", "--within", "2h", "--stdout").status == 0)
         expectFailure(try suite.run("bundle", "remind", "install", "--within", "soon"), status: 64, "soon")
+    }
+}
+
+/// The same verbs for the same acts in every app (README "The command grammar").
+@Suite struct SameVerbsTests {
+    @Test func removeAsksOnATerminalAndTakesYesInScriptsInEveryApp() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Old idea")
+        try suite.run("quotes", "add", "My own words.")
+        try suite.run("bundle", "add", "Water the plant")
+        let cases: [(String, [String])] = [
+            ("bmm.sqlite", ["bmm", "remove", "Old idea"]), ("quotes.sqlite", ["quotes", "remove", "1"]), ("bundle.sqlite", ["bundle", "remove", "1"]),
+        ]
+        for (store, arguments) in cases {
+            let before = try suite.dump(store)
+            expectFailure(try suite.run(arguments), status: 64, "needs --yes")
+            #expect(try suite.dump(store) == before, "\(arguments) changed the store without --yes")
+            let removed = try suite.run(arguments + ["--yes"])
+            #expect(removed.status == 0, "\(arguments): \(removed.stderr)")
+            #expect(removed.stdout.hasPrefix("Removed"))
+        }
+        #expect(try suite.run("bmm", "list").stdout.contains("Old idea") == false)
+        expectFailure(try suite.run("quotes", "show", "1"), status: 1, "no quote 1")
+        expectFailure(try suite.run("bundle", "remove", "1", "--yes"), status: 1, "no todo")
+        // The old spellings still work for a release.
+        try suite.run("bmm", "new", "Acme")
+        #expect(try suite.run("bmm", "delete", "Acme", "--yes").status == 0)
+    }
+
+    @Test func importTakesTheFormatFromTheFileAndExportHasADefault() throws {
+        let suite = try Suite()
+        let json = suite.path("q.json")
+        try Data(#"[{"content": "Well begun is half done.", "author": "Aristotle"}]"#.utf8).write(to: URL(fileURLWithPath: json))
+        let imported = try suite.run("quotes", "import", json)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try suite.run("quotes", "import", "json", json).stdout.contains("duplicates 1"))  // the older form
+        let export = try suite.run("quotes", "export", "--format", "text")
+        #expect(export.stdout.contains("Well begun is half done.\n\t\t-- Aristotle"))
+        try suite.run("bundle", "add", "Water the plant")
+        let bundleExport = try suite.run("bundle", "export")
+        #expect(bundleExport.status == 0 && bundleExport.stdout.contains("\"schema\" : \"suite-bundle/1\""), "\(bundleExport.stdout.prefix(200))")
+    }
+
+    @Test func quotesCanBeEdited() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "add", "Bake before dawn", "--source", "Me")
+        let edited = try suite.run("quotes", "edit", "1", "--text", "Bake before dawn.", "--source", "The baker")
+        #expect(edited.status == 0, "\(edited.stderr)")
+        #expect(edited.stdout.hasPrefix("Bake before dawn.\n\t\t-- The baker"))
+        expectFailure(try suite.run("quotes", "edit", "1"), status: 64, "say what to change")
+        expectFailure(try suite.run("quotes", "edit", "1", "--text", "a\u{1B}b"), status: 65, "control character")
     }
 }

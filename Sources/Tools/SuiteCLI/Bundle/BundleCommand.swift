@@ -18,7 +18,7 @@ struct BundleCommand: ParsableCommand {
               suite bundle done 1 && suite bundle complete
             """,
         subcommands: [
-            BundleAdd.self, BundleTodos.self, BundleEdit.self, BundleMove.self, BundleDrop.self, BundleReopen.self, BundleEvents.self, BundleCheckIn.self,
+            BundleAdd.self, BundleTodos.self, BundleEdit.self, BundleMove.self, BundleDrop.self, BundleReopen.self, BundleRemove.self, BundleEvents.self, BundleCheckIn.self,
             BundleCurrent.self, BundleShow.self, BundleDone.self, BundleThrowBack.self, BundlePull.self, BundleRename.self,
             BundleIcon.self, BundleComplete.self, BundleAbandon.self, BundleReview.self, BundleDue.self, BundleRemind.self,
             BundleExport.self, BundleImport.self,

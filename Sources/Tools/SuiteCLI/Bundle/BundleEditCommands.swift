@@ -55,3 +55,22 @@ struct BundleReopen: ParsableCommand {
         if options.json { try Terminal.printJSON(todo) } else { print("Reopened \(Bundles.line(todo))") }
     }
 }
+
+struct BundleRemove: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "remove",
+        abstract: "Remove a todo for good ('drop' gives it up but keeps it).",
+        discussion: "Asks on a terminal; otherwise needs --yes.\n\nExample:\n  suite bundle remove 4 --yes")
+
+    @OptionGroup var options: CommonOptions
+    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+    @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
+
+    func run() throws {
+        let store = try Bundles.open(options)
+        let todo = try store.todo(id)
+        try Confirmation.require("Remove todo #\(todo.id) \"\(todo.text.prefix(40))\"?", yes: yes)
+        try store.removeTodo(id)
+        print("Removed todo #\(todo.id).")
+    }
+}

@@ -48,16 +48,17 @@ struct BundleExport: ParsableCommand {
         commandName: "export",
         abstract: "Export todos as Taskwarrior JSON, iCalendar VTODO, todo.txt, or Suite JSON.",
         discussion: """
-            Suite JSON keeps everything (events, aliases, bundles); the others carry each todo \
-            with its event, preposition, deadline, status and bundle as the README describes.
+            Suite JSON (the default) keeps everything (events, aliases, bundles); the others carry \
+            each todo with its event, preposition, deadline, status and bundle as the README describes.
 
             Examples:
+              suite bundle export -o backup.json
               suite bundle export --format ics -o todos.ics
               suite bundle export --format taskwarrior | task import
             """)
 
     @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat
+    @Option(help: ArgumentHelp("json (the default), taskwarrior, ics or todotxt.", valueName: "format")) var format: InterchangeFormat = .json
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
     var output: String?
 

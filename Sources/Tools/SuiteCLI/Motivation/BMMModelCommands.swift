@@ -4,9 +4,10 @@ import MotivationCore
 
 struct BMMNew: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "new",
-        abstract: "Create a business model and make it current.",
-        discussion: "Example:\n  suite bmm new \"Acme Bakery\"")
+        commandName: "add",
+        abstract: "Create a business model and make it current ('new' works too).",
+        discussion: "Example:\n  suite bmm add \"Acme Bakery\"",
+        aliases: ["new"])
 
     @OptionGroup var options: CommonOptions
     @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
@@ -116,28 +117,20 @@ struct BMMCopy: ParsableCommand {
 
 struct BMMDelete: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "delete",
-        abstract: "Delete a business model and its history.",
-        discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm delete \"Old idea\" --yes")
+        commandName: "remove",
+        abstract: "Remove a business model and its history ('delete' works too).",
+        discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm remove \"Old idea\" --yes",
+        aliases: ["delete"])
 
     @OptionGroup var options: CommonOptions
     @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
-    @Flag(name: .shortAndLong, help: "Delete without asking.") var yes = false
+    @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
 
     func run() throws {
         let store = try BMM.open(options)
         let model = try store.model(named: name)
-        if !yes {
-            guard Terminal.stdinIsTerminal else {
-                throw CLIError.usage("deleting '\(model.name)' needs --yes when not asked on a terminal")
-            }
-            FileHandle.standardError.write(Data(VisibleText.visible("Delete '\(model.name)' and all its history? [y/N] ", oneLine: true).utf8))
-            let answer = try LineReader().next() ?? ""
-            guard ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
-                throw CLIError.failed("not deleted")
-            }
-        }
+        try Confirmation.require("Remove '\(model.name)' and all its history?", yes: yes)
         try store.delete(named: model.name)
-        print("Deleted '\(model.name)'.")
+        print("Removed '\(model.name)'.")
     }
 }

@@ -9,43 +9,97 @@ struct QuotesImport: ParsableCommand {
         discussion: """
             All files are imported in one transaction: a malformed file imports nothing and says \
             where it broke. Duplicates (same text and source) are skipped and counted. '-' reads \
-            standard input.
+            standard input. The format is taken from --format, else from the files: a folder or a \
+            file with '%' separator lines is fortune, .json or a file starting with '[' or '{' is \
+            JSON, .csv or a file with a header row is CSV; otherwise say --format. The older \
+            'import FORMAT PATH…' still works.
 
             Examples:
-              suite quotes import fortune /usr/share/games/fortunes
-              suite quotes import json quotable.json
-              suite quotes import csv quotes.csv      # text,author,category
+              suite quotes import /usr/share/games/fortunes
+              suite quotes import quotable.json
+              suite quotes import quotes.txt --format csv      # text,author,category
             """)
 
     @OptionGroup var options: QuotesOptions
-    @Argument(help: ArgumentHelp("fortune, json or csv.", valueName: "format")) var format: QuoteImportFormat
-    @Argument(help: ArgumentHelp("Files or folders.", valueName: "path")) var paths: [String]
+    @Argument(help: ArgumentHelp("Files or folders ('-' for standard input).", valueName: "path")) var paths: [String] = []
+    @Option(help: ArgumentHelp("fortune, json or csv (else taken from the files).", valueName: "format")) var format: QuoteImportFormat?
 
     func validate() throws {
-        if paths.isEmpty { throw ValidationError("give at least one file or folder to import") }
+        if inputs.paths.isEmpty { throw ValidationError("give at least one file or folder to import ('-' for standard input)") }
+    }
+
+    /// The paths and format, reading the older `import FORMAT PATH…` too.
+    var inputs: (paths: [String], format: QuoteImportFormat?) {
+        if format == nil, paths.count >= 2, let legacy = QuoteImportFormat(rawValue: paths[0]), !FileManager.default.fileExists(atPath: paths[0]) {
+            return (Array(paths.dropFirst()), legacy)
+        }
+        return (paths, format)
     }
 
     func run() throws {
-        let store = try options.open()
+        let (paths, given) = inputs
         var progress: (@Sendable (Int) -> Void)?
         if Terminal.stderrIsTerminal {
             progress = { @Sendable count in Terminal.printError("… \(count) quotes") }
         }
+        // Everything is read and its format settled before the store is opened.
+        var standardInput: Data?
+        if paths == ["-"] { standardInput = (try? FileHandle.standardInput.readToEnd()) ?? Data() }
+        for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) { throw CLIError.missingFile(path) }
+        let format = try given ?? Self.detect(paths, standardInput: standardInput)
+        let store = try options.open()
         let summary: QuoteImportSummary
-        do {
-            if paths == ["-"] {
-                let data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
-                summary = try store.importData(data, name: "stdin", format: format, progress: progress)
+        do throws(QuoteError) {
+            if let standardInput {
+                summary = try store.importData(standardInput, name: "stdin", format: format, progress: progress)
             } else {
-                for path in paths where !FileManager.default.fileExists(atPath: path) { throw CLIError.missingFile(path) }
                 summary = try store.importFiles(paths.map { URL(fileURLWithPath: $0) }, format: format, progress: progress)
             }
-        } catch let error as QuoteError {
+        } catch {
             if case .malformedImport = error { throw CLIError.badInput(error.description) }
             throw error
         }
         if options.json { try Terminal.printJSON(summary); return }
         print("Read \(summary.read), imported \(summary.imported), duplicates \(summary.duplicates), skipped \(summary.skipped).")
+    }
+
+    /// One format for all the inputs, from their names and first bytes.
+    static func detect(_ paths: [String], standardInput: Data?) throws -> QuoteImportFormat {
+        var found: Set<QuoteImportFormat> = []
+        for path in paths {
+            var isFolder: ObjCBool = false
+            if let standardInput {
+                guard let format = QuoteImportFormat.detect(name: "stdin", head: standardInput) else {
+                    throw CLIError.usage("cannot tell the format of standard input: give --format fortune, json or csv")
+                }
+                found.insert(format)
+            } else if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
+                found.insert(.fortune)
+            } else {
+                // The first 64 KiB of a regular file; a pipe or FIFO cannot be read twice, so it needs --format.
+                guard let handle = FileHandle(forReadingAtPath: path), StoreFileKind.isRegular(path) else {
+                    throw CLIError.usage("cannot tell the format of \(path) without reading it up: give --format fortune, json or csv")
+                }
+                let head = (try? handle.read(upToCount: 65_536)) ?? Data()
+                try? handle.close()
+                guard let format = QuoteImportFormat.detect(name: path, head: head) else {
+                    throw CLIError.usage("cannot tell the format of \(path): give --format fortune, json or csv")
+                }
+                found.insert(format)
+            }
+        }
+        guard found.count == 1, let format = found.first else {
+            throw CLIError.usage("these files are in different formats (\(found.map(\.rawValue).sorted().joined(separator: ", "))): import them one format at a time")
+        }
+        return format
+    }
+}
+
+/// What kind of file a path is.
+enum StoreFileKind {
+    static func isRegular(_ path: String) -> Bool {
+        var info = stat()
+        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
     }
 }
 

@@ -17,7 +17,7 @@ struct QuotesCommand: ParsableCommand {
               suite quotes schedule set "3 between 09:00-21:00" --weekdays mon-fri
             """,
         subcommands: [
-            QuotesImport.self, QuotesAdd.self, QuotesRandom.self, QuotesToday.self, QuotesShow.self, QuotesSimilar.self,
+            QuotesImport.self, QuotesAdd.self, QuotesEdit.self, QuotesRemove.self, QuotesRandom.self, QuotesToday.self, QuotesShow.self, QuotesSimilar.self,
             QuotesSearch.self, QuotesCategories.self, QuotesSources.self, QuotesBrowse.self, QuotesFav.self, QuotesUnfav.self,
             QuotesFavorites.self, QuotesTop.self, QuotesNote.self, QuotesNotes.self, QuotesNoteEdit.self, QuotesNoteDelete.self,
             QuotesHistory.self, QuotesScheduleCommand.self, QuotesTick.self, QuotesShare.self, QuotesExport.self, QuotesStarter.self,

@@ -141,13 +141,20 @@ struct QuotesShare: ParsableCommand {
 
 struct QuotesExport: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "export", abstract: "Every quote as Suite JSON ('suite quotes import json' reads it back).",
-        discussion: "Example:\n  suite quotes export -o quotes.json")
+        commandName: "export", abstract: "Every quote as Suite JSON (the default; 'suite quotes import' reads it back), fortune-style text or Markdown.",
+        discussion: "Examples:\n  suite quotes export -o quotes.json\n  suite quotes export --format text -o quotes.txt")
     @OptionGroup var options: QuotesOptions
+    @Option(help: ArgumentHelp("json (the default), text or markdown.", valueName: "format")) var format: QuotesShare.Format = .json
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
     func run() throws {
-        let data = QuoteExport.json(try options.open(readOnly: true).allQuotes())
+        let quotes = try options.open(readOnly: true).allQuotes()
+        let data: Data
+        switch format {
+        case .json: data = QuoteExport.json(quotes)
+        case .text: data = Data(QuoteExport.text(quotes).utf8)
+        case .markdown: data = Data(QuoteExport.markdown(quotes, title: "Quotes").utf8)
+        }
         try Terminal.emit(data, to: output)
     }
 }
