@@ -239,3 +239,31 @@ extension BundleRoughEdgeTests {
         expectFailure(try suite.run("quotes", "edit", "1", "--text", "a\u{1B}b"), status: 65, "control character")
     }
 }
+
+/// One time convention for people: local time, the zone named only when it is not the local one.
+@Suite struct PeopleTimeTests {
+    @Test func scheduleTimesNameAZoneThatIsNotTheLocalOne() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        let set = try suite.run(["quotes", "schedule", "set", "09:00", "--tz", "Europe/Berlin"], environment: ["TZ": "Asia/Tokyo"])
+        #expect(set.status == 0, "\(set.stderr)")
+        let other = try suite.run(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Asia/Tokyo"])
+        let lines = other.stdout.split(separator: "\n").map(String.init)
+        #expect(lines.count == 2 && lines.allSatisfy { $0.hasSuffix(" 09:00 Europe/Berlin") }, "\(lines)")
+        let local = try suite.run(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Europe/Berlin"])
+        #expect(local.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(" 09:00") }, "\(local.stdout)")
+    }
+
+    @Test func businessModelHistoryIsInLocalTime() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Acme")
+        try suite.run("bmm", "set", "vp", "--text", "Bread")
+        let history = try suite.run(["bmm", "history", "vp"], environment: ["TZ": "America/Sao_Paulo"])
+        let line = history.stdout.split(separator: "\n").first.map(String.init) ?? ""
+        #expect(line.range(of: #"^  1  (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}  Bread"#, options: .regularExpression) != nil, "\(line)")
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = TimeZone(identifier: "America/Sao_Paulo") ?? .current
+        let hour = String(format: "%02d:", calendar.component(.hour, from: Date()))
+        #expect(line.contains(" \(hour)") || line.contains(String(format: " %02d:", (calendar.component(.hour, from: Date()) + 23) % 24)), "\(line) is not local time")
+    }
+}

@@ -121,7 +121,7 @@ struct BMMSet: ParsableCommand {
               suite bmm set vp --confidence validated
             """)
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
     @Argument(help: ArgumentHelp("'-' to read the text from standard input.", valueName: "-")) var stdin: String?
@@ -169,7 +169,7 @@ struct BMMClear: ParsableCommand {
         abstract: "Empty a section (the old text stays in its history).",
         discussion: "Example:\n  suite bmm clear gl")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
 
@@ -211,7 +211,7 @@ struct BMMHistory: ParsableCommand {
         for version in versions {
             let first = version.text.split(separator: "\n").first.map(String.init) ?? ""
             let preview = first.isEmpty ? "(empty)" : (first.count > 60 ? String(first.prefix(59)) + "…" : first)
-            let when = version.savedAt.formatted(.iso8601.year().month().day().time(includingFractionalSeconds: false).dateSeparator(.dash).timeSeparator(.colon))
+            let when = PeopleTime.stamp(version.savedAt)
             let current = version.version == versions.last?.version ? "  (current)" : ""
             print("\(String(version.version).leftPadded(3))  \(when)  \(preview)\(current)")
         }
@@ -224,7 +224,7 @@ struct BMMRestore: ParsableCommand {
         abstract: "Make an earlier version of a section current again.",
         discussion: "Example:\n  suite bmm restore vp --version 2")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
     @Option(parsing: .unconditional, help: ArgumentHelp("The version number from 'history'.", valueName: "n"), transform: NumberOption.int(1...Int.max, "--version"))

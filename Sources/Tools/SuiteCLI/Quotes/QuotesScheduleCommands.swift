@@ -13,13 +13,7 @@ enum Schedules {
         return date
     }
 
-    static func stamp(_ date: Date, in timeZone: TimeZone = .current) -> String {
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        let c = calendar.dateComponents([.year, .month, .day, .hour, .minute, .weekday], from: date)
-        let names = ["Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"]
-        return String(format: "%@ %04d-%02d-%02d %02d:%02d", names[(c.weekday ?? 1) - 1], c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0)
-    }
+    static func stamp(_ date: Date, in timeZone: TimeZone = .current) -> String { PeopleTime.stamp(date, in: timeZone) }
 
     static func describe(_ schedule: Schedule) -> String {
         let times: String
@@ -68,7 +62,7 @@ struct QuotesScheduleCommand: ParsableCommand {
                   suite quotes schedule set "09:00,13:30"
                   suite quotes schedule set "3 between 09:00-21:00 jitter 15" --weekdays mon-fri --quiet 12:00-13:00
                 """)
-        @OptionGroup var options: QuotesOptions
+        @OptionGroup var options: QuotesTextOptions
         @Argument(help: ArgumentHelp("Times of day, or N between a window.", valueName: "times")) var times: String
         @Option(help: ArgumentHelp("mon-fri, mon,wed,fri, weekdays, weekends or all.", valueName: "days")) var weekdays = "all"
         @Option(help: ArgumentHelp("Quiet hours (repeatable), like 22:00-07:00.", valueName: "range")) var quiet: [String] = []
@@ -110,7 +104,7 @@ struct QuotesScheduleCommand: ParsableCommand {
     struct Clear: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "clear", abstract: "Remove the schedule.",
                                                         discussion: "Example:\n  suite quotes schedule clear")
-        @OptionGroup var options: QuotesOptions
+        @OptionGroup var options: QuotesTextOptions
         func run() throws {
             try options.open().setSchedule(nil, user: options.userName)
             print("Schedule removed.")
@@ -122,7 +116,7 @@ struct QuotesScheduleCommand: ParsableCommand {
             commandName: "install",
             abstract: "Run 'suite quotes tick' every minute: a systemd user timer, or --cron prints a crontab line.",
             discussion: "Example:\n  suite quotes schedule install && systemctl --user enable --now suite-quotes.timer")
-        @OptionGroup var options: QuotesOptions
+        @OptionGroup var options: QuotesTextOptions
         @Flag(help: "Print a crontab line instead.") var cron = false
 
         func run() throws {
