@@ -62,7 +62,7 @@ struct BundleRemove: ParsableCommand {
         abstract: "Remove a todo for good ('drop' gives it up but keeps it).",
         discussion: "Asks on a terminal; otherwise needs --yes.\n\nExample:\n  suite bundle remove 4 --yes")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
     @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
 

@@ -32,7 +32,7 @@ struct BundleEvents: ParsableCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "add", abstract: "Create an event.",
                                                         discussion: "Example:\n  suite bundle events add \"go to the bank\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event phrase.", valueName: "phrase")) var phrase: String
         func run() throws { print("Added event '\(try Bundles.open(options).addEvent(phrase).name)'.") }
     }
@@ -40,7 +40,7 @@ struct BundleEvents: ParsableCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "rename", abstract: "Rename an event; the old phrase stays as an alias.",
                                                         discussion: "Example:\n  suite bundle events rename \"bank\" \"go to the bank\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
         @Argument(help: ArgumentHelp("The new phrase.", valueName: "new-phrase")) var newName: String
         func run() throws { print("Renamed to '\(try Bundles.open(options).renameEvent(event, to: newName).name)'.") }
@@ -49,7 +49,7 @@ struct BundleEvents: ParsableCommand {
     struct Alias: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "alias", abstract: "Add another phrase for an event.",
                                                         discussion: "Example:\n  suite bundle events alias \"go to the bank\" \"bank run\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
         @Argument(help: ArgumentHelp("The other phrase.", valueName: "alias")) var alias: String
         func run() throws {
@@ -61,7 +61,7 @@ struct BundleEvents: ParsableCommand {
     struct Merge: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "merge", abstract: "Merge one event into another (todos, bundles and names move).",
                                                         discussion: "Example:\n  suite bundle events merge \"bank\" \"go to the bank\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event to merge away.", valueName: "source")) var source: String
         @Argument(help: ArgumentHelp("The event to keep.", valueName: "target")) var target: String
         func run() throws { print("Merged into '\(try Bundles.open(options).mergeEvent(source, into: target).name)'.") }
@@ -70,7 +70,7 @@ struct BundleEvents: ParsableCommand {
     struct Archive: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "archive", abstract: "Hide an event from listings; its history stays.",
                                                         discussion: "Example:\n  suite bundle events archive \"old office\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
         func run() throws { print("Archived '\(try Bundles.open(options).archiveEvent(event).name)'.") }
     }
@@ -78,7 +78,7 @@ struct BundleEvents: ParsableCommand {
     struct Unarchive: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "unarchive", abstract: "Bring an archived event back.",
                                                         discussion: "Example:\n  suite bundle events unarchive \"old office\"")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
         func run() throws { print("Unarchived '\(try Bundles.open(options).archiveEvent(event, archived: false).name)'.") }
     }

@@ -57,7 +57,7 @@ struct BundleExport: ParsableCommand {
               suite bundle export --format taskwarrior | task import
             """)
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Option(help: ArgumentHelp("json (the default), taskwarrior, ics or todotxt.", valueName: "format")) var format: InterchangeFormat = .json
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
     var output: String?

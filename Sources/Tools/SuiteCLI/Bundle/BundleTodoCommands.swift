@@ -96,7 +96,7 @@ struct BundleDrop: ParsableCommand {
         abstract: "Give up a pending todo.",
         discussion: "Example:\n  suite bundle drop 7")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
 
     func run() throws {
@@ -135,7 +135,7 @@ struct BundleRemind: ParsableCommand {
             commandName: "install",
             abstract: "Run 'suite bundle remind' every 15 minutes: a systemd user timer, or --cron prints a crontab line.",
             discussion: "Example:\n  suite bundle remind install --within 2h && systemctl --user enable --now suite-bundle-remind.timer")
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
         @Flag(help: "Print a crontab line instead.") var cron = false
 
@@ -163,7 +163,7 @@ extension BundleRemind {
                   */15 * * * * suite bundle remind --within 2h
                 """)
 
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
         @Flag(help: "Print instead of notifying.") var stdout = false
 

@@ -70,7 +70,7 @@ struct BMMUse: ParsableCommand {
         abstract: "Make another business model current.",
         discussion: "Example:\n  suite bmm use \"Acme Bakery\"")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
 
     func run() throws {
@@ -85,7 +85,7 @@ struct BMMRename: ParsableCommand {
         abstract: "Change the business name of the current model.",
         discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
 
@@ -103,7 +103,7 @@ struct BMMCopy: ParsableCommand {
         abstract: "Copy the current model, with its history, under a new name; the copy becomes current.",
         discussion: "Example:\n  suite bmm copy \"Acme Bakery (online only)\"")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The copy's name.", valueName: "new-name")) var newName: String
 
@@ -122,7 +122,7 @@ struct BMMDelete: ParsableCommand {
         discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm remove \"Old idea\" --yes",
         aliases: ["delete"])
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
     @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
 

@@ -49,7 +49,7 @@ struct BMMExport: ParsableCommand {
               suite bmm export --format json > acme.json
             """)
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Option(help: ArgumentHelp("markdown, html, text, json or canvas.", valueName: "format")) var format: BMMFormat = .markdown
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
@@ -72,7 +72,7 @@ struct BMMImport: ParsableCommand {
         abstract: "Import a model from JSON written by 'suite bmm export --format json'.",
         discussion: "A model whose name exists is refused unless --as gives a new name. Nothing is imported from a malformed file.\n\nExample:\n  suite bmm import acme.json --as \"Acme (copy)\"")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(help: ArgumentHelp("The JSON file ('-' for standard input).", valueName: "file")) var file: String
     @Option(name: .customLong("as"), help: ArgumentHelp("Import under this name (with a new id).", valueName: "name")) var newName: String?
 
@@ -101,7 +101,7 @@ struct BMMPrint: ParsableCommand {
         abstract: "Print the model on paper through the system's print spooler (lp).",
         discussion: "Sends the paginated text of 'export --format text' to 'lp'. The same sharing rules as export apply.\n\nExample:\n  suite bmm print --printer Office_Laser")
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Option(help: ArgumentHelp("The printer (lp -d).", valueName: "name")) var printer: String?
     @Flag(help: "Print even though the business name or Value Proposition is missing.") var force = false

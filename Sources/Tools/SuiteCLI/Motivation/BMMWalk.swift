@@ -20,7 +20,7 @@ struct BMMWalk: ParsableCommand {
               printf 'Fresh bread by 7 am\\n.\\n.\\n:q\\n' | suite bmm walk
             """)
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Option(help: ArgumentHelp("Start at this section instead of the first.", valueName: "section")) var from: SectionArgument?
     @Option(help: ArgumentHelp("Walk the model with this business name, creating it when missing.", valueName: "name"))
@@ -99,7 +99,7 @@ struct BMMEdit: ParsableCommand {
               EDITOR=nano suite bmm edit vp
             """)
 
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @OptionGroup var selection: ModelOption
     @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
 

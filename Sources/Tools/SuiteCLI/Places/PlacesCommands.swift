@@ -40,7 +40,7 @@ struct PlacesLocation: ParsableCommand {
             let store = try Places.open(options)
             if let coordinate = try? Coordinate.parse(place) {
                 try store.setLocation(coordinate)
-                print("Current location: \(coordinate)")
+                try report(coordinate, label: nil)
                 return
             }
             if place.range(of: #"^\s*-?[0-9.]+\s*,\s*-?[0-9.]+\s*$"#, options: .regularExpression) != nil {
@@ -49,7 +49,17 @@ struct PlacesLocation: ParsableCommand {
             Places.progress()?("Looking up the address on OpenStreetMap…")
             let found = try await providers.geocoder().geocode(place)
             try store.setLocation(found.coordinate, label: found.displayName)
-            print("Current location: \(found.coordinate)  (\(found.displayName))")
+            try report(found.coordinate, label: found.displayName)
+        }
+
+        /// The location set: a line, or with --json what `location show --json` prints and the label.
+        private func report(_ coordinate: Coordinate, label: String?) throws {
+            struct Output: Encodable { let latitude: Double, longitude: Double, label: String? }
+            if options.json {
+                try Terminal.printJSON(Output(latitude: coordinate.latitude, longitude: coordinate.longitude, label: label))
+            } else {
+                print("Current location: \(coordinate)" + (label.map { "  (\($0))" } ?? ""))
+            }
         }
     }
 }
@@ -301,9 +311,9 @@ struct PlacesShow: ParsableCommand {
 
 struct PlacesRemove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a place and your rating of it.",
-                                                    usage: "suite places remove <id> [--store-dir <dir>] [--json]",
+                                                    usage: "suite places remove <id> [--store-dir <dir>]",
                                                     discussion: "Example:\n  suite places remove 12")
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The place's number.", valueName: "id")) var words: [String] = []
     func validate() throws { _ = try Places.id(words) }
 
@@ -335,7 +345,7 @@ struct PlacesExport: ParsableCommand {
         commandName: "export", abstract: "Export every place with your ratings as GeoJSON or CSV.",
         discussion: "Example:\n  suite places export --format geojson -o places.geojson")
     enum Format: String, ExpressibleByArgument { case geojson, csv }
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Option(help: ArgumentHelp("geojson or csv.", valueName: "format")) var format: Format = .geojson
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
@@ -350,7 +360,7 @@ struct PlacesMap: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "map", abstract: "Draw the places around you as an SVG map to open in a browser.",
         discussion: "Example:\n  suite places map --radius 1km -o map.svg")
-    @OptionGroup var options: CommonOptions
+    @OptionGroup var options: TextOptions
     @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
     var at: String?
     @Option(parsing: .unconditional, help: ArgumentHelp("How far (default 1.5km).", valueName: "distance")) var radius = "1.5km"

@@ -49,6 +49,15 @@ struct QuotesOptions: ParsableArguments, QuotesContext {
     var common: StoreOptions { commonOptions }
 }
 
+/// ``QuotesOptions`` of a command that prints only text: no `--json`.
+struct QuotesTextOptions: ParsableArguments, QuotesContext {
+    @OptionGroup var textOptions: TextOptions
+    @Option(help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
+    var user: String?
+
+    var common: StoreOptions { textOptions }
+}
+
 extension QuotesContext {
     var json: Bool { common.json }
 

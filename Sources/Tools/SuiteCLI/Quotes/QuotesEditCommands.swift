@@ -27,7 +27,7 @@ struct QuotesRemove: ParsableCommand {
         commandName: "remove", abstract: "Remove a quote with its favourites, notes and deliveries.",
         discussion: "Asks on a terminal; otherwise needs --yes.\n\nExample:\n  suite quotes remove 42 --yes")
 
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
     @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
 

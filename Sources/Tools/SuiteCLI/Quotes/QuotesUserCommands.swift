@@ -5,7 +5,7 @@ import QuoteCore
 struct QuotesFav: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "fav", abstract: "Add a quote to your favourites.",
                                                     discussion: "Example:\n  suite quotes fav 42")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
 
     func run() throws {
@@ -17,7 +17,7 @@ struct QuotesFav: ParsableCommand {
 struct QuotesUnfav: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "unfav", abstract: "Remove a quote from your favourites.",
                                                     discussion: "Example:\n  suite quotes unfav 42")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
 
     func run() throws {
@@ -73,7 +73,7 @@ struct QuotesNotes: ParsableCommand {
 struct QuotesNoteEdit: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "note-edit", abstract: "Change one of your notes.",
                                                     discussion: "Example:\n  suite quotes note-edit 3 \"New text\"")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Argument(help: ArgumentHelp("The note's number.", valueName: "note-id")) var id: String
     @Argument(help: ArgumentHelp("The new text.", valueName: "text")) var text: String
 
@@ -86,7 +86,7 @@ struct QuotesNoteEdit: ParsableCommand {
 struct QuotesNoteDelete: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "note-delete", abstract: "Delete one of your notes.",
                                                     discussion: "Example:\n  suite quotes note-delete 3")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Argument(help: ArgumentHelp("The note's number.", valueName: "note-id")) var id: String
 
     func run() throws {
@@ -118,7 +118,7 @@ struct QuotesShare: ParsableCommand {
         commandName: "share", abstract: "Your favourites (or your history) as text, Markdown or JSON to pass on.",
         discussion: "Example:\n  suite quotes share --favorites --format markdown -o favourites.md")
     enum Format: String, ExpressibleByArgument { case text, markdown, json }
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Flag(help: "Share your favourites (the default).") var favorites = false
     @Flag(help: "Share the quotes you were sent instead.") var history = false
     @Option(help: ArgumentHelp("text, markdown or json.", valueName: "format")) var format: Format = .text
@@ -143,7 +143,7 @@ struct QuotesExport: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "export", abstract: "Every quote as Suite JSON (the default; 'suite quotes import' reads it back), fortune-style text or Markdown.",
         discussion: "Examples:\n  suite quotes export -o quotes.json\n  suite quotes export --format text -o quotes.txt")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     @Option(help: ArgumentHelp("json (the default), text or markdown.", valueName: "format")) var format: QuotesShare.Format = .json
     @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
@@ -163,7 +163,7 @@ struct QuotesStarter: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "starter", abstract: "Add the starter collection of public-domain quotes.",
         discussion: "Example:\n  suite quotes starter")
-    @OptionGroup var options: QuotesOptions
+    @OptionGroup var options: QuotesTextOptions
     func run() throws {
         let added = try options.open().installStarterCollection()
         print("Added \(added) of \(StarterCollection.count) starter quotes.")

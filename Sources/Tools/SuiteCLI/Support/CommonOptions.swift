@@ -8,7 +8,9 @@ protocol StoreOptions {
     var json: Bool { get }
 }
 
-/// Options every store-using command takes.
+/// The options of a store-using command that can print JSON: the store, `--json` and `--color`.
+/// A command declares `--json` only when it prints one JSON document with it; the others take
+/// ``TextOptions``, so ArgumentParser refuses `--json` there as an unknown option (exit 64).
 struct CommonOptions: ParsableArguments, StoreOptions {
     @Option(name: .customLong("store-dir"), help: ArgumentHelp(
         "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
@@ -17,6 +19,16 @@ struct CommonOptions: ParsableArguments, StoreOptions {
 
     @Flag(name: .long, help: "Print one JSON document to stdout instead of text.")
     var json = false
+}
+
+/// The options of a store-using command that prints only text: the store, no `--json`.
+struct TextOptions: ParsableArguments, StoreOptions {
+    @Option(name: .customLong("store-dir"), help: ArgumentHelp(
+        "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
+        valueName: "dir"))
+    var storeDir: String?
+
+    var json: Bool { false }
 }
 
 /// ``StoreOptions`` read by the fast path.
