@@ -5,7 +5,11 @@ import PackageDescription
 
 let package = Package(
     name: "SuiteFuzz",
-    dependencies: [.package(name: "Suite", path: "..")],
+    dependencies: [
+        .package(name: "Suite", path: ".."),
+        // The same ArgumentParser Suite uses: the cli target reads each command's options from it.
+        .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
+    ],
     targets: [
         .executableTarget(
             name: "suite-fuzz",
@@ -15,6 +19,7 @@ let package = Package(
                 .product(name: "QuoteCore", package: "Suite"),
                 .product(name: "BundleCore", package: "Suite"),
                 .product(name: "SuiteCLI", package: "Suite"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             swiftSettings: [.unsafeFlags(["-parse-as-library"])]
         ),

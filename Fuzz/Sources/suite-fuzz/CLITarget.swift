@@ -2,6 +2,7 @@
 // against a throwaway store in a private folder. Whatever the words, a command must end with an
 // exit code (and at most a `suite:` line): a trap, a crash or a hang is a finding.
 import Dispatch
+import ArgumentParser
 import Foundation
 import SuiteCLI
 #if canImport(Glibc)
@@ -11,44 +12,39 @@ import Darwin
 #endif
 
 enum CLIFuzz {
-    /// Every command path of `suite` (and a few non-commands).
-    static let commands: [[String]] = [
-        [], ["help"], ["--version"], ["check"], ["nonsense"],
-        ["bmm", "new"], ["bmm", "list"], ["bmm", "use"], ["bmm", "rename"], ["bmm", "copy"], ["bmm", "delete"], ["bmm", "walk"],
-        ["bmm", "edit"], ["bmm", "sections"], ["bmm", "show"], ["bmm", "set"], ["bmm", "clear"], ["bmm", "history"],
-        ["bmm", "restore"], ["bmm", "export"], ["bmm", "import"], ["bmm", "print"], ["bmm", "about"],
-        ["places", "location"], ["places", "location", "show"], ["places", "location", "set"], ["places", "near"], ["places", "fetch"],
-        ["places", "add"], ["places", "rate"], ["places", "show"], ["places", "remove"], ["places", "import"], ["places", "export"],
-        ["places", "map"],
-        ["bundle", "add"], ["bundle", "todos"], ["bundle", "move"], ["bundle", "drop"], ["bundle", "due"], ["bundle", "remind"],
-        ["bundle", "checkin"], ["bundle", "current"], ["bundle", "show"], ["bundle", "done"], ["bundle", "throwback"], ["bundle", "pull"],
-        ["bundle", "rename"], ["bundle", "icon"], ["bundle", "complete"], ["bundle", "abandon"], ["bundle", "review"], ["bundle", "export"],
-        ["bundle", "import"], ["bundle", "events"], ["bundle", "events", "list"], ["bundle", "events", "add"], ["bundle", "events", "rename"],
-        ["bundle", "events", "alias"], ["bundle", "events", "merge"], ["bundle", "events", "archive"], ["bundle", "events", "unarchive"],
-        ["quotes", "import"], ["quotes", "add"], ["quotes", "random"], ["quotes", "today"], ["quotes", "show"], ["quotes", "similar"],
-        ["quotes", "search"], ["quotes", "categories"], ["quotes", "sources"], ["quotes", "browse"], ["quotes", "fav"], ["quotes", "unfav"],
-        ["quotes", "favorites"], ["quotes", "top"], ["quotes", "note"], ["quotes", "notes"], ["quotes", "note-edit"], ["quotes", "note-delete"],
-        ["quotes", "history"], ["quotes", "schedule"], ["quotes", "schedule", "show"], ["quotes", "schedule", "set"], ["quotes", "schedule", "next"],
-        ["quotes", "schedule", "clear"], ["quotes", "schedule", "install"], ["quotes", "tick"], ["quotes", "share"], ["quotes", "export"],
-        ["quotes", "starter"],
-    ]
+    /// Every command path of `suite` with the options its help lists (hidden ones, such as the
+    /// provider URL overrides, are left out: the fuzzer must not reach the network), read from
+    /// ArgumentParser itself so that new commands and options are fuzzed too; and a few
+    /// non-commands.
+    static let commands: [(path: [String], options: [String])] = {
+        var table: [(path: [String], options: [String])] = [([], []), (["nonsense"], []), (["help"], [])]
+        func walk(_ type: any ParsableCommand.Type, _ path: [String]) {
+            let help = SuiteCommand.helpMessage(for: type, includeHidden: false, columns: 10_000)
+            let options = help.split(whereSeparator: { " ,[]()<>=\n".contains($0) })
+                .filter { $0.hasPrefix("-") && $0.count > 1 && $0.dropFirst().allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" } }
+            // Help and version end the command before it runs: they are among the stray options.
+            table.append((path, Set(options.map(String.init)).subtracting(["-h", "--help", "--version"]).sorted()))
+            for subcommand in type.configuration.subcommands {
+                walk(subcommand, path + [subcommand.configuration.commandName ?? "\(subcommand)".lowercased()])
+            }
+        }
+        walk(SuiteCommand.self, [])
+        return table
+    }()
 
-    /// Real option names (the URL overrides are left out: the fuzzer must not reach the network).
-    static let options = [
-        "--store-dir", "--json", "--user", "--category", "--source", "--favorites", "--limit", "--page", "--count", "--timeout", "--hours",
-        "--radius", "--at", "--anywhere", "--type", "--min", "--open-now", "--sort", "--provider", "--name", "--address", "--phone",
-        "--website", "--noise", "--outlets", "--wifi", "--cost", "--seating", "--wifi-mbps", "--menu", "--notes", "--pin", "--format", "-o",
-        "--output", "--since", "--weekdays", "--quiet", "--tz", "--missed", "--cron", "--stdout", "--kind", "--before", "--after", "--when",
-        "--event", "--new-event", "--deadline", "--within", "--prep", "--bundle", "--pick", "--all", "--about-to", "--just-finished",
-        "--title", "--icon", "--by-event", "--from", "--to", "--day", "--model", "--text", "--file", "--confidence", "--force", "--version",
-        "--as", "--printer", "--history", "--help", "-h", "--", "-", "--no-such-option", "-x",
+    /// Options any command might be given by mistake.
+    static let strayOptions = ["--", "-", "--no-such-option", "-x", "--json", "--store-dir", "--help", "--version"]
+
+    /// Numbers at and beyond every edge.
+    static let numbers = [
+        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "99999999999999999999", "18446744073709551616",
+        "1e300", "-1e300", "1e-300", "nan", "-nan", "NaN", "inf", "-inf", "infinity", "0", "-0", "+0", "-1", "1", "2", "3", "7", "64",
+        "1000", "0x10", "1.5", "4.9e-324", "1.7976931348623157e308", "2147483648", "4294967296", "1000001", "10001", "241", "501", "101",
     ]
 
     /// Hostile and ordinary values.
     static let values = [
-        "9223372036854775807", "-9223372036854775808", "9223372036854775808", "99999999999999999999", "18446744073709551616",
-        "1e300", "-1e300", "1e-300", "nan", "-nan", "NaN", "inf", "-inf", "infinity", "0", "-0", "+0", "-1", "1", "2", "3", "7", "64",
-        "1000", "0x10", "1.5", "4.9e-324", "1.7976931348623157e308", "", " ", "\u{0}", "\u{1B}[2J", "\u{1B}]0;x\u{7}", "\r\n", "\r",
+        "", " ", "\u{0}", "\u{1B}[2J", "\u{1B}]0;x\u{7}", "\r\n", "\r",
         "\n", "\t", "\u{7F}", "\u{85}", "\u{FFFD}", "\u{FEFF}", "\u{202E}", "\u{2028}", "\u{FFFF}", "😀", "'", "\"", "\\", "%", "%n%s",
         "$HOME", "${IFS}", ";", "*", "-", "--", "#1", "#0", "#-1", "1,1", "91,181", "-90,-180", "nan,nan", "inf,0", "1e300,1e300",
         "52.52,13.40", "52.5200,13.4050", "1.5km", "1e300km", "-1m", "nanm", "0m", "20100km", "infmi", "2026-02-30", "2026-11-23",
@@ -145,28 +141,40 @@ enum CLIFuzz {
         return box.status
     }
 
-    /// The argument vector the bytes spell: a command path, then options, values and raw words.
+    /// The argument vector the bytes spell: a command path, then its options with values,
+    /// stray options and raw words. One byte per choice, so that a mutation of one byte changes
+    /// one choice. An input starting with 0xFF is a literal command line instead, its words
+    /// separated by NUL bytes (for seeds and for replaying a finding by hand).
     static func arguments(_ bytes: [UInt8]) -> [String] {
+        if bytes.first == 0xFF {
+            return bytes.dropFirst().split(separator: 0, omittingEmptySubsequences: false).map { confined(String(decoding: $0, as: UTF8.self)) }
+        }
         var reader = bytes[...]
         func next() -> Int { Int(reader.popFirst() ?? 0) }
         guard !reader.isEmpty else { return [] }
-        var words = commands[next() % commands.count]
-        while !reader.isEmpty, words.count < 20 {
-            switch next() % 8 {
-            case 0, 1, 2: words.append(options[(next() << 8 | next()) % options.count])
-            case 3, 4: words.append(values[(next() << 8 | next()) % values.count])
-            case 5: words.append(options[next() % options.count] + "=" + values[(next() << 8 | next()) % values.count])
-            case 6:
+        let command = commands[next() % commands.count]
+        var words = command.path
+        while !reader.isEmpty, words.count < 24 {
+            let choice = next()
+            switch choice % 10 {
+            case 0, 1, 2, 3:
+                // One of this command's options, with a number (or, when it is a flag, a stray word).
+                guard !command.options.isEmpty else { fallthrough }
+                words.append(command.options[next() % command.options.count])
+                words.append(choice & 0x10 == 0 ? numbers[next() % numbers.count] : values[next() % values.count])
+            case 4, 5:
+                guard !command.options.isEmpty else { fallthrough }
+                let option = command.options[next() % command.options.count]
+                words.append(option.hasPrefix("--") ? option + "=" + numbers[next() % numbers.count] : option)
+            case 6: words.append(values[next() % values.count])
+            case 7: words.append(numbers[next() % numbers.count])
+            case 8: words.append(strayOptions[next() % strayOptions.count])
+            default:
                 // Raw bytes (invalid UTF-8 arrives repaired, as CommandLine.arguments does it).
                 let count = next() % 32
                 var raw: [UInt8] = []
                 while raw.count < count, let byte = reader.popFirst() { raw.append(byte) }
                 words.append(confined(String(decoding: raw, as: UTF8.self)))
-            default:
-                // A number from eight bytes, as an integer or as a double's bits.
-                var bits: UInt64 = 0
-                for _ in 0..<8 { bits = bits << 8 | UInt64(next()) }
-                words.append(bits & 1 == 0 ? String(Int64(bitPattern: bits)) : String(Double(bitPattern: bits)))
             }
         }
         return words
