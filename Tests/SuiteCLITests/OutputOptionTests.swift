@@ -1,4 +1,5 @@
 import ArgumentParser
+import GRDB
 import Foundation
 import Testing
 @testable import SuiteCLI
@@ -162,5 +163,89 @@ import Testing
                 #expect(result.stdout.isEmpty, "\(arguments)")
             }
         }
+    }
+}
+
+/// Colour where the seeds ask for it: ✓ green and ! red in `bmm`, red and blue pins in `places`,
+/// `--color auto|always|never`, `NO_COLOR`, and the accent colour `$SUITE_ACCENT`.
+@Suite struct ColourTests {
+    static let green = "\u{1B}[32m", red = "\u{1B}[31m", blue = "\u{1B}[34m", cyan = "\u{1B}[36m", reset = "\u{1B}[0m"
+
+    func seeded() throws -> Suite {
+        let suite = try Suite()
+        for arguments in [
+            ["bmm", "add", "Acme"], ["bmm", "set", "vp", "--text", "Fresh bread at dawn."],
+            ["places", "import", JSONEverywhereTests.fixtures.appendingPathComponent("places/berlin.geojson").path],
+            ["places", "add", "--name", "My desk", "--at", "52.5201,13.4051"],
+        ] {
+            let result = try suite.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+        }
+        return suite
+    }
+
+    @Test func alwaysColoursTheMarksThePercentagesAndThePins() throws {
+        let suite = try seeded()
+        let sections = try suite.run("bmm", "sections", "--color", "always")
+        #expect(sections.status == 0, "\(sections.stderr)")
+        #expect(sections.stdout.contains("\(Self.green)✓\(Self.reset)  1. vp"), "\(sections.stdout.debugDescription)")
+        #expect(sections.stdout.contains("\(Self.red)!\(Self.reset)  2. cn"))
+        #expect(sections.stdout.hasPrefix("\(Self.cyan)Acme\(Self.reset): 1 of 10 sections written (\(Self.red)10%\(Self.reset))"))
+        // The walk's "Continue to:" listing shows the same marks.
+        let walk = try suite.run(["bmm", "walk", "--color", "always"], stdin: Data(":q\n".utf8))
+        #expect(walk.stdout.contains("Continue to:\n  \(Self.red)!\(Self.reset) "), "\(walk.stdout.debugDescription)")
+        let list = try suite.run("--color", "always", "bmm", "list")
+        #expect(list.stdout == "* \(Self.cyan)Acme\(Self.reset)  \(Self.red)10%\(Self.reset)\n")
+        // Red pins: places you have not rated; blue: yours. The fast path and ArgumentParser agree.
+        let near = try suite.run("places", "near", "--at", "52.52,13.405", "--color", "always")
+        #expect(near.stdout.contains("[\(Self.red)red\(Self.reset) pin]"), "\(near.stdout.debugDescription)")
+        #expect(near.stdout.contains("[\(Self.blue)blue\(Self.reset) pin]"))
+        let slow = try suite.run(["places", "near", "--at", "52.52,13.405", "--color", "always"], environment: ["SUITE_NO_FAST_PATH": "1"])
+        #expect(slow.stdout == near.stdout)
+        let show = try suite.run("places", "show", "1", "--color", "always")
+        #expect(show.stdout.contains("pin:      \(Self.red)red\(Self.reset)"), "\(show.stdout.debugDescription)")
+    }
+
+    /// Plain text when stdout is not a terminal (these tests' pipes), with --color never, and with
+    /// NO_COLOR set unless --color always says otherwise.
+    @Test func neverNoColorAndAPipeArePlain() throws {
+        let suite = try seeded()
+        for command in [["bmm", "sections"], ["bmm", "list"], ["places", "near", "--at", "52.52,13.405"], ["places", "show", "1"]] {
+            for (extra, environment) in [([], [:]), (["--color", "never"], [:]), (["--color", "auto"], ["NO_COLOR": "1"]), ([], ["NO_COLOR": "1"]),
+                                         (["--color", "never"], ["SUITE_ACCENT": "blue"])] as [([String], [String: String?])] {
+                let result = try suite.run(command + extra, environment: environment)
+                #expect(result.status == 0, "\(command + extra): \(result.stderr)")
+                #expect(!result.stdout.utf8.contains(0x1B), "\(command + extra) \(environment): \(result.stdout.debugDescription)")
+                #expect(!result.stdout.unicodeScalars.contains { (0xFDD0...0xFDEF).contains($0.value) })
+            }
+        }
+        #expect(try suite.run("bmm", "sections").stdout.contains("[x]  1. vp"))
+        let forced = try suite.run(["bmm", "sections", "--color", "always"], environment: ["NO_COLOR": "1"])
+        #expect(forced.stdout.contains("\(Self.green)✓\(Self.reset)"))
+    }
+
+    @Test func theAccentColourComesFromSuiteAccent() throws {
+        let suite = try seeded()
+        let blue = try suite.run(["bmm", "list", "--color", "always"], environment: ["SUITE_ACCENT": "Blue"])
+        #expect(blue.stdout.hasPrefix("* \(Self.blue)Acme\(Self.reset)"), "\(blue.stdout.debugDescription)")
+        let wrong = try suite.run(["bmm", "list"], environment: ["SUITE_ACCENT": "purple"])
+        expectFailure(wrong, status: 64, "SUITE_ACCENT 'purple' is not a colour: use red, green, yellow, blue, magenta or cyan")
+        let wrongFast = try suite.run(["places", "near", "--at", "52.52,13.405"], environment: ["SUITE_ACCENT": "purple"])
+        expectFailure(wrongFast, status: 64, "SUITE_ACCENT 'purple' is not a colour")
+        expectFailure(try suite.run("bmm", "list", "--color", "sometimes"), status: 64, "--color")
+    }
+
+    /// Colour codes are added after stored text is made visible: an ESC in a stored name stays
+    /// `\u{1B}` while the marks around it are coloured.
+    @Test func storedEscapesStayVisibleWithColourOn() throws {
+        let suite = try seeded()
+        let queue = try DatabaseQueue(path: suite.storeFolder.appendingPathComponent("bmm.sqlite").path)
+        try queue.write { db in try db.execute(sql: "UPDATE model SET name = ?", arguments: ["Acme\u{1B}[2J\u{1B}]0;pwned\u{7}"]) }
+        try queue.close()
+        let sections = try suite.run("bmm", "sections", "--color", "always")
+        #expect(sections.status == 0, "\(sections.stderr)")
+        #expect(sections.stdout.hasPrefix("\(Self.cyan)Acme\\u{1B}[2J\\u{1B}]0;pwned\\u{7}\(Self.reset): 1 of 10"), "\(sections.stdout.debugDescription)")
+        let escapes = sections.stdout.components(separatedBy: "\u{1B}").dropFirst()
+        #expect(escapes.allSatisfy { $0.hasPrefix("[3") || $0.hasPrefix("[0m") }, "\(sections.stdout.debugDescription)")
     }
 }

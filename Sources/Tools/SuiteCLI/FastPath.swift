@@ -36,7 +36,7 @@ enum FastPath {
         let arguments = SuiteMain.hoistingSharedOptions(arguments)
         guard arguments.count >= 2 else { return nil }
         let rest = arguments.dropFirst(2)
-        let common: Set = ["--store-dir"], commonFlags: Set = ["--json"]
+        let common: Set = ["--store-dir", "--color"], commonFlags: Set = ["--json"]
         let run: () throws -> Void
         switch (arguments[0], arguments[1]) {
         case ("quotes", "random"):
@@ -76,6 +76,13 @@ enum FastPath {
         default:
             return nil
         }
+        // --color as ArgumentParser reads it: a value it refuses (or a bad $SUITE_ACCENT) is left to it.
+        var mode = ColorMode.auto
+        if let option = arguments.firstIndex(of: "--color") {
+            guard arguments.indices.contains(option + 1), let given = ColorMode(rawValue: arguments[option + 1]) else { return nil }
+            mode = given
+        }
+        guard (try? Colour.choose(mode)) != nil else { return nil }
         return run
     }
 

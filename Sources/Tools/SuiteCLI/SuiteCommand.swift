@@ -103,10 +103,10 @@ public enum SuiteMain {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]
-            if argument == "--store-dir", index + 1 < arguments.count {
+            if argument == "--store-dir" || argument == "--color", index + 1 < arguments.count {
                 leading += [argument, arguments[index + 1]]
                 index += 2
-            } else if argument.hasPrefix("--store-dir=") || argument == "--json" {
+            } else if argument.hasPrefix("--store-dir=") || argument.hasPrefix("--color=") || argument == "--json" {
                 leading.append(argument)
                 index += 1
             } else {

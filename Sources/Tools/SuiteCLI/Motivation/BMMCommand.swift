@@ -59,16 +59,21 @@ enum BMM {
         try BusinessModelStore(url: options.storeFile(BusinessModelStore.fileName), readOnly: readOnly)
     }
 
-    /// ✓ and ! on a terminal, `[x]` and `[!]` otherwise or with --ascii.
+    /// ✓ (green) and ! (red) on a terminal or with colour, `[x]` and `[!]` otherwise or with --ascii.
     static func mark(_ done: Bool, ascii: Bool) -> String {
-        let plain = ascii || !Terminal.stdoutIsTerminal
-        if done { return plain ? "[x]" : "✓" }
-        return plain ? "[!]" : "!"
+        let plain = ascii || !(Terminal.stdoutIsTerminal || Colour.enabled)
+        if done { return Colour.paint(plain ? "[x]" : "✓", .green) }
+        return Colour.paint(plain ? "[!]" : "!", .red)
+    }
+
+    /// A completeness percentage: green when every section is written, red otherwise.
+    static func percent(_ percent: Int) -> String {
+        Colour.paint("\(percent)%", percent >= 100 ? .green : .red)
     }
 
     static func completenessLine(_ model: BusinessModel) -> String {
         let completeness = model.completeness
-        return "\(model.name): \(completeness.done.count) of \(SectionCatalogue.sections.count) sections written (\(completeness.percent)%)"
+        return "\(Colour.accent(model.name)): \(completeness.done.count) of \(SectionCatalogue.sections.count) sections written (\(percent(completeness.percent)))"
     }
 
     static func sectionLabel(_ id: SectionID) -> String {

@@ -59,7 +59,7 @@ struct BMMList: ParsableCommand {
             return
         }
         for model in models {
-            print("\(model.isCurrent ? "*" : " ") \(model.name)  \(model.percent)%")
+            print("\(model.isCurrent ? "*" : " ") \(model.isCurrent ? Colour.accent(model.name) : model.name)  \(BMM.percent(model.percent))")
         }
     }
 }

@@ -75,7 +75,7 @@ enum Places {
     /// One line for a found place; with `showScore`, its score and smoothed quality after the distance.
     static func describe(_ item: NearbyPlace, showScore: Bool = false) -> String {
         let place = item.place
-        var parts = ["#\(place.id)", place.name, "(\(place.type.rawValue))", distance(item.distance)]
+        var parts = [Colour.accent("#\(place.id)"), place.name, "(\(place.type.rawValue))", distance(item.distance)]
         if showScore {
             parts.append(String(format: "score %.2f (quality %.1f%@)", item.score, item.smoothedQuality, place.rating?.quality == nil ? ", unrated" : ""))
         }
@@ -87,8 +87,14 @@ enum Places {
         case false?: parts.append("closed now")
         case nil: break
         }
-        parts.append("[\(place.pinColor.rawValue) pin]")
+        parts.append("[\(pin(place.pinColor)) pin]")
         return parts.joined(separator: "  ")
+    }
+
+    /// A pin's colour name, in its colour (red pins red: not rated yet; blue: yours).
+    static func pin(_ colour: PinColor) -> String {
+        let shown: [PinColor: Colour.Name] = [.red: .red, .blue: .blue, .green: .green, .orange: .yellow, .purple: .magenta, .yellow: .yellow]
+        return Colour.paint(colour.rawValue, shown[colour])
     }
 
     /// A place's number from the words of its positional argument (``SignedArgument``).

@@ -264,7 +264,7 @@ struct PlacesRate: ParsableCommand {
             change.wifiMbps = value
         }
         let place = try Places.open(options).rate(id, change)
-        if options.json { try Terminal.printJSON(place) } else { print("Rated #\(place.id) \(place.name) (\(place.pinColor.rawValue) pin).") }
+        if options.json { try Terminal.printJSON(place) } else { print("Rated #\(place.id) \(place.name) (\(Places.pin(place.pinColor)) pin).") }
     }
 }
 
@@ -295,7 +295,7 @@ struct PlacesShow: ParsableCommand {
         lines.append("hours:    \(place.openingHours ?? "unknown")" + (place.openingHours != nil && hours == nil ? " (not understood)" : ""))
         lines.append("open now: \(open.map { $0 ? "yes" : "no" } ?? "unknown")")
         lines.append("source:   \(place.origin.rawValue)\(place.providerID.map { " \($0)" } ?? "")")
-        lines.append("pin:      \(place.pinColor.rawValue)")
+        lines.append("pin:      \(Places.pin(place.pinColor))")
         if let rating = place.rating {
             for dimension in RatingDimension.allCases { lines.append("\(dimension.rawValue.padding(toLength: 9, withPad: " ", startingAt: 0)) \(rating.values[dimension].map(String.init) ?? "-")") }
             if let mbps = rating.wifiMbps { lines.append("wifi:     \(mbps) Mbps measured") }

@@ -19,6 +19,8 @@ struct CommonOptions: ParsableArguments, StoreOptions {
 
     @Flag(name: .long, help: "Print one JSON document to stdout instead of text.")
     var json = false
+
+    @OptionGroup var color: ColorOption
 }
 
 /// The options of a store-using command that prints only text: the store, no `--json`.
@@ -27,6 +29,8 @@ struct TextOptions: ParsableArguments, StoreOptions {
         "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
         valueName: "dir"))
     var storeDir: String?
+
+    @OptionGroup var color: ColorOption
 
     var json: Bool { false }
 }

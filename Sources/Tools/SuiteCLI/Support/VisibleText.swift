@@ -57,9 +57,10 @@ enum VisibleText {
 }
 
 /// Every line `suite` prints for people goes through here: the standard library's `print` with
-/// control characters made visible (see ``VisibleText``). Documents (exports, JSON) are written as
+/// control characters made visible (see ``VisibleText``), then colour markers turned into colour
+/// or removed (see ``Colour``). Documents (exports, JSON) are written as
 /// bytes elsewhere and keep their own escaping.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     let text = items.map { "\($0)" }.joined(separator: separator)
-    Swift.print(VisibleText.visible(text), terminator: terminator)
+    Swift.print(Colour.render(VisibleText.visible(text)), terminator: terminator)
 }
