@@ -34,7 +34,7 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
 
     public var description: String {
         switch self {
-        case .todoNotFound(let id): return "no todo \(id) (see 'suite bundle todos --all')"
+        case .todoNotFound(let id): return "no todo \(id) (see 'suite bundle list --all')"
         case .bundleNotFound(let id): return "no bundle \(id) (see 'suite bundle review')"
         case .noOpenBundle: return "no open bundle: check in first with 'suite bundle checkin EVENT --about-to'"
         case .unknownEvent(let phrase, let suggestions):

@@ -267,3 +267,60 @@ extension BundleRoughEdgeTests {
         #expect(line.contains(" \(hour)") || line.contains(String(format: " %02d:", (calendar.component(.hour, from: Date()) + 23) % 24)), "\(line) is not local time")
     }
 }
+
+/// `list` in every app, and `remove` asking in places too (issue 15, §1: one grammar).
+@Suite struct ListAndRemoveEverywhereTests {
+    static let berlin = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Fixtures/places/berlin.geojson").standardizedFileURL.path
+
+    @Test func placesListShowsEveryPlaceByNumberAndFiltersByType() throws {
+        let suite = try Suite()
+        #expect(try suite.run("places", "list").stdout == "No places yet: 'suite places add', 'import' or 'fetch'.\n")
+        #expect(try suite.run("places", "import", Self.berlin).status == 0)
+        let added = try suite.run("places", "add", "--name", "Far library", "--at", "-33.8665,151.2128", "--type", "library")
+        #expect(added.status == 0, "\(added.stderr)")
+        let list = try suite.run("places", "list")
+        #expect(list.status == 0, "\(list.stderr)")
+        let lines = list.stdout.split(separator: "\n")
+        let ids = lines.compactMap { $0.split(separator: " ").first.flatMap { Int($0.dropFirst()) } }
+        #expect(ids.count == lines.count && ids.count >= 2 && ids == ids.sorted(), "\(list.stdout)")
+        // Every place, wherever it is (no location needed, unlike near).
+        #expect(list.stdout.contains("Far library  (library)  -33.866500,151.212800  [blue pin]"), "\(list.stdout)")
+        let libraries = try suite.run("places", "list", "--type", "library", "--json")
+        #expect(libraries.status == 0, "\(libraries.stderr)")
+        let decoded = try JSONSerialization.jsonObject(with: Data(libraries.stdout.utf8)) as? [[String: Any]]
+        #expect(decoded?.isEmpty == false)
+        #expect(decoded?.allSatisfy { $0["type"] as? String == "library" } == true, "\(libraries.stdout)")
+        expectFailure(try suite.run("places", "list", "--type", "castle"), status: 64, "unknown type 'castle'")
+    }
+
+    @Test func placesRemoveAsksOnATerminalAndNeedsYesInScripts() throws {
+        let suite = try Suite()
+        #expect(try suite.run("places", "add", "--name", "Corner Cafe", "--at", "52.52,13.405", "--type", "coffee-shop").status == 0)
+        let before = try suite.dump("places.sqlite")
+        expectFailure(try suite.run("places", "remove", "1"), status: 64, "Remove place #1 \"Corner Cafe\": this needs --yes when not asked on a terminal")
+        #expect(try suite.dump("places.sqlite") == before)
+        let removed = try suite.run("places", "remove", "1", "--yes")
+        #expect(removed.status == 0, "\(removed.stderr)")
+        #expect(removed.stdout == "Removed #1 Corner Cafe.\n")
+        expectFailure(try suite.run("places", "show", "1"), status: 1, "no place 1")
+        expectFailure(try suite.run("places", "remove", "1", "--yes"), status: 1, "no place 1")
+    }
+
+    /// `bundle list` is today's `bundle todos`, which stays as an alias, with and without the fast path.
+    @Test func bundleListIsTheTodosListingAndTodosStaysAnAlias() throws {
+        let suite = try Suite()
+        #expect(try suite.run("bundle", "add", "Pay the rent", "--before", "go to the bank").status == 0)
+        for fast in [true, false] {
+            let environment: [String: String?] = fast ? [:] : ["SUITE_NO_FAST_PATH": "1"]
+            let list = try suite.run(["bundle", "list"], environment: environment)
+            #expect(list.status == 0, "\(list.stderr)")
+            #expect(list.stdout.hasPrefix("go to the bank\n  "), "\(list.stdout)")
+            #expect(list.stdout.contains("Pay the rent"))
+            #expect(try suite.run(["bundle", "todos"], environment: environment).stdout == list.stdout)
+            let json = try suite.run(["bundle", "list", "--json", "--event", "go to the bank"], environment: environment)
+            #expect(try suite.run(["bundle", "todos", "--json", "--event", "go to the bank"], environment: environment).stdout == json.stdout)
+        }
+        #expect(try suite.run("bundle", "--help").stdout.contains("list"))
+    }
+}

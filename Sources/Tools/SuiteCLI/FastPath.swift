@@ -60,7 +60,7 @@ enum FastPath {
                                    limit: limit, type: words.options["--type"], min: words.options["--min"], max: words.options["--max"],
                                    openNow: words.flags.contains("--open-now"), sort: .distance)
             }
-        case ("bundle", "todos"):
+        case ("bundle", "list"), ("bundle", "todos"):
             guard let words = Words(rest, options: common.union(["--event"]), flags: commonFlags.union(["--all"]), positionals: 0...0)
             else { return nil }
             run = { try BundleTodos.run(words.storeOptions, event: words.options["--event"], all: words.flags.contains("--all")) }

@@ -41,9 +41,10 @@ struct BundleAdd: ParsableCommand {
 
 struct BundleTodos: ParsableCommand {
     static let configuration = CommandConfiguration(
-        commandName: "todos",
-        abstract: "List todos grouped by trigger event.",
-        discussion: "Pending and bundled todos; --all adds done and dropped ones.\n\nExample:\n  suite bundle todos --event \"go to Eastern branch\"")
+        commandName: "list",
+        abstract: "List todos grouped by trigger event ('todos' is the older name).",
+        discussion: "Pending and bundled todos; --all adds done and dropped ones.\n\nExample:\n  suite bundle list --event \"go to Eastern branch\"",
+        aliases: ["todos"])
 
     @OptionGroup var options: CommonOptions
     @Option(help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?

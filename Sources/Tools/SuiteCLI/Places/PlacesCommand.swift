@@ -17,7 +17,7 @@ struct PlacesCommand: ParsableCommand {
               suite places near --min wifi=4 --open-now --sort score
             """,
         subcommands: [
-            PlacesLocation.self, PlacesNear.self, PlacesFetch.self, PlacesAdd.self, PlacesRate.self, PlacesShow.self,
+            PlacesLocation.self, PlacesList.self, PlacesNear.self, PlacesFetch.self, PlacesAdd.self, PlacesRate.self, PlacesShow.self,
             PlacesRemove.self, PlacesImport.self, PlacesExport.self, PlacesMap.self,
         ]
     )
@@ -89,6 +89,18 @@ enum Places {
         }
         parts.append("[\(pin(place.pinColor)) pin]")
         return parts.joined(separator: "  ")
+    }
+
+    /// The kinds in a comma-separated `--type` (none: every kind).
+    static func types(_ text: String?) throws -> Set<BusinessType> {
+        var types: Set<BusinessType> = []
+        for name in (text ?? "").split(separator: ",") {
+            guard let value = BusinessType(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
+                throw CLIError.usage("unknown type '\(name)': use \(BusinessType.allCases.map(\.rawValue).joined(separator: ", "))")
+            }
+            types.insert(value)
+        }
+        return types
     }
 
     /// A pin's colour name, in its colour (red pins red: not rated yet; blue: yours).

@@ -128,13 +128,7 @@ struct PlacesNear: ParsableCommand {
                     max: String? = nil, openNow: Bool, sort: PlaceSort) throws {
         let store = try Places.open(options, readOnly: true)
         let center = try Places.center(at, store: store)
-        var types: Swift.Set<BusinessType> = []
-        for name in (type ?? "").split(separator: ",") {
-            guard let value = BusinessType(rawValue: name.trimmingCharacters(in: .whitespaces)) else {
-                throw CLIError.usage("unknown type '\(name)': use \(BusinessType.allCases.map(\.rawValue).joined(separator: ", "))")
-            }
-            types.insert(value)
-        }
+        let types = try Places.types(type)
         let minimums = try bounds(min, option: "--min"), maximums = try bounds(max, option: "--max")
         let query = PlaceQuery(center: center, radius: anywhere ? nil : try Geo.parseDistance(radius ?? "1.5km"), limit: limit, types: types,
                                minimums: minimums, maximums: maximums, openNow: openNow, sort: sort)
@@ -311,16 +305,42 @@ struct PlacesShow: ParsableCommand {
 
 struct PlacesRemove: ParsableCommand {
     static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a place and your rating of it.",
-                                                    usage: "suite places remove <id> [--store-dir <dir>]",
-                                                    discussion: "Example:\n  suite places remove 12")
+                                                    usage: "suite places remove <id> [--yes] [--store-dir <dir>]",
+                                                    discussion: "Asks on a terminal; otherwise needs --yes.\n\nExample:\n  suite places remove 12 --yes")
     @OptionGroup var options: TextOptions
+    @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
     @Argument(parsing: .allUnrecognized, help: ArgumentHelp("The place's number.", valueName: "id")) var words: [String] = []
     func validate() throws { _ = try Places.id(words) }
 
     func run() throws {
         let id = try Places.id(words)
-        try Places.open(options).remove(id)
-        print("Removed #\(id).")
+        let store = try Places.open(options)
+        let place = try store.place(id)
+        try Confirmation.require("Remove place #\(place.id) \"\(place.name.prefix(40))\"\(place.rating == nil ? "" : " and your rating of it")?", yes: yes)
+        try store.remove(id)
+        print("Removed #\(id) \(place.name).")
+    }
+}
+
+struct PlacesList: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "list", abstract: "Every place, by number; --type for some kinds only.",
+        discussion: "Examples:\n  suite places list\n  suite places list --type coffee-shop,library --json")
+    @OptionGroup var options: CommonOptions
+    @Option(help: ArgumentHelp("Kinds, comma-separated: coffee-shop, library, coworking, bar, restaurant, other.", valueName: "types")) var type: String?
+
+    func run() throws {
+        let types = try Places.types(type)
+        let places = try Places.open(options, readOnly: true).allPlaces().filter { types.isEmpty || types.contains($0.type) }
+        if options.json { try Terminal.printJSON(places); return }
+        if places.isEmpty {
+            print(type == nil ? "No places yet: 'suite places add', 'import' or 'fetch'." : "No places of type \(type ?? "").")
+            return
+        }
+        for place in places {
+            print([Colour.accent("#\(place.id)"), place.name, "(\(place.type.rawValue))", place.coordinate.description, "[\(Places.pin(place.pinColor)) pin]"]
+                .joined(separator: "  "))
+        }
     }
 }
 
