@@ -15,6 +15,25 @@ extension BundleStore {
         }
     }
 
+    /// What a check-in lists, numbered as the person chooses: ``offer(event:direction:timeZone:)``
+    /// and the todos already in an open bundle of the same event and direction (status
+    /// ``TodoStatus/inBundle``), all in one order. So the numbers a first listing showed mean the
+    /// same todos in the next one, after some were bundled: a script's second `--pick 2` picks
+    /// what the listing showed as 2. The bundled ones are listed to keep the numbers, not to be
+    /// picked again (``checkIn(event:direction:todoIDs:title:icon:timeZone:)`` refuses them).
+    public func checkInListing(event phrase: String, direction: CheckInDirection, timeZone: TimeZone) throws(BundleError) -> (event: TriggerEvent, todos: [Todo]) {
+        let moment = now()
+        return try read { db in
+            let event = try Self.resolveEvent(phrase, db: db)
+            let prepositions = direction.prepositions.map { "'\($0.rawValue)'" }.joined(separator: ", ")
+            let todos = try Self.fetchTodos(db, """
+                WHERE t.event_id = ? AND t.preposition IN (\(prepositions)) AND (t.status = 'pending' OR (t.status = 'in-bundle' AND t.bundle_id IN (
+                    SELECT id FROM bundle WHERE status = 'open' AND event_id = ? AND direction = ?)))
+                """, [event.id, event.id, direction.rawValue])
+            return (event, Self.checkInOrder(todos, now: moment, timeZone: timeZone))
+        }
+    }
+
     static func checkInOrder(_ todos: [Todo], now: Date, timeZone: TimeZone) -> [Todo] {
         todos.sorted { a, b in
             let aDue = a.deadline?.instant(in: timeZone), bDue = b.deadline?.instant(in: timeZone)

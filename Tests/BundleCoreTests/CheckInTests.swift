@@ -149,3 +149,32 @@ import Testing
         #expect(try store.events().isEmpty)
     }
 }
+
+/// A check-in's numbers stay put once some of its todos are bundled (issue 15, §1).
+@Suite struct CheckInListingTests {
+    @Test func bundledTodosKeepTheirPlaceInTheListing() throws {
+        let store = try freshStore(clock: TestClock())
+        try store.addTodo("Get the payment agreement signed", event: "go to Eastern branch", preposition: .before,
+                          deadline: try Deadline.parse("2026-12-01", timeZone: utc))
+        try store.addTodo("Pick up the new badge", event: "go to Eastern branch", preposition: .before)
+        try store.addTodo("Buy dog food on the way", event: "go to Eastern branch", preposition: .when)
+        try store.addTodo("Report back to the boss", event: "go to Eastern branch", preposition: .after)
+        let first = try store.checkInListing(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos
+        #expect(first == (try store.offer(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos))
+        let bundle = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [first[1].id], timeZone: utc)
+        let second = try store.checkInListing(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos
+        #expect(second.map(\.id) == first.map(\.id))
+        #expect(second.map(\.status) == [.pending, .inBundle, .pending])
+        #expect(second[1].bundleID == bundle.id)
+        // The offer itself still leaves it out, and checking it in again is refused.
+        #expect(try !store.offer(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos.contains { $0.id == first[1].id })
+        #expect(throws: BundleError.self) {
+            try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [first[1].id], timeZone: utc)
+        }
+        // The other direction's listing does not show this bundle's todos; a finished bundle's go away.
+        #expect(try store.checkInListing(event: "go to Eastern branch", direction: .justFinished, timeZone: utc).todos.map(\.text)
+                == ["Buy dog food on the way", "Report back to the boss"])
+        try store.markDone(String(first[1].id), in: bundle.id)
+        #expect(try store.checkInListing(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos.map(\.id) == [first[0].id, first[2].id])
+    }
+}

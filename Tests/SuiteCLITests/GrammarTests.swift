@@ -324,3 +324,45 @@ extension BundleRoughEdgeTests {
         #expect(try suite.run("bundle", "--help").stdout.contains("list"))
     }
 }
+
+/// `bundle checkin … --pick N` means the todo the first listing showed as N, also after some of
+/// the check-in's todos were bundled (issue 15, §1).
+@Suite struct StableCheckInNumberTests {
+    @Test func aSecondPickMeansWhatTheFirstListingShowed() throws {
+        let suite = try Suite()
+        for text in ["Get the agreement signed", "Pay the rent", "Ask about the card"] {
+            #expect(try suite.run("bundle", "add", text, "--before", "go to the bank").status == 0)
+        }
+        let checkin = ["bundle", "checkin", "go to the bank", "--about-to"]
+        let first = try suite.run(checkin)
+        #expect(first.status == 0, "\(first.stderr)")
+        let firstLines = first.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(firstLines.count == 3 && firstLines[1].hasPrefix("   2. #2 Pay the rent"), "\(first.stdout)")
+        let picked = try suite.run(checkin + ["--pick", "2"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(picked.stdout.contains("Pay the rent") && !picked.stdout.contains("Ask about the card"), "\(picked.stdout)")
+        // The listing keeps #2 where it was, marked.
+        let second = try suite.run(checkin)
+        let secondLines = second.stdout.split(separator: "\n").dropFirst().map(String.init)
+        #expect(secondLines.count == 3, "\(second.stdout)")
+        #expect(secondLines[0] == firstLines[0] && secondLines[2] == firstLines[2], "\(second.stdout)")
+        #expect(secondLines[1].hasPrefix("   2. (in bundle #1) #2 Pay the rent"), "\(second.stdout)")
+        // Picking it again is refused, nothing changes; 3 is still the third todo of the first listing.
+        let before = try suite.dump("bundle.sqlite")
+        expectFailure(try suite.run(checkin + ["--pick", "2"]), status: 1, "2 (todo #2) is already in bundle #1; pick from the unmarked ones")
+        #expect(try suite.dump("bundle.sqlite") == before)
+        let third = try suite.run(checkin + ["--pick", "3", "--json"])
+        #expect(third.status == 0, "\(third.stderr)")
+        #expect(third.stdout.contains("Ask about the card") && !third.stdout.contains("Pay the rent"), "\(third.stdout)")
+        // The JSON listing has the same numbering: every listed todo, the bundled ones by their status.
+        let listing = try suite.run(checkin + ["--json"])
+        let todos = (try JSONSerialization.jsonObject(with: Data(listing.stdout.utf8)) as? [String: Any])?["todos"] as? [[String: Any]]
+        #expect(todos?.compactMap { $0["text"] as? String } == ["Get the agreement signed", "Pay the rent", "Ask about the card"], "\(listing.stdout)")
+        #expect(todos?.compactMap { $0["status"] as? String } == ["pending", "in-bundle", "in-bundle"])
+        // --all takes only the unmarked ones.
+        let rest = try suite.run(checkin + ["--all"])
+        #expect(rest.status == 0, "\(rest.stderr)")
+        #expect(rest.stdout.contains("Get the agreement signed") && !rest.stdout.contains("Pay the rent"), "\(rest.stdout)")
+        expectFailure(try suite.run(checkin + ["--all"]), status: 1, "nothing is offered")
+    }
+}

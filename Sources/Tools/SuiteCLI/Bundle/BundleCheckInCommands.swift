@@ -9,7 +9,9 @@ struct BundleCheckIn: ParsableCommand {
         discussion: """
             Lists the todos this check-in offers (overdue and soonest deadline first). On a \
             terminal it asks which to bundle; otherwise choose with --pick (the numbers on the \
-            left of the list) or --all. Without a choice and without a terminal it only lists.
+            left of the list) or --all. Without a choice and without a terminal it only lists. \
+            Todos already in an open bundle of this check-in stay in the list, marked, so the \
+            numbers do not shift; they cannot be picked again.
 
             Examples:
               suite bundle checkin "go to Eastern branch" --about-to
@@ -45,30 +47,40 @@ struct BundleCheckIn: ParsableCommand {
         let direction: CheckInDirection = aboutTo ? .aboutTo : .justFinished
         // Only listing (nothing picked and no terminal to ask on) reads without writing.
         let store = try Bundles.open(options, readOnly: !all && pick == nil && (options.json || !Terminal.stdinIsTerminal))
-        let (found, offered) = try store.offer(event: event, direction: direction, timeZone: Bundles.timeZone)
+        // The listing keeps the todos already in an open bundle of this check-in, marked, so the
+        // numbers stay those of the first listing; only the others can be picked.
+        let (found, listed) = try store.checkInListing(event: event, direction: direction, timeZone: Bundles.timeZone)
+        let open = listed.indices.filter { listed[$0].status != .inBundle }
         var positions: [Int]?
         if all {
-            positions = Array(offered.indices)
+            positions = open
         } else if let pick {
-            positions = try parsePick(pick, count: offered.count)
+            positions = try parsePick(pick, count: listed.count)
         }
         if positions == nil && !options.json {
             print("I'm \(direction.phrase) \(found.name). Choose the ones to put in this bundle:")
-            if offered.isEmpty { print("  (nothing to do for this check-in)") }
+            if open.isEmpty { print("  (nothing \(listed.isEmpty ? "" : "more ")to do for this check-in)") }
             let now = Date()
-            for (index, todo) in offered.enumerated() { print("  \(String(index + 1).leftPadded(2)). \(Bundles.line(todo, now: now))") }
-            guard Terminal.stdinIsTerminal, !offered.isEmpty else { return }
+            for (index, todo) in listed.enumerated() {
+                let mark = todo.status == .inBundle ? "(in bundle #\(todo.bundleID.map(String.init) ?? "?")) " : ""
+                print("  \(String(index + 1).leftPadded(2)). \(mark)\(Bundles.line(todo, now: now))")
+            }
+            guard Terminal.stdinIsTerminal, !open.isEmpty else { return }
             FileHandle.standardOutput.write(Data("Numbers (e.g. 1,3), 'all', or empty to cancel: ".utf8))
             let answer = (try LineReader().next() ?? "").trimmingCharacters(in: .whitespaces)
             if answer.isEmpty { print("Nothing bundled."); return }
-            positions = answer.lowercased() == "all" ? Array(offered.indices) : try parsePick(answer, count: offered.count)
+            positions = answer.lowercased() == "all" ? open : try parsePick(answer, count: listed.count)
         }
         guard let positions else {
-            try Terminal.printJSON(Offer(event: found.name, direction: direction.rawValue, todos: offered))
+            try Terminal.printJSON(Offer(event: found.name, direction: direction.rawValue, todos: listed))
             return
         }
+        if let taken = positions.first(where: { listed[$0].status == .inBundle }) {
+            let todo = listed[taken]
+            throw CLIError.failed("\(taken + 1) (todo #\(todo.id)) is already in bundle #\(todo.bundleID.map(String.init) ?? "?"); pick from the unmarked ones")
+        }
         guard !positions.isEmpty else { throw CLIError.failed("nothing is offered when you are \(direction.phrase) \(found.name)") }
-        let bundle = try store.checkIn(event: found.name, direction: direction, todoIDs: positions.map { offered[$0].id },
+        let bundle = try store.checkIn(event: found.name, direction: direction, todoIDs: positions.map { listed[$0].id },
                                        title: title, icon: icon, timeZone: Bundles.timeZone)
         if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
     }
