@@ -1,5 +1,6 @@
 import ArgumentParser
 import GRDB
+import SuiteTestSupport
 import Foundation
 import Testing
 @testable import SuiteCLI
@@ -23,7 +24,7 @@ import Testing
 
     /// Commands that declare `--json` but are not run here, with the reason.
     static let exceptions: [String: String] = [
-        "places fetch": "asks the network (OpenStreetMap, Yelp); its JSON is tested with a fake server in PlaceCommandTests",
+        "places fetch": "asks the network: fetchPrintsOneJSONDocument runs it against a loopback Overpass server",
     ]
 
     /// How each JSON command is run, in this order, on the store `seeded` makes (FILE: a fixture).
@@ -121,6 +122,18 @@ import Testing
             }
             for problem in Self.timeProblems(document, path: "") { Issue.record("\(run) --json: \(problem)") }
         }
+    }
+
+    @Test func fetchPrintsOneJSONDocument() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        await server.script.set("/api/interpreter", [.init(status: 200, body: "{\"elements\": [{\"type\": \"node\", \"id\": 7, \"lat\": 52.5199, \"lon\": 13.4051, \"tags\": {\"amenity\": \"library\", \"name\": \"OSM Library\"}}]}")])
+        let suite = try Suite()
+        #expect(try suite.run("places", "location", "set", "52.52,13.405").status == 0)
+        let fetched = try await suite.runAsync(["places", "fetch", "--provider", "osm", "--overpass-url", server.baseURL.absoluteString + "/api", "--json"])
+        #expect(fetched.status == 0, "\(fetched.stderr)")
+        let document = try JSONSerialization.jsonObject(with: Data(fetched.stdout.utf8), options: [.fragmentsAllowed])
+        #expect(Self.timeProblems(document, path: "").isEmpty)
     }
 
     /// Times as epoch numbers, or strings that look like times without an offset.
