@@ -34,20 +34,7 @@ enum ICalendarReading {
                 warning = "time zone '\(tzid)' unknown, read as local time"
             }
         }
-        let bytes = Array(value.utf8)
-        guard bytes.count == 15, bytes[8] == UInt8(ascii: "T"), bytes.allSatisfy({ $0 == UInt8(ascii: "T") || (48...57).contains($0) }) else {
-            return nil
-        }
-        func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
-        guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
-              let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
-              (1...12).contains(month), (1...31).contains(day), (0...23).contains(hour), (0...59).contains(minute), (0...60).contains(second) else {
-            return nil
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = zone
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))),
-              calendar.component(.day, from: date) == day else { return nil }
+        guard let date = CompactTime.date(value, in: zone) else { return nil }
         return (date, warning)
     }
 

@@ -86,9 +86,18 @@ enum CompactTime {
         return String(format: "%04d%02d%02dT%02d%02d%02dZ", c.year ?? 0, c.month ?? 0, c.day ?? 0, c.hour ?? 0, c.minute ?? 0, c.second ?? 0)
     }
 
+    /// `20261121T054948Z`, in UTC.
     static func date(_ text: String) -> Date? {
+        guard text.utf8.count == 16, text.hasSuffix("Z") else { return nil }
+        return date(String(text.dropLast()), in: TimeZone(identifier: "UTC") ?? .current)
+    }
+
+    /// `20261121T054948` (no zone), as a local time in `zone`; a leap second reads as :59.
+    static func date(_ text: String, in zone: TimeZone) -> Date? {
         let bytes = Array(text.utf8)
-        guard bytes.count == 16, bytes[8] == UInt8(ascii: "T"), bytes[15] == UInt8(ascii: "Z") else { return nil }
+        guard bytes.count == 15, bytes[8] == UInt8(ascii: "T"), bytes.allSatisfy({ $0 == UInt8(ascii: "T") || (48...57).contains($0) }) else {
+            return nil
+        }
         func number(_ range: Range<Int>) -> Int? { Int(String(decoding: bytes[range], as: UTF8.self)) }
         guard let year = number(0..<4), let month = number(4..<6), let day = number(6..<8),
               let hour = number(9..<11), let minute = number(11..<13), let second = number(13..<15),
@@ -96,8 +105,8 @@ enum CompactTime {
             return nil
         }
         var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = TimeZone(identifier: "UTC") ?? .current
-        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: second)),
+        calendar.timeZone = zone
+        guard let date = calendar.date(from: DateComponents(year: year, month: month, day: day, hour: hour, minute: minute, second: min(second, 59))),
               calendar.component(.day, from: date) == day else { return nil }
         return date
     }

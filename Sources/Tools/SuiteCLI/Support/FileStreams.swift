@@ -2,11 +2,9 @@ import Foundation
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read
-private let systemWrite = Glibc.write
 #elseif canImport(Darwin)
 import Darwin
 private let systemRead = Darwin.read
-private let systemWrite = Darwin.write
 #endif
 
 /// Reads an input file named on the command line as a stream: a regular file, a FIFO, a pipe
@@ -136,20 +134,6 @@ enum OutputFile {
         repeat { fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0)) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CLIError.io("cannot write \(shown): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            guard let base = raw.baseAddress else { return }
-            var offset = 0
-            while offset < raw.count {
-                let written = systemWrite(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
-        if let failure { throw CLIError.io("cannot write \(shown): \(failure)") }
+        if let failure = writeAll(data, to: fd) { throw CLIError.io("cannot write \(shown): \(failure)") }
     }
 }

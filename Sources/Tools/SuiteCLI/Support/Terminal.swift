@@ -111,6 +111,27 @@ private let systemWrite = Glibc.write
 private let systemWrite = Darwin.write
 #endif
 
+/// Writes all of `data` to `fd`, again after EINTR and short writes.
+///
+/// - Returns: nil, or what went wrong.
+func writeAll(_ data: Data, to fd: Int32) -> String? {
+    var failure: String?
+    data.withUnsafeBytes { raw in
+        guard let base = raw.baseAddress else { return }
+        var offset = 0
+        while offset < raw.count {
+            let written = systemWrite(fd, base + offset, raw.count - offset)
+            if written < 0 {
+                if errno == EINTR { continue }
+                failure = String(cString: strerror(errno))
+                return
+            }
+            offset += written
+        }
+    }
+    return failure
+}
+
 /// Writes a file so that it is either wholly replaced or untouched: temp file in the same folder,
 /// write, fsync, fchmod, rename, fsync the folder. A new file gets mode 0600; a replaced one keeps
 /// its mode.
@@ -126,20 +147,7 @@ enum AtomicFile {
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
-        var failure: String?
-        data.withUnsafeBytes { raw in
-            var offset = 0
-            while offset < raw.count {
-                guard let base = raw.baseAddress else { return }
-                let written = systemWrite(fd, base + offset, raw.count - offset)
-                if written < 0 {
-                    if errno == EINTR { continue }
-                    failure = String(cString: strerror(errno))
-                    return
-                }
-                offset += written
-            }
-        }
+        var failure = writeAll(data, to: fd)
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         if failure == nil, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
