@@ -173,6 +173,11 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         if StoreFile.isDirectory(path) {
             throw .unavailable(path: path, reason: "it is a folder, not a store file")
         }
+        // A FIFO, device or socket there would block or mislead SQLite: only a regular file is a store.
+        var info = stat()
+        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
+            throw .unavailable(path: path, reason: "it is not a regular file")
+        }
         var migrated = false
         var isWAL = true
         if StoreFile.size(of: path) == nil {

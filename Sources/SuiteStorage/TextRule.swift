@@ -31,6 +31,9 @@ package enum TextProblem: Error, Sendable, Equatable {
     /// A Unicode noncharacter (U+FFFE, U+FFFF, U+FDD0–U+FDEF, …): not for interchange, and not
     /// allowed in XML.
     case noncharacter(UInt32)
+    /// A bidirectional embedding, override or isolate (U+202A–U+202E, U+2066–U+2069) in a one-line
+    /// field, where it could make a name read as another.
+    case directionalControl(UInt32)
 
     /// One English sentence naming the field: "the quote holds the control character U+001B".
     package func describe(_ field: String) -> String {
@@ -42,6 +45,7 @@ package enum TextProblem: Error, Sendable, Equatable {
         case .lineBreak: return "the \(field) holds a line break; it must be one line"
         case .controlCharacter(let value): return "the \(field) holds the control character \(TextRule.codePoint(value))"
         case .noncharacter(let value): return "the \(field) holds the noncharacter \(TextRule.codePoint(value))"
+        case .directionalControl(let value): return "the \(field) holds the directional formatting character \(TextRule.codePoint(value))"
         }
     }
 }
@@ -55,6 +59,8 @@ package enum TextRule {
     ///   - allowEmpty: whether an empty (or all white space) value is accepted, as "".
     package static func check(_ value: String, _ field: TextField, allowEmpty: Bool = false) -> Result<String, TextProblem> {
         var text = value
+        // A byte-order mark that opened a file is not part of its first field.
+        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
         if field.isMultiline { text = normalisingLineEndings(text) }
         text = trimmed(text)
         if text.isEmpty { return allowEmpty ? .success("") : .failure(.empty) }
@@ -82,6 +88,8 @@ package enum TextRule {
                 return multiline ? .controlCharacter(value) : .lineBreak
             case 0..<0x20, 0x7F...0x9F:
                 return .controlCharacter(value)
+            case 0x202A...0x202E where !multiline, 0x2066...0x2069 where !multiline:
+                return .directionalControl(value)
             default:
                 if isNoncharacter(value) { return .noncharacter(value) }
             }

@@ -85,3 +85,31 @@ import Testing
         #expect(try value("bmm.sqlite", "SELECT text FROM section_entry WHERE section = 'value-proposition'") == "Fresh bread\nby 7 am")
     }
 }
+
+/// Nothing Suite writes on request can destroy a store, and nothing can make it wait forever on one.
+@Suite struct StoreProtectionTests {
+    @Test func anOutputFileIsNeverAStore() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "starter")
+        try suite.run("bundle", "add", "Water the plant")
+        let folder = suite.storeFolder.path
+        try FileManager.default.createSymbolicLink(atPath: suite.path("link"), withDestinationPath: folder + "/bundle.sqlite")
+        let before = try suite.dump("quotes.sqlite") + (try suite.dump("bundle.sqlite"))
+        for (arguments, target) in [
+            (["quotes", "export", "-o"], folder + "/quotes.sqlite"), (["bundle", "export", "-o"], suite.path("link")),
+            (["quotes", "export", "-o"], folder + "/quotes.sqlite.lock"), (["bmm", "export", "--force", "--format", "json", "-o"], folder + "/quotes.sqlite"),
+        ] {
+            if arguments.first == "bmm" { try suite.run("bmm", "add", "Acme") }
+            expectFailure(try suite.run(arguments + [target]), status: 74, "it is a store")
+        }
+        #expect(try suite.dump("quotes.sqlite") + (try suite.dump("bundle.sqlite")) == before)
+        #expect(try suite.run("check").status == 0)
+    }
+
+    @Test func aFIFOWhereAStoreShouldBeIsRefusedAtOnce() throws {
+        let suite = try Suite()
+        try FileManager.default.createDirectory(at: suite.storeFolder, withIntermediateDirectories: true)
+        #expect(mkfifo(suite.storeFolder.appendingPathComponent("quotes.sqlite").path, 0o600) == 0)
+        expectFailure(try suite.run("quotes", "list"), status: 74, "not a regular file")
+    }
+}

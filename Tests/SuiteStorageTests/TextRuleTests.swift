@@ -36,6 +36,14 @@ func scalar(_ value: UInt32) -> String { Unicode.Scalar(value).map { String($0) 
         #expect(TextRule.check(value, Self.line) == .failure(.lineBreak))
     }
 
+    @Test func directionalOverridesAreRefusedInNamesAndABOMIsNoText() {
+        #expect(TextRule.check("Me\u{202E}gnp.exe", Self.line) == .failure(.directionalControl(0x202E)))
+        #expect(TextRule.check("a\u{2066}b", Self.line) == .failure(.directionalControl(0x2066)))
+        #expect(TextRule.check("שלום \u{202B}x", Self.text) == .success("שלום \u{202B}x"))
+        #expect(TextRule.check("\u{FEFF}Stay hungry.", Self.text) == .success("Stay hungry."))
+        #expect(TextRule.check("\u{FEFF}", Self.line) == .failure(.empty))
+    }
+
     @Test func aTabIsRefusedInAOneLineFieldAndKeptInText() {
         #expect(TextRule.check("a\tb", Self.line) == .failure(.controlCharacter(9)))
         #expect(TextRule.check("a\tb", Self.text) == .success("a\tb"))
@@ -93,6 +101,7 @@ func scalar(_ value: UInt32) -> String { Unicode.Scalar(value).map { String($0) 
                     return .lineBreak
                 }
                 if scalar.properties.generalCategory == .control { return .controlCharacter(value) }
+                if !multiline && ((0x202A...0x202E).contains(value) || (0x2066...0x2069).contains(value)) { return .directionalControl(value) }
                 if scalar.properties.isNoncharacterCodePoint { return .noncharacter(value) }
             }
             return nil
@@ -103,7 +112,7 @@ func scalar(_ value: UInt32) -> String { Unicode.Scalar(value).map { String($0) 
             if let scalar = Unicode.Scalar(value) { samples.append(String(scalar)) }
         }
         var generator = SystemRandomNumberGenerator()
-        let alphabet: [Unicode.Scalar] = ["a", " ", "\t", "\n", "\u{7}", "\u{1B}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{FFFE}", "😀"]
+        let alphabet: [Unicode.Scalar] = ["a", " ", "\t", "\n", "\u{7}", "\u{1B}", "\u{85}", "\u{9F}", "\u{A0}", "é", "\u{2028}", "\u{FFFE}", "😀", "\u{202E}", "\u{2067}"]
         for _ in 0..<2_000 {
             let count = Int.random(in: 1...8, using: &generator)
             samples.append(String(String.UnicodeScalarView((0..<count).map { _ in alphabet.randomElement(using: &generator) ?? "a" })))

@@ -60,7 +60,9 @@ enum TimerScripts {
     /// - Throws: ``CLIError/usage(_:)`` for an argument with a control character.
     static func cronLine(_ arguments: [String], uid: UInt32, times: String = "* * * * *") throws -> String {
         try check(arguments)
-        let command = arguments.map(shellQuoted).joined(separator: " ").replacingOccurrences(of: "%", with: "\\%")
+        // Each % leaves the single quotes as \% ('a\'\%'b' is a\%b): cron gives sh a bare %,
+        // and a backslash before it inside the quotes cannot turn cron's \% back into a line break.
+        let command = arguments.map { shellQuoted($0).replacingOccurrences(of: "%", with: "'\\%'") }.joined(separator: " ")
         return "\(times) DBUS_SESSION_BUS_ADDRESS=unix:path=/run/user/\(uid)/bus \(command)"
     }
 

@@ -85,6 +85,19 @@ enum OutputFile {
         return false
     }
 
+    /// Whether a regular file is a store or part of one, which `-o` must never replace: an SQLite
+    /// database or write-ahead log (by its first bytes), or a store's lock or shared-memory file
+    /// (by its name).
+    static func isStoreFile(_ path: String) -> Bool {
+        let name = (path as NSString).lastPathComponent
+        if name.hasSuffix(".sqlite.lock") || name.hasSuffix(".sqlite-shm") || name.hasSuffix(".sqlite-wal") { return true }
+        guard let handle = FileHandle(forReadingAtPath: path) else { return false }
+        defer { try? handle.close() }
+        let head = (try? handle.read(upToCount: 16)) ?? Data()
+        let walMagic: [[UInt8]] = [[0x37, 0x7F, 0x06, 0x82], [0x37, 0x7F, 0x06, 0x83]]
+        return head.starts(with: Data("SQLite format 3\u{0}".utf8)) || walMagic.contains { head.starts(with: $0) }
+    }
+
     @discardableResult
     static func write(_ data: Data, to path: String) throws -> Destination {
         if path == "-" {
@@ -116,6 +129,9 @@ enum OutputFile {
                 }
                 target = String(cString: resolved)
                 free(resolved)
+            }
+            if isStoreFile(target) {
+                throw CLIError.io("refusing to write \(path): it is a store (or part of one); nothing was changed")
             }
             try AtomicFile.write(data, to: target)
             return .regularFile

@@ -19,7 +19,7 @@ enum VisibleText {
                 result += "\\t"
             case 0x0D:
                 result += "\\r"
-            case 0..<0x20, 0x7F...0x9F:
+            case 0..<0x20, 0x7F...0x9F, 0x202A...0x202E, 0x2066...0x2069:
                 result += "\\u{" + String(scalar.value, radix: 16, uppercase: true) + "}"
             default:
                 result.unicodeScalars.append(scalar)
@@ -41,16 +41,19 @@ enum VisibleText {
     }
 
     /// Whether `text` holds anything ``visible(_:oneLine:)`` changes: C0 controls and DEL as
-    /// bytes, C1 controls as their two-byte UTF-8 form (C2 80–C2 9F).
+    /// bytes, C1 controls as their two-byte UTF-8 form (C2 80–C2 9F), bidirectional embeddings,
+    /// overrides and isolates (E2 80 AA–AE, E2 81 A6–A9), which could make a line read as another.
     static func needsEscaping(_ text: String, oneLine: Bool) -> Bool {
-        var afterC2 = false
+        var previous: UInt8 = 0, beforePrevious: UInt8 = 0
         for byte in text.utf8 {
+            defer { beforePrevious = previous; previous = byte }
             if byte < 0x20 {
-                if !oneLine && (byte == 0x0A || byte == 0x09) { afterC2 = false; continue }
+                if !oneLine && (byte == 0x0A || byte == 0x09) { continue }
                 return true
             }
-            if byte == 0x7F || (afterC2 && byte <= 0x9F) { return true }
-            afterC2 = byte == 0xC2
+            if byte == 0x7F || (previous == 0xC2 && byte <= 0x9F) { return true }
+            if beforePrevious == 0xE2, previous == 0x80, (0xAA...0xAE).contains(byte) { return true }
+            if beforePrevious == 0xE2, previous == 0x81, (0xA6...0xA9).contains(byte) { return true }
         }
         return false
     }
