@@ -62,7 +62,7 @@ let package = Package(
         .target(
             name: "SuiteCLI",
             dependencies: [
-                "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "CSuiteCurl",
+                "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "SuiteStorage", "CSuiteCurl",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"

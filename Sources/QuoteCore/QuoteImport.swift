@@ -91,8 +91,11 @@ extension QuoteStore {
         var parsed: [ImportedQuote] = []
         var skipped = 0
         for url in try Self.expand(urls, format: format) {
-            guard let data = FileContents.read(path: url.path) else {
-                throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
+            let data: Data
+            switch FileContents.read(path: url.path) {
+            case .data(let bytes): data = bytes
+            case .tooLarge(let limit): throw .malformedImport(file: url.path, line: nil, reason: "larger than \(limit >> 20) MiB")
+            case .unreadable: throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
             }
             let result = try Self.parse(data, name: url.lastPathComponent, path: url.path, format: format)
             parsed += result.quotes

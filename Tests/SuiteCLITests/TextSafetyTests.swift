@@ -113,3 +113,16 @@ import Testing
         expectFailure(try suite.run("quotes", "list"), status: 74, "not a regular file")
     }
 }
+
+/// An endless input is refused, not read until memory runs out (it once took 24 GB).
+@Suite struct EndlessInputTests {
+    @Test func anEndlessFileOrPipeForATextIsRefused() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Acme")
+        let before = try suite.dump("bmm.sqlite")
+        expectFailure(try suite.run("bmm", "set", "ps", "--file", "/dev/zero"), status: 65, "larger than 16 MiB")
+        let piped = try suite.run(["exec \"$0\" bmm set ps - < /dev/zero", Suite.binary.path], viaShell: true)
+        expectFailure(piped, status: 65, "standard input is larger than 16 MiB")
+        #expect(try suite.dump("bmm.sqlite") == before)
+    }
+}

@@ -125,3 +125,18 @@ func scalar(_ value: UInt32) -> String { Unicode.Scalar(value).map { String($0) 
         }
     }
 }
+
+@Suite struct FileContentsTests {
+    @Test func readingStopsPastTheLimit() {
+        guard case .tooLarge(let limit) = FileContents.read(path: "/dev/zero", limit: 3 << 20) else {
+            Issue.record("/dev/zero was read to an end")
+            return
+        }
+        #expect(limit == 3 << 20)
+        guard case .data(let data) = FileContents.read(path: "/etc/hostname", limit: 1 << 20) else {
+            Issue.record("a small file was refused")
+            return
+        }
+        #expect(!data.isEmpty)
+    }
+}

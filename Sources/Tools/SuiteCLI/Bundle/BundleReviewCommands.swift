@@ -86,7 +86,7 @@ struct BundleImport: ParsableCommand {
     @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
 
     func run() throws {
-        let data = file == "-" ? ((try? FileHandle.standardInput.readToEnd()) ?? Data()) : try Terminal.readFile(file)
+        let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
         let chosen = try format ?? guess(data)
         let store = try Bundles.open(options)
         let summary: ImportSummary

@@ -143,7 +143,7 @@ struct BMMSet: ParsableCommand {
         if let text {
             newText = text
         } else if let file {
-            newText = try Terminal.utf8(Terminal.readFile(file), source: file)
+            newText = try Terminal.utf8(Terminal.readFile(file, limit: Terminal.textLimit), source: file)
         } else if stdin != nil {
             newText = try Terminal.readAllStandardInput()
         } else {

@@ -79,7 +79,7 @@ struct BMMImport: ParsableCommand {
     func run() throws {
         let data: Data
         if file == "-" {
-            data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
+            data = try Terminal.readStandardInput()
         } else {
             data = try Terminal.readFile(file)
         }

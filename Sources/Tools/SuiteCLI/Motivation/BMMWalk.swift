@@ -141,7 +141,7 @@ struct BMMEdit: ParsableCommand {
         guard process.terminationStatus == 0 else {
             throw CLIError.failed("the editor '\(editor)' exited with status \(process.terminationStatus); \(info.title) was not changed")
         }
-        let edited = try Terminal.utf8(Terminal.readFile(file.path), source: "the edited file")
+        let edited = try Terminal.utf8(Terminal.readFile(file.path, limit: Terminal.textLimit), source: "the edited file")
         let text = edited.split(separator: "\n", omittingEmptySubsequences: false)
             .filter { !$0.hasPrefix(Self.commentPrefix) }
             .joined(separator: "\n")

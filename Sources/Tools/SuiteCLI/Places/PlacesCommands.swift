@@ -352,7 +352,7 @@ struct PlacesImport: ParsableCommand {
     @Argument(help: ArgumentHelp("The file ('-' for standard input).", valueName: "file")) var file: String
 
     func run() throws {
-        let data = file == "-" ? ((try? FileHandle.standardInput.readToEnd()) ?? Data()) : try Terminal.readFile(file)
+        let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
         let summary = try Places.open(options).importFile(data, name: file)
         Places.warn(summary.warnings)
         if options.json { try Terminal.printJSON(summary); return }

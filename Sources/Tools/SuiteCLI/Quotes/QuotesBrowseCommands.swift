@@ -44,7 +44,7 @@ struct QuotesImport: ParsableCommand {
         }
         // Everything is read and its format settled before the store is opened.
         var standardInput: Data?
-        if paths == ["-"] { standardInput = (try? FileHandle.standardInput.readToEnd()) ?? Data() }
+        if paths == ["-"] { standardInput = try Terminal.readStandardInput() }
         for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) { throw CLIError.missingFile(path) }
         let format = try given ?? Self.detect(paths, standardInput: standardInput)
         let store = try options.open()

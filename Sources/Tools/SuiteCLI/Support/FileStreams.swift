@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 #if canImport(Glibc)
 import Glibc
 private let systemRead = Glibc.read
@@ -14,7 +15,7 @@ enum InputFile {
     ///
     /// - Throws: ``CLIError/missingFile(_:)`` when it does not exist or cannot be opened,
     ///   ``CLIError/badInput(_:)`` for a folder, ``CLIError/io(_:)`` when reading fails.
-    static func read(_ path: String) throws -> Data {
+    static func read(_ path: String, limit: Int = FileContents.importLimit) throws -> Data {
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY) } while fd < 0 && errno == EINTR
         guard fd >= 0 else {
@@ -37,6 +38,9 @@ enum InputFile {
             }
             if count == 0 { return data }
             data.append(contentsOf: chunk[..<count])
+            // An endless input (/dev/zero, a pipe that never ends) is refused, not read until
+            // memory runs out.
+            if data.count > limit { throw CLIError.badInput("\(path) is larger than \(limit >> 20) MiB; nothing was read in") }
         }
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 #if canImport(Glibc)
 import Glibc
 #elseif canImport(Darwin)
@@ -51,14 +52,25 @@ enum Terminal {
 
     /// Reads all of standard input as UTF-8 text.
     static func readAllStandardInput() throws -> String {
-        let data = (try? FileHandle.standardInput.readToEnd()) ?? Data()
-        return try utf8(data, source: "standard input")
+        try utf8(readStandardInput(limit: textLimit), source: "standard input")
+    }
+
+    /// The most read for one text field (the text rule's own limits are far below it).
+    static let textLimit = 16 << 20
+
+    /// All of standard input as bytes, at most `limit` (an endless pipe is refused, exit 65).
+    static func readStandardInput(limit: Int = FileContents.importLimit) throws -> Data {
+        switch FileContents.read(FileHandle.standardInput, limit: limit) {
+        case .data(let data): return data
+        case .tooLarge(let limit): throw CLIError.badInput("standard input is larger than \(limit >> 20) MiB; nothing was read in")
+        case .unreadable: throw CLIError.io("cannot read standard input")
+        }
     }
 
     /// Reads a file as bytes, with exit-code-friendly errors; FIFOs and pipes (`/dev/stdin`,
     /// `<(…)`) are read as streams (``InputFile``).
-    static func readFile(_ path: String) throws -> Data {
-        try InputFile.read(path)
+    static func readFile(_ path: String, limit: Int = FileContents.importLimit) throws -> Data {
+        try InputFile.read(path, limit: limit)
     }
 }
 
