@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// todo.txt: one todo a line. Our fields travel as `@event` (spaces as `-`, with `%2D` for a
 /// real `-` and `%25` for `%`), `prep:`, `due:`, `id:`, `bundle:` and `note:` (percent-encoded);
@@ -170,14 +171,16 @@ enum TodoTxtFormat {
     /// no word that looks like metadata.
     static func isPlain(_ text: String) -> Bool {
         guard !text.isEmpty, !text.hasPrefix(" "), !text.hasSuffix(" "), !text.contains("  ") else { return false }
-        guard !text.unicodeScalars.contains(where: { $0.properties.isWhitespace && $0 != " " }) else { return false }
+        guard !text.unicodeScalars.contains(where: { ($0.properties.isWhitespace && $0 != " ") || $0.properties.generalCategory == .control }) else {
+            return false
+        }
         return !text.split(separator: " ").contains(where: isMetadataLike)
     }
 
     /// The text's words for other tools, with metadata-like words made inert (`@x` → `%40x`,
     /// `due:x` → `due%3Ax`); the exact text travels in `text:`.
     static func readable(_ text: String) -> String {
-        text.split(whereSeparator: { $0.isWhitespace }).map { word -> String in
+        Markup.plain(text).split(whereSeparator: { $0.isWhitespace }).map { word -> String in
             guard isMetadataLike(word) else { return String(word) }
             if word.hasPrefix("@") { return "%40" + word.dropFirst() }
             return word.replacingOccurrences(of: ":", with: "%3A")
@@ -191,6 +194,8 @@ enum TodoTxtFormat {
             case "%": result += "%25"
             case "-": result += "%2D"
             case " ": result += "-"
+            case _ where character.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }):
+                result += String(character).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? ""
             case _ where character.isWhitespace:
                 // Other white space (no-break, ideographic …) is percent-encoded: unslug gives it back.
                 result += String(character).addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? "-"

@@ -80,6 +80,9 @@ public enum ModelRenderer {
     /// Plain text for a printer: lines of at most `width` columns, pages of `pageLength` lines
     /// separated by form feeds, each ending with a footer "name — page N of M".
     public static func text(_ model: BusinessModel, width: Int = 72, pageLength: Int = 60) -> String {
+        var model = model
+        model.name = Markup.plain(model.name).replacingOccurrences(of: "\n", with: " ")
+        for (section, entry) in model.entries { model.entries[section]?.text = Markup.plain(entry.text) }
         let width = max(width, 20)
         let bodyLength = max(pageLength - 2, 5)
         let completeness = model.completeness

@@ -38,10 +38,10 @@ public enum QuoteExport {
     /// leading space, which the fortune importer takes off again, so every quote comes back whole.
     public static func text(_ quotes: [Quote]) -> String {
         quotes.map { quote in
-            var lines = quote.text.split(separator: "\n", omittingEmptySubsequences: false)
+            var lines = Markup.plain(quote.text).split(separator: "\n", omittingEmptySubsequences: false)
                 .map { line in FortuneEscape.isSeparatorLike(line) ? " " + line : String(line) }
                 .joined(separator: "\n")
-            if let attribution = attribution(quote) { lines += "\n\t\t-- \(attribution)" }
+            if let attribution = attribution(quote) { lines += "\n\t\t-- \(Markup.plain(attribution).replacingOccurrences(of: "\n", with: " "))" }
             return lines
         }.joined(separator: "\n%\n") + (quotes.isEmpty ? "" : "\n")
     }

@@ -3,22 +3,22 @@ import Foundation
 /// Escaping user text into the markup formats the cores write: one definition each, used by every
 /// renderer (business-model HTML and Markdown, quote sharing, the SVG map).
 package enum Markup {
-    /// Text for HTML or XML element content and attribute values: `& < > " '` as references, and
-    /// the characters XML 1.0 forbids even as references (control characters other than tab, LF
-    /// and CR; U+FFFE, U+FFFF) replaced by U+FFFD, so the document is always well-formed.
+    /// Text for HTML or XML element content and attribute values: `& < > " '` as references, line
+    /// breaks as LF, and the control characters other than tab and LF (which XML forbids or
+    /// discourages) and U+FFFE, U+FFFF replaced by U+FFFD, so the document is always well-formed.
     package static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
+        for scalar in TextRule.normalisingLineEndings(text).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
             case ">": result += "&gt;"
             case "\"": result += "&quot;"
             case "'": result += "&#39;"
-            case "\t", "\n", "\r": result.unicodeScalars.append(scalar)
+            case "\t", "\n": result.unicodeScalars.append(scalar)
             default:
-                if scalar.value < 0x20 || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
+                if scalar.value < 0x20 || (0x7F...0x9F).contains(scalar.value) || scalar.value == 0xFFFE || scalar.value == 0xFFFF {
                     result += "\u{FFFD}"
                 } else {
                     result.unicodeScalars.append(scalar)
@@ -26,6 +26,24 @@ package enum Markup {
             }
         }
         return result
+    }
+
+    /// Text for a plain-text document (fortune-style text, printable text, CSV, todo.txt): line
+    /// breaks as LF (``TextRule/normalisingLineEndings(_:)``), every other control character but
+    /// tab replaced by U+FFFD, so text that reached a store before the text rule (or from another
+    /// program) cannot drive a terminal that shows the document.
+    package static func plain(_ text: String) -> String {
+        let text = TextRule.normalisingLineEndings(text)
+        guard text.unicodeScalars.contains(where: isForbiddenInPlainText) else { return text }
+        return String(String.UnicodeScalarView(text.unicodeScalars.map { isForbiddenInPlainText($0) ? "\u{FFFD}" : $0 }))
+    }
+
+    static func isForbiddenInPlainText(_ scalar: Unicode.Scalar) -> Bool {
+        switch scalar.value {
+        case 0x09, 0x0A: return false
+        case 0..<0x20, 0x7F...0x9F: return true
+        default: return false
+        }
     }
 
     /// Characters escaped with a backslash wherever they stand in Markdown: they could start

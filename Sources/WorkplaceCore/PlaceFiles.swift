@@ -262,6 +262,7 @@ public enum PlaceFiles {
     /// A text field: formula guard, then RFC 4180 quoting when it holds a comma, a quote or a
     /// line break.
     static func text(_ field: String) -> String {
+        let field = Markup.plain(field)
         let risky: Bool = {
             guard let first = field.unicodeScalars.first else { return false }
             if "=+-@\t\r".unicodeScalars.contains(first) { return true }

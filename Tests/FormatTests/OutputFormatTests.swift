@@ -199,10 +199,10 @@ struct OutputFormatTests {
         for scalar in text.unicodeScalars {
             defer { afterCR = scalar == "\r" }
             switch scalar.value {
-            case 0x0D: result.append("\n")
+            case 0x0D, 0x2028, 0x2029: result.append("\n")
             case 0x0A where afterCR: continue
             case 0x09, 0x0A: result.append(scalar)
-            case 0..<0x20, 0xFFFE, 0xFFFF: result.append("\u{FFFD}")
+            case 0..<0x20, 0x7F...0x9F, 0xFFFE, 0xFFFF: result.append("\u{FFFD}")
             default: result.append(scalar)
             }
         }

@@ -126,3 +126,42 @@ import Testing
         #expect(try suite.dump("bmm.sqlite") == before)
     }
 }
+
+/// Text that reached a store before the text rule (or from another program) leaves in no output
+/// format as raw control characters.
+@Suite struct LegacyTextInExportsTests {
+    static let hostile = "Be\u{1B}]0;pwned\u{7} bold\u{9B}1m\rgone\u{2028}x"
+
+    func poke(_ suite: Suite, _ store: String, _ sql: String) throws {
+        let queue = try DatabaseQueue(path: suite.storeFolder.appendingPathComponent(store).path)
+        try queue.write { db in try db.execute(sql: sql, arguments: [Self.hostile]) }
+        try queue.close()
+    }
+
+    @Test func everyTextExportIsClean() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "add", "placeholder", "--source", "someone")
+        try suite.run("bmm", "add", "Acme")
+        try suite.run("bmm", "set", "vp", "--text", "placeholder")
+        try suite.run("places", "add", "--name", "placeholder", "--at", "-33.87,151.21")
+        try suite.run("bundle", "add", "placeholder", "--before", "go out")
+        try poke(suite, "quotes.sqlite", "UPDATE quote SET text = ?")
+        try poke(suite, "quotes.sqlite", "UPDATE source SET name = ?")
+        try poke(suite, "bmm.sqlite", "UPDATE section_entry SET text = ?")
+        try poke(suite, "places.sqlite", "UPDATE place SET name = ?")
+        try poke(suite, "bundle.sqlite", "UPDATE todo SET text = ?")
+        try poke(suite, "bundle.sqlite", "UPDATE event_name SET phrase = ?")
+        for arguments in [
+            ["quotes", "export", "--format", "text"], ["quotes", "export", "--format", "markdown"],
+            ["bmm", "export", "--format", "text", "--force"], ["bmm", "export", "--format", "html", "--force"],
+            ["bmm", "export", "--format", "markdown", "--force"], ["places", "export", "--format", "csv"],
+            ["bundle", "export", "--format", "todotxt"], ["bundle", "export", "--format", "ics"],
+        ] {
+            let result = try suite.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            let scalars = result.stdout.unicodeScalars.filter { $0 != "\n" && $0 != "\t" && !(arguments.last == "ics" && $0 == "\r") }
+            #expect(!scalars.contains { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) || $0 == "\u{2028}" }, "\(arguments): \(result.stdout.debugDescription)")
+            #expect(result.stdout.contains("bold"), "\(arguments) lost the text")
+        }
+    }
+}
