@@ -353,8 +353,9 @@ enum QuoteJSON {
             }
             var added: Date?
             if let raw = (fields["addedAt"] ?? fields["dateAdded"]) as? String {
-                added = ISOTime.date(raw)
-                if added == nil, raw.count == 10 { added = try? Date.ISO8601FormatStyle().parse(raw + "T00:00:00Z") }
+                // A time (RFC 3339) or a day (Quotable's dateAdded); an impossible one is refused.
+                added = ISOTime.date(raw) ?? (raw.count == 10 ? ISOTime.date(raw + "T00:00:00Z") : nil)
+                if added == nil { throw fail("'\(raw.prefix(40))' is not a date") }
             }
             quotes.append(ImportedQuote(
                 text: checked, source: author.flatMap { $0.isEmpty ? nil : $0 }, kind: kind, citation: fields["citation"] as? String,

@@ -135,6 +135,12 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         (.csv, "ok,\"\(String(repeating: "a", count: 300))\"\n", 1, "the source is 300 characters long"),
         (.fortune, "Quiet.\n\t-- Eve\u{1B}]0;x\u{7}\n%\n", 1, "the source holds the control character U+001B"),
         (.fortune, "one\n%\nBell\u{7} inside.\n%\n", 3, "the quote holds the control character U+0007"),
+        // Impossible times are refused, not rolled over into another day.
+        (.json, "[{\"content\": \"ok\", \"addedAt\": \"2026-02-30T10:00:00Z\"}]", nil, "item 1: '2026-02-30T10:00:00Z' is not a date"),
+        (.json, "[{\"content\": \"ok\", \"dateAdded\": \"2026-02-30\"}]", nil, "is not a date"),
+        (.json, "[{\"content\": \"ok\", \"addedAt\": \"99999-01-01T00:00:00Z\"}]", nil, "is not a date"),
+        (.json, "[{\"content\": \"ok\", \"addedAt\": \"-0001-01-01T00:00:00Z\"}]", nil, "is not a date"),
+        (.json, "[{\"content\": \"ok\", \"addedAt\": \"2026-01-01T24:00:00Z\"}]", nil, "is not a date"),
     ]
 
     @Test(arguments: malformed.indices)

@@ -140,3 +140,19 @@ func scalar(_ value: UInt32) -> String { Unicode.Scalar(value).map { String($0) 
         #expect(!data.isEmpty)
     }
 }
+
+@Suite struct ISOTimeTests {
+    @Test(arguments: ["2026-11-21T05:46:38Z", "2026-11-21T05:46:38.007Z", "2026-11-21T06:46:38+01:00", "0001-01-01T00:00:00Z", "9999-12-31T23:59:59.999Z", "2024-02-29T12:00:00Z"])
+    func realTimesRead(text: String) { #expect(ISOTime.date(text) != nil, "\(text)") }
+
+    @Test(arguments: ["2026-02-30T10:00:00Z", "2025-02-29T12:00:00Z", "2026-11-21T24:00:00Z", "2026-11-21T05:60:00Z", "99999-01-01T00:00:00Z",
+                      "-0001-01-01T00:00:00Z", "0000-01-01T00:00:00Z", "2026-11-21", "2026-11-21T05:46:38", "2026-11-21T05:46:38+25:00", "2026-13-01T00:00:00Z"])
+    func impossibleTimesAreNil(text: String) { #expect(ISOTime.date(text) == nil, "\(text)") }
+
+    @Test func formattingReadsBack() {
+        for millis in [0, 1, 1_732_168_000_007, -86_400_000, 253_402_300_799_999] as [Int64] {
+            let date = Date(timeIntervalSince1970: Double(millis) / 1000)
+            #expect(ISOTime.date(ISOTime.string(date)).map { Millis($0).value } == millis)
+        }
+    }
+}
