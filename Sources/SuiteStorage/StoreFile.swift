@@ -112,12 +112,17 @@ enum FileSystem {
         if StoreFile.size(of: path) != nil {
             throw .unavailable(path: path, reason: "the store folder is a file, not a folder")
         }
-        do {
-            try FileManager.default.createDirectory(
-                atPath: path, withIntermediateDirectories: true,
-                attributes: [.posixPermissions: 0o700])
-        } catch {
-            throw .unavailable(path: path, reason: "cannot create the store folder: \(describe(error))")
+        // mkdir for each missing folder on the way, so a failure says why in the system's words
+        // (Foundation's error here is a bare "NSCocoaErrorDomain error 512").
+        var prefix = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            prefix += "/" + component
+            if mkdir(prefix, 0o700) != 0 && errno != EEXIST {
+                throw .unavailable(path: path, reason: "cannot create the store folder: \(String(cString: strerror(errno)))")
+            }
+        }
+        if !StoreFile.isDirectory(path) {
+            throw .unavailable(path: path, reason: "cannot create the store folder: a file is in the way")
         }
     }
 

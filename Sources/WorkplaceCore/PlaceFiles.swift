@@ -288,7 +288,8 @@ extension PlaceStore {
             do {
                 places = try OverpassProvider.parse(data).map { PlaceFiles.ImportedPlace(record: $0, rating: nil, saved: false) }
             } catch {
-                throw .malformedImport(file: name, reason: error.description.replacingOccurrences(of: "Overpass JSON: ", with: ""))
+                if case .malformedImport(_, let reason) = error { throw .malformedImport(file: name, reason: reason) }
+                throw error
             }
         } else {
             places = try PlaceFiles.parseGeoJSON(data, file: name)

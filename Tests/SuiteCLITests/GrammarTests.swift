@@ -366,3 +366,32 @@ extension BundleRoughEdgeTests {
         expectFailure(try suite.run(checkin + ["--all"]), status: 1, "nothing is offered")
     }
 }
+
+/// Small things the adversarial re-test found in the import grammar and the error wording.
+@Suite struct ImportWordingTests {
+    @Test func todoTxtFromAPipeIsRecognisedAndAnotherSuiteSchemaIsNamed() throws {
+        let source = try Suite()
+        try source.run("bundle", "add", "Water the plant", "--when", "come back from work")
+        let text = try source.run("bundle", "export", "--format", "todotxt").stdout
+        let target = try Suite()
+        let imported = try target.run(["bundle", "import", "-"], stdin: Data(text.utf8))
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(try target.run("bundle", "list").stdout.contains("Water the plant"))
+        let newer = #"{"schema": "suite-bundle/2", "events": [], "todos": [], "bundles": []}"#
+        expectFailure(try target.run(["bundle", "import", "-"], stdin: Data(newer.utf8)), status: 65, "schema is 'suite-bundle/2'")
+    }
+
+    @Test func aStoreFolderThatCannotBeMadeSaysWhyInPlainWords() throws {
+        let suite = try Suite()
+        let result = try suite.run("quotes", "list", "--store-dir", "/proc/suite-cannot-be-here/store")
+        expectFailure(result, status: 74, "cannot create the store folder")
+        #expect(!result.stderr.contains("NSCocoaErrorDomain"))
+    }
+
+    @Test func aBrokenOverpassFileSaysNothingWasImportedOnce() throws {
+        let suite = try Suite()
+        let result = try suite.run(["places", "import", "-"], stdin: Data(#"{"elements": [{"type": "node", "id": 1, "tags": {"name": "x"}}]}"#.utf8))
+        expectFailure(result, status: 65, "has no coordinates")
+        #expect(result.stderr.components(separatedBy: "nothing was imported").count == 2, "\(result.stderr)")
+    }
+}

@@ -108,12 +108,15 @@ struct BundleImport: ParsableCommand {
     func guess(_ data: Data) throws -> InterchangeFormat {
         let lower = file.lowercased()
         if lower.hasSuffix(".ics") || lower.hasSuffix(".ical") { return .ics }
-        if lower.hasSuffix(".txt") { return .todotxt }
+        if lower.hasSuffix(".txt") || lower.hasSuffix(".todotxt") { return .todotxt }
         let head = String(decoding: data.prefix(4096), as: UTF8.self)
         if head.contains("BEGIN:VCALENDAR") { return .ics }
         let trimmed = head.trimmingCharacters(in: .whitespacesAndNewlines)
-        if trimmed.hasPrefix("{") && head.contains("\"suite-bundle/1\"") { return .json }
+        // Suite JSON names its schema (another version is then reported as such).
+        if trimmed.hasPrefix("{") && head.contains("\"suite-bundle/") { return .json }
         if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") { return .taskwarrior }
+        // Text that is none of those: todo.txt is one todo a line of plain text.
+        if !trimmed.isEmpty { return .todotxt }
         throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
     }
 }
