@@ -196,8 +196,22 @@ public enum PlaceFiles {
                     }
                     values[dimension] = Int(raw)
                 }
-                change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: rating.menu.flatMap(MenuOption.init(rawValue:)),
-                                      notes: rating.notes, pinColor: rating.pin_color.flatMap(PinColor.init(rawValue:)))
+                // A value the file names but Suite does not know is refused, not dropped.
+                var menu: MenuOption?
+                if let raw = rating.menu {
+                    guard let known = MenuOption(rawValue: raw) else {
+                        throw bad("menu '\(raw.prefix(40))' is not one of \(MenuOption.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    menu = known
+                }
+                var pin: PinColor?
+                if let raw = rating.pin_color {
+                    guard let known = PinColor(rawValue: raw) else {
+                        throw bad("pin_color '\(raw.prefix(40))' is not one of \(PinColor.allCases.map(\.rawValue).joined(separator: ", "))")
+                    }
+                    pin = known
+                }
+                change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: menu, notes: rating.notes, pinColor: pin)
             }
             var imported = ImportedPlace(record: record, rating: change, saved: properties.saved ?? false)
             if let unknown {

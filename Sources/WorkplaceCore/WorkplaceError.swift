@@ -43,7 +43,9 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
         switch self {
         case .placeNotFound(let id): return "no place \(id)"
         case .invalidCoordinate(let detail): return "invalid coordinate \(detail)"
-        case .invalidRating(let dimension, let value): return "invalid \(dimension) rating '\(value)': use a whole number from 0 to 5"
+        case .invalidRating(let dimension, let value):
+            if dimension == "wifi-mbps" { return "invalid wifi speed '\(value)': use a number of Mbit/s from 0 to 100000" }
+            return "invalid \(dimension) rating '\(value)': use a whole number from 0 to 5"
         case .invalidText(let reason): return reason
         case .invalidQuery(let reason): return "invalid search: \(reason)"
         case .noLocation: return "no current location: set one with 'suite places location set LAT,LON' or pass --at"

@@ -88,6 +88,10 @@ import FoundationXML
         ("{\"type\": \"Topology\"}", "not GeoJSON"),
         ("[1, 2]", "not a JSON object"),
         ("{\"elements\": [{\"type\": \"node\", \"id\": 1, \"tags\": {\"name\": \"x\"}}]}", "has no coordinates"),
+        // A value Suite does not know is refused, not dropped.
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"rating\": {\"pin_color\": \"mauve\"}}}]}", "feature 2: pin_color 'mauve' is not one of"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"rating\": {\"menu\": \"a\\nb\"}}}]}", "feature 2: menu 'a"),
+        ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"rating\": {\"wifi_mbps\": -5}}}]}", "invalid wifi speed '-5.0': use a number of Mbit/s"),
         // Every field goes through the one text rule, and the error names the feature and field.
         ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"rating\": {\"wifi\": 3, \"notes\": \"ring\\u0007\"}}}]}", "feature 2: the note holds the control character U+0007"),
         ("{\"type\": \"FeatureCollection\", \"features\": [{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [13.4, 52.5]}, \"properties\": {\"name\": \"x\", \"categories\": [\"cafe\\u001b[2J\"]}}]}", "feature 2: the category holds the control character U+001B"),
