@@ -308,6 +308,14 @@ public final class BusinessModelStore: Sendable {
             for index in normalised.indices {
                 normalised[index].text = try checked(normalised[index].text, section, version: normalised[index].version)
             }
+            // A history that contradicts itself would show one text and restore another.
+            let numbers = normalised.map(\.version)
+            guard numbers == Array(1...max(1, numbers.count)) || numbers.isEmpty else {
+                throw .malformedDocument(reason: "\(section.title): versions must be numbered 1 to \(numbers.count) in order")
+            }
+            if let last = normalised.last, let current = model.entries[section], last.text != current.text || last.confidence != current.confidence {
+                throw .malformedDocument(reason: "\(section.title): the text differs from its last saved version (\(last.version))")
+            }
             history[section] = normalised
         }
         let imported = model, importedHistory = history

@@ -172,3 +172,33 @@ func model(name: String = "Acme Bakery", _ texts: [SectionID: String]) -> Busine
         #expect(Timestamp.string(Millis(1_763_703_998_007).date) == "2025-11-21T05:46:38.007Z")
     }
 }
+
+@Suite struct DocumentConsistencyTests {
+    func document() throws -> BusinessModelDocument {
+        let store = try freshStore()
+        let model = try store.create(name: "Acme")
+        try store.save(text: "one", section: .valueProposition, in: model.id)
+        try store.save(text: "two", section: .valueProposition, in: model.id)
+        return try store.document(for: model.id)
+    }
+
+    @Test func aSectionWhoseTextIsNotItsLastVersionIsRefused() throws {
+        var document = try document()
+        document.model.entries[.valueProposition]?.text = "three"
+        let target = try freshStore()
+        #expect(throws: MotivationError.malformedDocument(reason: "Value Proposition: the text differs from its last saved version (2)")) {
+            try target.importDocument(document)
+        }
+        #expect(try target.models().isEmpty)
+    }
+
+    @Test func versionsMustBeNumberedOneToN() throws {
+        var document = try document()
+        document.history[.valueProposition]?[1].version = 1_000_000
+        let target = try freshStore()
+        #expect(throws: MotivationError.malformedDocument(reason: "Value Proposition: versions must be numbered 1 to 2 in order")) {
+            try target.importDocument(document)
+        }
+        #expect(try target.importDocument(try self.document()).name == "Acme")
+    }
+}
