@@ -377,20 +377,24 @@ enum QuoteCSV {
         let rows = try records(text, path: path)
         var quotes: [ImportedQuote] = []
         var skipped = 0
+        // Without a header the columns are text, author, category; a header may name them in any order.
+        var columns = Columns(text: 0, author: 1, category: 2)
         for (index, row) in rows.enumerated() {
             let (line, fields) = row
-            if index == 0, isHeader(fields) { continue }
+            if index == 0, let named = headerColumns(fields) { columns = named; continue }
             if fields.count == 1 && fields[0].isEmpty { continue }
             guard (1...3).contains(fields.count) else {
                 throw .malformedImport(file: path, line: line, reason: "\(fields.count) fields; expected text,author,category")
             }
-            if fields[0].trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
+            func field(_ column: Int?) -> String { column.flatMap { fields.indices.contains($0) ? fields[$0] : nil } ?? "" }
+            let body = field(columns.text)
+            if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
             let checked: String
-            do { checked = try QuoteStore.validated(text: fields[0], what: "quote") } catch {
+            do { checked = try QuoteStore.validated(text: body, what: "quote") } catch {
                 throw .malformedImport(file: path, line: line, reason: error.description)
             }
-            let author = fields.count > 1 ? fields[1].trimmingCharacters(in: .whitespaces) : ""
-            let categories = fields.count > 2 ? fields[2].split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty } : []
+            let author = field(columns.author).trimmingCharacters(in: .whitespaces)
+            let categories = field(columns.category).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
             quotes.append(ImportedQuote(text: checked, source: author.isEmpty ? nil : author, kind: .person, citation: nil,
                                         categories: categories, personal: false, addedAt: nil, line: line))
         }
@@ -404,16 +408,29 @@ enum QuoteCSV {
         ["category", "categories", "tags", "tag", "topic"],
     ]
 
-    /// Whether a first row names the columns instead of holding a quote: its first field is a
-    /// text column name and every other field names its column (a byte-order mark and case do not
-    /// matter).
-    static func isHeader(_ fields: [String]) -> Bool {
-        let names = fields.map { field in
-            field.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces).lowercased()
-        }
-        guard names.count <= headerNames.count else { return false }
-        return zip(names, headerNames).allSatisfy { name, allowed in allowed.contains(name) }
+    /// Where the text, author and category are in a row.
+    struct Columns: Equatable {
+        var text: Int
+        var author: Int?
+        var category: Int?
     }
+
+    /// The columns a first row names, when it names them instead of holding a quote: every field
+    /// is a column name (a byte-order mark and case do not matter), each column at most once, the
+    /// text among them.
+    static func headerColumns(_ fields: [String]) -> Columns? {
+        var found: [Int?] = [nil, nil, nil]
+        for (position, field) in fields.enumerated() {
+            let name = field.replacingOccurrences(of: "\u{FEFF}", with: "").trimmingCharacters(in: .whitespaces).lowercased()
+            guard let kind = headerNames.firstIndex(where: { $0.contains(name) }), found[kind] == nil else { return nil }
+            found[kind] = position
+        }
+        guard let text = found[0] else { return nil }
+        return Columns(text: text, author: found[1], category: found[2])
+    }
+
+    /// Whether a first row names the columns instead of holding a quote.
+    static func isHeader(_ fields: [String]) -> Bool { headerColumns(fields) != nil }
 
     /// Splits CSV into records of fields, with the line each record starts on.
     static func records(_ text: String, path: String) throws(QuoteError) -> [(Int, [String])] {

@@ -200,6 +200,15 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(try store.allQuotes().map(\.text) == ["Stay hungry."])
     }
 
+    @Test func aHeaderNamesTheColumnsInAnyOrder() throws {
+        let store = try freshStore()
+        try store.importData(Data("author,category,text\nSteve Jobs,life,Stay hungry.\n".utf8), name: "q.csv", format: .csv)
+        let quote = try #require(try store.allQuotes().first)
+        #expect(quote.text == "Stay hungry." && quote.source?.name == "Steve Jobs" && quote.categories == ["life"])
+        #expect(QuoteCSV.headerColumns(["text", "text"]) == nil)
+        #expect(QuoteCSV.headerColumns(["author", "tags"]) == nil)
+    }
+
     @Test func aFirstRowThatIsAQuoteIsKeptAndABOMIsNotText() throws {
         let store = try freshStore()
         try store.importData(Data("\u{FEFF}Text is what we write,Ada\n".utf8), name: "q.csv", format: .csv)
