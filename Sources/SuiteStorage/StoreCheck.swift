@@ -21,60 +21,14 @@ package enum StoreCheck {
             throw .unavailable(path: path, reason: "it is a folder, not a store file")
         }
         try StoreFile.checkHeader(path: path)
-        var components = URLComponents()
-        components.scheme = "file"
-        components.path = path
-        components.queryItems = [URLQueryItem(name: "mode", value: "ro")]
-        guard let uri = components.string else {
-            throw .unavailable(path: path, reason: "the path cannot be written as an SQLite URI")
-        }
-        var connection: OpaquePointer?
-        let opened = sqlite3_open_v2(uri, &connection, SQLITE_OPEN_READONLY | SQLITE_OPEN_URI | SQLITE_OPEN_NOMUTEX, nil)
-        defer { sqlite3_close_v2(connection) }
-        guard opened == SQLITE_OK, let connection else {
-            throw failure(code: opened, connection: connection, path: path)
-        }
-        sqlite3_busy_timeout(connection, Int32(busyTimeout * 1000))
-
-        /// The first column of every row; with `keepingRowsOnError`, rows read before an error
-        /// are returned with the error's message as a last row (integrity_check lists what it
-        /// found before it stops at a page it cannot read).
-        func strings(_ sql: String, keepingRowsOnError: Bool = false) throws(StoreFailure) -> [String] {
-            var statement: OpaquePointer?
-            let prepared = sqlite3_prepare_v2(connection, sql, -1, &statement, nil)
-            defer { sqlite3_finalize(statement) }
-            guard prepared == SQLITE_OK else { throw failure(code: prepared, connection: connection, path: path) }
-            var values: [String] = []
-            while true {
-                let step = sqlite3_step(statement)
-                if step == SQLITE_DONE { return values }
-                guard step == SQLITE_ROW else {
-                    let error = failure(code: step, connection: connection, path: path)
-                    if keepingRowsOnError, !values.isEmpty, case .corrupt(_, let reason) = error {
-                        return values.filter { $0 != "ok" } + [reason]
-                    }
-                    throw error
-                }
-                values.append(sqlite3_column_text(statement, 0).map { String(cString: $0) } ?? "")
-            }
-        }
-
-        let id = Int32(try strings("PRAGMA application_id").first ?? "0") ?? 0
+        let connection = try ReadOnlyConnection(path: path, immutable: false, busyTimeout: busyTimeout)
+        let id = Int32(try connection.strings("PRAGMA application_id").first ?? "0") ?? 0
         guard id == applicationID else {
             throw .foreign(path: path, reason: "a database of another application")
         }
-        let result = try strings("PRAGMA integrity_check(\(maximumProblems))", keepingRowsOnError: true)
+        let result = try connection.strings("PRAGMA integrity_check(\(maximumProblems))", keepingRowsOnError: true)
         if result == ["ok"] { return [] }
         // A row may hold several lines ("*** in database main ***" then the first problem).
         return result.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database") }
-    }
-
-    private static func failure(code: Int32, connection: OpaquePointer?, path: String) -> StoreFailure {
-        let message = connection.flatMap { sqlite3_errmsg($0) }.map { String(cString: $0) } ?? "SQLite error \(code)"
-        switch code & 0xFF {
-        case SQLITE_BUSY, SQLITE_LOCKED: return .busy(path: path)
-        case SQLITE_CORRUPT, SQLITE_NOTADB: return .corrupt(path: path, reason: message)
-        default: return .unavailable(path: path, reason: message)
-        }
     }
 }
