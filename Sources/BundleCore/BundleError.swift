@@ -1,5 +1,5 @@
 import Foundation
-import SuiteStorage
+@_exported import SuiteStorage
 
 /// Everything that can go wrong in `BundleCore`.
 public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -23,14 +23,8 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
     case invalidState(String)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(format: String, line: Int?, reason: String)
-    /// The store file is damaged or not a bundle store.
-    case corruptStore(path: String, reason: String)
-    /// The store was written by a newer version.
-    case newerStore(path: String)
-    /// The store cannot be read or written.
-    case storeUnavailable(path: String, reason: String)
-    /// Another process held the store past the timeout.
-    case storeBusy(path: String)
+    /// The store could not be opened or used; ``StoreError/kind`` says why.
+    case store(StoreError)
 
     public var description: String {
         switch self {
@@ -50,14 +44,11 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidState(let reason): return reason
         case .malformedImport(let format, let line, let reason):
             return "malformed \(format) file\(line.map { " at line \($0)" } ?? ""): \(reason); nothing was imported"
-        case .corruptStore(let path, let reason):
-            return StoreMessage.corrupt(path: path, reason: reason, kind: "bundle")
-        case .newerStore(let path):
-            return StoreMessage.newer(path: path)
-        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
-        case .storeBusy(let path): return StoreMessage.busy(path: path)
+        case .store(let error): return error.description
         }
     }
 }
 
-extension BundleError: StoreErrorCases {}
+extension BundleError: StoreFailureRepresentable {
+    package init(storeFailure: StoreFailure) { self = .store(StoreError(storeFailure)) }
+}

@@ -13,9 +13,9 @@ extension BusinessModelStore {
     ///   - url: The store file.
     ///   - busyTimeout: How long to wait for another process that holds the store.
     /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
-    /// - Throws: ``MotivationError/corruptStore(path:reason:)`` when the file is not a readable business model
-    ///   store at all (random bytes, truncated, another application's database, damage SQLite
-    ///   stops at), ``MotivationError/storeBusy(path:)`` or ``MotivationError/storeUnavailable(path:reason:)``.
+    /// - Throws: ``MotivationError/store(_:)`` with kind ``StoreError/Kind/damaged`` or
+    ///   ``StoreError/Kind/foreign`` when the file is not a readable business model store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``StoreError/Kind/busy`` or ``StoreError/Kind/unavailable``.
     public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(MotivationError) -> [String] {
         do {
             return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)

@@ -1,5 +1,5 @@
 import Foundation
-import SuiteStorage
+@_exported import SuiteStorage
 
 /// Everything that can go wrong in `MotivationCore`.
 public enum MotivationError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -21,14 +21,8 @@ public enum MotivationError: Error, Sendable, Equatable, CustomStringConvertible
     case notShareable(missing: [String])
     /// An import document could not be read; `reason` says where and why.
     case malformedDocument(reason: String)
-    /// The store file is damaged or not a business-model store.
-    case corruptStore(path: String, reason: String)
-    /// The store was written by a newer version.
-    case newerStore(path: String)
-    /// The store cannot be read or written.
-    case storeUnavailable(path: String, reason: String)
-    /// Another process held the store past the timeout.
-    case storeBusy(path: String)
+    /// The store could not be opened or used; ``StoreError/kind`` says why.
+    case store(StoreError)
 
     public var description: String {
         switch self {
@@ -44,14 +38,11 @@ public enum MotivationError: Error, Sendable, Equatable, CustomStringConvertible
         case .notShareable(let missing):
             return "refused: the model lacks \(missing.joined(separator: " and ")); fill it in or use --force"
         case .malformedDocument(let reason): return "malformed business model document: \(reason)"
-        case .corruptStore(let path, let reason):
-            return StoreMessage.corrupt(path: path, reason: reason, kind: "business-model")
-        case .newerStore(let path):
-            return StoreMessage.newer(path: path)
-        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
-        case .storeBusy(let path): return StoreMessage.busy(path: path)
+        case .store(let error): return error.description
         }
     }
 }
 
-extension MotivationError: StoreErrorCases {}
+extension MotivationError: StoreFailureRepresentable {
+    package init(storeFailure: StoreFailure) { self = .store(StoreError(storeFailure)) }
+}

@@ -1,5 +1,5 @@
 import Foundation
-import SuiteStorage
+@_exported import SuiteStorage
 
 /// Everything that can go wrong in `QuoteCore`.
 public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -17,14 +17,8 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case noQuotes(String)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, line: Int?, reason: String)
-    /// The store file is damaged or not a quote store.
-    case corruptStore(path: String, reason: String)
-    /// The store was written by a newer version.
-    case newerStore(path: String)
-    /// The store cannot be read or written.
-    case storeUnavailable(path: String, reason: String)
-    /// Another process held the store past the timeout.
-    case storeBusy(path: String)
+    /// The store could not be opened or used; ``StoreError/kind`` says why.
+    case store(StoreError)
 
     public var description: String {
         switch self {
@@ -36,14 +30,11 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .noQuotes(let what): return "no quotes \(what)"
         case .malformedImport(let file, let line, let reason):
             return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason); nothing was imported"
-        case .corruptStore(let path, let reason):
-            return StoreMessage.corrupt(path: path, reason: reason, kind: "quote")
-        case .newerStore(let path):
-            return StoreMessage.newer(path: path)
-        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
-        case .storeBusy(let path): return StoreMessage.busy(path: path)
+        case .store(let error): return error.description
         }
     }
 }
 
-extension QuoteError: StoreErrorCases {}
+extension QuoteError: StoreFailureRepresentable {
+    package init(storeFailure: StoreFailure) { self = .store(StoreError(storeFailure)) }
+}

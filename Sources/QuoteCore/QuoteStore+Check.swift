@@ -13,9 +13,9 @@ extension QuoteStore {
     ///   - url: The store file.
     ///   - busyTimeout: How long to wait for another process that holds the store.
     /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
-    /// - Throws: ``QuoteError/corruptStore(path:reason:)`` when the file is not a readable quote
-    ///   store at all (random bytes, truncated, another application's database, damage SQLite
-    ///   stops at), ``QuoteError/storeBusy(path:)`` or ``QuoteError/storeUnavailable(path:reason:)``.
+    /// - Throws: ``QuoteError/store(_:)`` with kind ``StoreError/Kind/damaged`` or
+    ///   ``StoreError/Kind/foreign`` when the file is not a readable quote store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``StoreError/Kind/busy`` or ``StoreError/Kind/unavailable``.
     public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(QuoteError) -> [String] {
         do {
             return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)

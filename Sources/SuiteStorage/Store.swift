@@ -52,23 +52,52 @@ package struct StoreConfiguration: Sendable {
 /// A file that is not a healthy database of this store's kind, or that a newer schema wrote, is
 /// refused with an error naming its path, and is never deleted, renamed or rewritten.
 package final class Store<Failure: StoreFailureRepresentable>: Sendable {
-    /// Read connections (read-only).
-    private let readers: DatabasePool
+    /// Read connections (read-only); for a store in memory, the one connection.
+    private let readers: any DatabaseReader
     /// The write connection; nil for a store opened read-only.
     private let writer: DatabaseQueue?
-    /// The store file's path.
+    /// The store file's path (`:memory:` for a store in memory).
     package let path: String
+    /// Signals commits, for observation.
+    package let changes: ChangeSignal
 
-    private init(readers: DatabasePool, writer: DatabaseQueue?, path: String) {
+    private init(readers: any DatabaseReader, writer: DatabaseQueue?, path: String, busyTimeout: TimeInterval) {
         self.readers = readers
         self.writer = writer
         self.path = path
+        self.changes = ChangeSignal(path: writer === (readers as AnyObject) ? nil : path, busyTimeout: busyTimeout)
+    }
+
+    /// A new, empty store in memory, with the same migrations and checks as a store file: for
+    /// previews and tests. Nothing is written to disk and no other process can see it.
+    package static func inMemory(migrator: DatabaseMigrator, configuration: StoreConfiguration) throws(Failure) -> Store {
+        let path = ":memory:"
+        do {
+            if let missing = configuration.requiredFeatures.first(where: { sqlite3_compileoption_used($0.compileOption) == 0 }) {
+                throw StoreFailure.missingFeature(path: path, feature: missing.rawValue)
+            }
+            var config = Configuration()
+            config.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            let queue = try DatabaseQueue(configuration: config)
+            try queue.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA application_id = \(configuration.applicationID)")
+            }
+            try migrator.migrate(queue)
+            try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
+            return Store(readers: queue, writer: queue, path: path, busyTimeout: configuration.busyTimeout)
+        } catch let failure as StoreFailure {
+            throw Failure(storeFailure: failure)
+        } catch let error as DatabaseError {
+            throw Failure(storeFailure: .classify(error, path: path))
+        } catch {
+            throw Failure(storeFailure: .unavailable(path: path, reason: "\(error)"))
+        }
     }
 
     deinit {
         // Readers first, so that the writer is the last connection and checkpoints the log
         // into the file as it closes.
-        try? readers.close()
+        if writer !== (readers as AnyObject) { try? readers.close() }
         try? writer?.close()
     }
 
@@ -114,9 +143,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
 
     private func write<T>(cacheKiB: Int?, _ body: (Database) throws -> T) throws(Failure) -> T {
         guard let writer else {
-            throw Failure(storeFailure: .unavailable(path: path, reason: "the store was opened read-only"))
+            throw Failure(storeFailure: .readOnly(path: path, reason: "the store was opened read-only"))
         }
         do {
+            defer { changes.notify() }
             return try writer.writeWithoutTransaction { db in
                 var previous: Int?
                 if let cacheKiB {
@@ -148,13 +178,23 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// Closes the connections (the writer, last, checkpoints the write-ahead log).
     package func close() throws(Failure) {
         do {
-            try readers.close()
+            if writer !== (readers as AnyObject) { try readers.close() }
             try writer?.close()
         } catch let error as DatabaseError {
             throw Failure(storeFailure: .classify(error, path: path))
         } catch {
             throw Failure(storeFailure: .unavailable(path: path, reason: "\(error)"))
         }
+    }
+
+    // MARK: - For apps
+
+    /// The values `fetch` returns, now and after every change to the store (see
+    /// ``StoreObservation``).
+    package func observe<T: Sendable & Equatable>(
+        _ fetch: @escaping @Sendable () throws(Failure) -> T
+    ) -> StoreObservation<T, Failure> where Failure: Sendable {
+        StoreObservation(signal: changes, fetch: fetch)
     }
 
     // MARK: - Opening
@@ -197,7 +237,8 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         do {
             // Every migration is applied and we hold the lock under which they run: nothing to do.
             if migrated && readOnly && isWAL {
-                return Store(readers: try openReaders(path: path, configuration: configuration).pool, writer: nil, path: path)
+                return Store(readers: try openReaders(path: path, configuration: configuration).pool, writer: nil, path: path,
+                             busyTimeout: configuration.busyTimeout)
             }
             let writer = try openWriter(path: path, configuration: configuration)
             // Only a store written before WAL was set at creation needs switching (a write).
@@ -210,7 +251,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
             }
             let readers = try openReaders(path: path, configuration: configuration).pool
-            return Store(readers: readers, writer: readOnly ? nil : writer, path: path)
+            return Store(readers: readers, writer: readOnly ? nil : writer, path: path, busyTimeout: configuration.busyTimeout)
         } catch let failure as StoreFailure {
             throw failure
         } catch let error as DatabaseError {
@@ -242,7 +283,8 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 try readers.close()
                 return nil
             }
-            return Store(readers: readers, writer: readOnly ? nil : try openWriter(path: path, configuration: configuration), path: path)
+            return Store(readers: readers, writer: readOnly ? nil : try openWriter(path: path, configuration: configuration), path: path,
+                         busyTimeout: configuration.busyTimeout)
         } catch let error as DatabaseError {
             throw .classify(error, path: path)
         } catch {
@@ -291,7 +333,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             throw .unavailable(path: path, reason: String(cString: strerror(errno)))
         }
         if info.st_mode & S_IWUSR == 0 || access(path, R_OK | W_OK) != 0 {
-            throw .unavailable(path: path, reason: "the file is read-only")
+            throw .readOnly(path: path, reason: "the file is read-only")
         }
     }
 

@@ -18,11 +18,16 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
     case busy(path: String)
     /// The SQLite library lacks a feature this store needs.
     case missingFeature(path: String, feature: String)
+    /// The disk (or the file-size limit) has no room for the write.
+    case diskFull(path: String)
+    /// The file or its folder may not be written (a store opened read-only included).
+    case readOnly(path: String, reason: String)
 
     package var path: String {
         switch self {
         case .unavailable(let path, _), .corrupt(let path, _), .foreign(let path, _),
-             .newerSchema(let path), .busy(let path), .missingFeature(let path, _):
+             .newerSchema(let path), .busy(let path), .missingFeature(let path, _), .diskFull(let path),
+             .readOnly(let path, _):
             return path
         }
     }
@@ -41,6 +46,10 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
             return StoreMessage.busy(path: path)
         case .missingFeature(let path, let feature):
             return "the SQLite library lacks \(feature), which the store at \(path) needs"
+        case .diskFull(let path):
+            return StoreMessage.unavailable(path: path, reason: "the disk is full")
+        case .readOnly(let path, let reason):
+            return StoreMessage.unavailable(path: path, reason: reason)
         }
     }
 
@@ -53,9 +62,9 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
         case .SQLITE_CORRUPT, .SQLITE_NOTADB:
             return .corrupt(path: path, reason: message)
         case .SQLITE_FULL:
-            return .unavailable(path: path, reason: "the disk is full")
+            return .diskFull(path: path)
         case .SQLITE_READONLY:
-            return .unavailable(path: path, reason: "the file or its folder is read-only")
+            return .readOnly(path: path, reason: "the file or its folder is read-only")
         case .SQLITE_PERM, .SQLITE_AUTH:
             return .unavailable(path: path, reason: "permission denied")
         case .SQLITE_CANTOPEN:
@@ -68,35 +77,10 @@ package enum StoreFailure: Error, Sendable, Equatable, CustomStringConvertible {
     }
 }
 
-/// A core's public error type conforms to this so that ``Store`` can throw it directly.
+/// A core's public error type conforms to this so that ``Store`` can throw it directly: each
+/// core's error has one case holding the shared ``StoreError``.
 package protocol StoreFailureRepresentable: Error {
     init(storeFailure: StoreFailure)
-}
-
-/// An error enum with the four store cases every core has; conforming gives the mapping from
-/// ``StoreFailure`` for free.
-package protocol StoreErrorCases: StoreFailureRepresentable {
-    static func corruptStore(path: String, reason: String) -> Self
-    static func newerStore(path: String) -> Self
-    static func storeUnavailable(path: String, reason: String) -> Self
-    static func storeBusy(path: String) -> Self
-}
-
-extension StoreErrorCases {
-    package init(storeFailure: StoreFailure) {
-        switch storeFailure {
-        case .corrupt(let path, let reason), .foreign(let path, let reason):
-            self = .corruptStore(path: path, reason: reason)
-        case .newerSchema(let path):
-            self = .newerStore(path: path)
-        case .busy(let path):
-            self = .storeBusy(path: path)
-        case .unavailable(let path, let reason):
-            self = .storeUnavailable(path: path, reason: reason)
-        case .missingFeature(let path, let feature):
-            self = .storeUnavailable(path: path, reason: "SQLite lacks \(feature)")
-        }
-    }
 }
 
 /// The wording of the store errors every core shares, so that all four say it the same way.
@@ -114,6 +98,6 @@ package enum StoreMessage {
     }
 
     package static func busy(path: String) -> String {
-        "the store at \(path) is busy (another suite process holds it); try again"
+        "the store at \(path) is busy (another process holds it); try again"
     }
 }

@@ -13,9 +13,9 @@ extension PlaceStore {
     ///   - url: The store file.
     ///   - busyTimeout: How long to wait for another process that holds the store.
     /// - Returns: What SQLite found wrong (at most 100 lines); empty when the store is healthy.
-    /// - Throws: ``WorkplaceError/corruptStore(path:reason:)`` when the file is not a readable place
-    ///   store at all (random bytes, truncated, another application's database, damage SQLite
-    ///   stops at), ``WorkplaceError/storeBusy(path:)`` or ``WorkplaceError/storeUnavailable(path:reason:)``.
+    /// - Throws: ``WorkplaceError/store(_:)`` with kind ``StoreError/Kind/damaged`` or
+    ///   ``StoreError/Kind/foreign`` when the file is not a readable place store at all (random bytes, truncated, another application's database, damage SQLite
+    ///   stops at), ``StoreError/Kind/busy`` or ``StoreError/Kind/unavailable``.
     public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(WorkplaceError) -> [String] {
         do {
             return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)

@@ -1,5 +1,5 @@
 import Foundation
-import SuiteStorage
+@_exported import SuiteStorage
 
 /// Everything that can go wrong in `WorkplaceCore`.
 public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible {
@@ -30,14 +30,8 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case providerUnavailable(provider: String, detail: String)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, reason: String)
-    /// The store file is damaged or not a places store.
-    case corruptStore(path: String, reason: String)
-    /// The store was written by a newer version.
-    case newerStore(path: String)
-    /// The store cannot be read or written.
-    case storeUnavailable(path: String, reason: String)
-    /// Another process held the store past the timeout.
-    case storeBusy(path: String)
+    /// The store could not be opened or used; ``StoreError/kind`` says why.
+    case store(StoreError)
 
     public var description: String {
         switch self {
@@ -57,14 +51,11 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
         case .providerRateLimited(let provider): return "\(provider) is rate limiting requests; try again later"
         case .providerUnavailable(let provider, let detail): return "\(provider) is unavailable: \(detail)"
         case .malformedImport(let file, let reason): return "\(file): \(reason); nothing was imported"
-        case .corruptStore(let path, let reason):
-            return StoreMessage.corrupt(path: path, reason: reason, kind: "places")
-        case .newerStore(let path):
-            return StoreMessage.newer(path: path)
-        case .storeUnavailable(let path, let reason): return StoreMessage.unavailable(path: path, reason: reason)
-        case .storeBusy(let path): return StoreMessage.busy(path: path)
+        case .store(let error): return error.description
         }
     }
 }
 
-extension WorkplaceError: StoreErrorCases {}
+extension WorkplaceError: StoreFailureRepresentable {
+    package init(storeFailure: StoreFailure) { self = .store(StoreError(storeFailure)) }
+}

@@ -229,7 +229,7 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         let url = try temporaryFolder().appendingPathComponent("test.sqlite")
         try openStore(url).close()
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: url.path)
-        try expectRefusedUnchanged(url) { if case .unavailable(_, let reason) = $0 { reason.contains("read-only") } else { false } }
+        try expectRefusedUnchanged(url) { if case .readOnly(_, let reason) = $0 { reason.contains("read-only") } else { false } }
     }
 
     @Test func migratesAnOlderStoreForward() throws {

@@ -96,16 +96,18 @@ enum ErrorReport {
         }
     }
 
+    static func exitCode(_ error: StoreError) -> Int32 {
+        error.kind == .busy ? ExitStatus.temporary : ExitStatus.ioError
+    }
+
     static func exitCode(_ error: MotivationError) -> Int32 {
         switch error {
         case .modelNotFound, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
             return ExitStatus.failure
         case .invalidName, .textTooLong, .invalidText, .malformedDocument:
             return ExitStatus.dataError
-        case .corruptStore, .newerStore, .storeUnavailable:
-            return ExitStatus.ioError
-        case .storeBusy:
-            return ExitStatus.temporary
+        case .store(let error):
+            return exitCode(error)
         }
     }
 
@@ -115,10 +117,8 @@ enum ErrorReport {
             return ExitStatus.failure
         case .invalidText, .invalidDeadline, .malformedImport:
             return ExitStatus.dataError
-        case .corruptStore, .newerStore, .storeUnavailable:
-            return ExitStatus.ioError
-        case .storeBusy:
-            return ExitStatus.temporary
+        case .store(let error):
+            return exitCode(error)
         }
     }
 
@@ -130,10 +130,8 @@ enum ErrorReport {
             return ExitStatus.dataError
         case .invalidQuery, .invalidSchedule:
             return ExitStatus.usage
-        case .corruptStore, .newerStore, .storeUnavailable:
-            return ExitStatus.ioError
-        case .storeBusy:
-            return ExitStatus.temporary
+        case .store(let error):
+            return exitCode(error)
         }
     }
 
@@ -147,10 +145,10 @@ enum ErrorReport {
             return ExitStatus.usage
         case .missingAPIKey, .invalidAPIKey, .providerUnauthorized, .providerUnavailable:
             return ExitStatus.unavailable
-        case .providerRateLimited, .storeBusy:
+        case .providerRateLimited:
             return ExitStatus.temporary
-        case .corruptStore, .newerStore, .storeUnavailable:
-            return ExitStatus.ioError
+        case .store(let error):
+            return exitCode(error)
         }
     }
 }
