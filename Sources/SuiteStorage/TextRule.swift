@@ -20,7 +20,7 @@ package enum TextField: Sendable, Equatable {
 }
 
 /// Why a text was refused.
-package enum TextProblem: Error, Sendable, Equatable {
+public enum TextProblem: Error, Sendable, Hashable {
     case empty
     /// Over the limit: `length` and `limit` are characters for a line, UTF-8 bytes for text.
     case tooLong(length: Int, limit: Int, bytes: Bool)
@@ -146,7 +146,37 @@ package enum TextRule {
     }
 }
 
+/// The name of a text field, as errors report it: each core declares its fields as constants
+/// (`FieldName.todoText`, `FieldName.quoteText` …) that an app can compare against. The raw value
+/// is an English noun phrase, for logs and the CLI.
+public struct FieldName: RawRepresentable, Hashable, Sendable, CustomStringConvertible {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public var description: String { rawValue }
+}
+
+/// Text refused by the text rule: which field, and what is wrong with it.
+public struct InvalidText: Error, Sendable, Hashable, CustomStringConvertible {
+    public let field: FieldName
+    public let problem: TextProblem
+
+    public init(field: FieldName, problem: TextProblem) {
+        self.field = field
+        self.problem = problem
+    }
+
+    public var description: String { problem.describe(field.rawValue) }
+}
+
 extension Result where Failure == TextProblem {
+    /// The checked value, or the problem for `field` mapped to a core's error.
+    package func get<E: Error>(_ field: FieldName, as error: (InvalidText) -> E) throws(E) -> Success {
+        switch self {
+        case .success(let value): return value
+        case .failure(let problem): throw error(InvalidText(field: field, problem: problem))
+        }
+    }
+
     /// The checked value, or the problem described for `field` and mapped to a core's error.
     package func get<E: Error>(_ field: String, as error: (String) -> E) throws(E) -> Success {
         switch self {
