@@ -62,23 +62,24 @@ extension BundleStore {
     ///   done, another event or preposition), or none was chosen.
     @discardableResult
     public func checkIn(
-        event phrase: String, direction: CheckInDirection, todoIDs: [Int64], title: String? = nil,
+        event phrase: String, direction: CheckInDirection, todoIDs: [Todo.ID], title: String? = nil,
         icon: String? = nil, timeZone: TimeZone
     ) throws(BundleError) -> TodoBundle {
         var checkedTitle: String?
-        if let title { checkedTitle = try Self.validated(name: title, what: "bundle title") }
+        if let title { checkedTitle = try Self.validated(name: title, what: .bundleTitle) }
         var checkedIcon = "📦"
         if let icon { checkedIcon = try Self.validated(icon: icon) }
         let title = checkedTitle, icon = checkedIcon
-        guard !todoIDs.isEmpty else { throw .invalidState("choose at least one todo for the bundle") }
-        guard Set(todoIDs).count == todoIDs.count else { throw .invalidState("a todo was chosen twice") }
+        guard !todoIDs.isEmpty else { throw .conflict(.noTodosChosen) }
+        var chosen = Set<Todo.ID>()
+        for id in todoIDs where !chosen.insert(id).inserted { throw .conflict(.todoChosenTwice(id)) }
         let moment = now()
         return try write { db in
             let event = try Self.resolveEvent(phrase, db: db)
             for id in todoIDs {
                 let todo = try Self.loadTodo(id, db: db)
                 guard todo.eventID == event.id, todo.status == .pending, direction.prepositions.contains(todo.preposition) else {
-                    throw BundleError.invalidState("todo #\(id) is not offered when you are \(direction.phrase) \(event.name) (\(Self.why(todo, event: event, direction: direction)))")
+                    throw BundleError.conflict(.todoNotOffered(id, event: event.name, direction: direction, reason: Self.why(todo, event: event, direction: direction)))
                 }
             }
             let bundleTitle = title ?? Self.defaultTitle(event: event, direction: direction, at: moment, timeZone: timeZone)
@@ -86,7 +87,7 @@ extension BundleStore {
             try db.execute(sql: """
                 INSERT INTO bundle (uuid, title, icon, event_id, direction, status, created_ms) VALUES (?, ?, ?, ?, ?, 'open', ?)
                 """, arguments: [UUID().uuidString.lowercased(), bundleTitle, icon, event.id, direction.rawValue, stamp])
-            let bundleID = db.lastInsertedRowID
+            let bundleID = TodoBundle.ID(db.lastInsertedRowID)
             for (position, id) in todoIDs.enumerated() {
                 try Self.addItem(todo: id, bundle: bundleID, position: position, db: db, stamp: stamp)
             }
@@ -94,10 +95,10 @@ extension BundleStore {
         }
     }
 
-    static func why(_ todo: Todo, event: TriggerEvent, direction: CheckInDirection) -> String {
-        if todo.eventID != event.id { return "it is tied to \(todo.eventName.map { "'\($0)'" } ?? "no event")" }
-        if todo.status != .pending { return "it is \(todo.status.rawValue)" }
-        return "it is for \(todo.preposition.rawValue)"
+    static func why(_ todo: Todo, event: TriggerEvent, direction: CheckInDirection) -> BundleError.Conflict.NotOffered {
+        if todo.eventID != event.id { return .otherEvent(todo.eventName) }
+        if todo.status != .pending { return .status(todo.status) }
+        return .preposition(todo.preposition)
     }
 
     /// "Go to Eastern branch, Mon 23 Nov" (the bundle's header already says about to or just
@@ -115,7 +116,7 @@ extension BundleStore {
         return "\(name), \(weekday) \(parts.day ?? 1) \(month)"
     }
 
-    static func addItem(todo id: Int64, bundle bundleID: Int64, position: Int, db: Database, stamp: Int64) throws {
+    static func addItem(todo id: Todo.ID, bundle bundleID: TodoBundle.ID, position: Int, db: Database, stamp: Int64) throws {
         try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, 'open')",
                        arguments: [bundleID, id, position])
         try db.execute(sql: "UPDATE todo SET status = 'in-bundle', bundle_id = ?, modified_ms = ? WHERE id = ?",
@@ -124,15 +125,29 @@ extension BundleStore {
 
     // MARK: - Bundles
 
-    /// The bundle with that number (`3`, `#3`).
-    public func bundle(_ reference: String) throws(BundleError) -> TodoBundle {
-        try read { db in try Self.loadBundle(try Self.bundleID(reference, db: db), db: db) }
+    /// The bundle with that id.
+    ///
+    /// - Throws: ``BundleError/bundleNotFound(_:)``.
+    public func bundle(_ id: TodoBundle.ID) throws(BundleError) -> TodoBundle {
+        try read { db in try Self.loadBundle(id, db: db) }
+    }
+
+    /// The bundle with that interchange uuid.
+    ///
+    /// - Throws: ``BundleError/bundleUUIDNotFound(_:)``.
+    public func bundle(uuid: UUID) throws(BundleError) -> TodoBundle {
+        try read { db in
+            guard let id = try TodoBundle.ID.fetchOne(db, sql: "SELECT id FROM bundle WHERE uuid = ?", arguments: [uuid.uuidString.lowercased()]) else {
+                throw BundleError.bundleUUIDNotFound(uuid)
+            }
+            return try Self.loadBundle(id, db: db)
+        }
     }
 
     /// Open bundles, newest first.
     public func openBundles() throws(BundleError) -> [TodoBundle] {
         try read { db in
-            try Int64.fetchAll(db, sql: "SELECT id FROM bundle WHERE status = 'open' ORDER BY created_ms DESC, id DESC")
+            try TodoBundle.ID.fetchAll(db, sql: "SELECT id FROM bundle WHERE status = 'open' ORDER BY created_ms DESC, id DESC")
                 .map { try Self.loadBundle($0, db: db) }
         }
     }
@@ -147,51 +162,93 @@ extension BundleStore {
 
     /// Marks a todo of an open bundle done.
     @discardableResult
-    public func markDone(_ todoReference: String, in bundleID: Int64) throws(BundleError) -> TodoBundle {
-        try changeItem(todoReference, in: bundleID) { db, todo, stamp in
-            try db.execute(sql: "UPDATE bundle_item SET outcome = 'done' WHERE bundle_id = ? AND todo_id = ?", arguments: [bundleID, todo.id])
-            try db.execute(sql: "UPDATE todo SET status = 'done', completed_ms = ?, modified_ms = ? WHERE id = ?", arguments: [stamp, stamp, todo.id])
+    public func markDone(_ todoID: Todo.ID, in bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
+        try changeItem(todoID, in: bundleID) { db, todo, stamp in
+            try Self.markItemDone(todo.id, in: bundleID, db: db, stamp: stamp)
+        }
+    }
+
+    /// Marks a todo done, wherever it is: a todo in an open bundle is marked done there (in
+    /// `bundle` when given, else in its own bundle); a loose pending todo is done outside any
+    /// bundle, unless `bundle` is given (then it must be in that bundle).
+    ///
+    /// - Returns: the todo, and the bundle it was done in when it was in one.
+    /// - Throws: ``BundleError/Conflict/todoAlreadyDone(_:)``, ``BundleError/Conflict/todoDropped(_:)``,
+    ///   or the errors of ``markDone(_:in:)``.
+    @discardableResult
+    public func markDone(_ todoID: Todo.ID, bundle: TodoBundle.ID? = nil) throws(BundleError) -> (todo: Todo, bundle: TodoBundle?) {
+        try write { db in
+            let todo = try Self.loadTodo(todoID, db: db)
+            switch todo.status {
+            case .done: throw BundleError.conflict(.todoAlreadyDone(todoID))
+            case .dropped: throw BundleError.conflict(.todoDropped(todoID))
+            case .pending where bundle == nil:
+                try db.execute(sql: "UPDATE todo SET status = 'done', completed_ms = ?, modified_ms = ? WHERE id = ?",
+                               arguments: [stamp, stamp, todoID])
+                return (try Self.loadTodo(todoID, db: db), nil)
+            case .pending, .inBundle:
+                let bundleID: TodoBundle.ID
+                if let chosen = bundle ?? todo.bundleID {
+                    bundleID = chosen
+                } else if let newest = try TodoBundle.ID.fetchOne(db, sql: "SELECT id FROM bundle WHERE status = 'open' ORDER BY created_ms DESC, id DESC") {
+                    bundleID = newest
+                } else {
+                    throw BundleError.noOpenBundle
+                }
+                let updated = try Self.changeItem(todoID, in: bundleID, db: db, stamp: stamp) { db, todo, stamp in
+                    try Self.markItemDone(todo.id, in: bundleID, db: db, stamp: stamp)
+                }
+                return (try Self.loadTodo(todoID, db: db), updated)
+            }
         }
     }
 
     /// Throws a todo of an open bundle back into the pile (pending again).
     @discardableResult
-    public func throwBack(_ todoReference: String, in bundleID: Int64) throws(BundleError) -> TodoBundle {
-        try changeItem(todoReference, in: bundleID) { db, todo, stamp in
+    public func throwBack(_ todoID: Todo.ID, in bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
+        try changeItem(todoID, in: bundleID) { db, todo, stamp in
             try db.execute(sql: "UPDATE bundle_item SET outcome = 'thrown-back' WHERE bundle_id = ? AND todo_id = ?", arguments: [bundleID, todo.id])
             try db.execute(sql: "UPDATE todo SET status = 'pending', bundle_id = NULL, modified_ms = ? WHERE id = ?", arguments: [stamp, todo.id])
         }
     }
 
+    static func markItemDone(_ todoID: Todo.ID, in bundleID: TodoBundle.ID, db: Database, stamp: Int64) throws {
+        try db.execute(sql: "UPDATE bundle_item SET outcome = 'done' WHERE bundle_id = ? AND todo_id = ?", arguments: [bundleID, todoID])
+        try db.execute(sql: "UPDATE todo SET status = 'done', completed_ms = ?, modified_ms = ? WHERE id = ?", arguments: [stamp, stamp, todoID])
+    }
+
     private func changeItem(
-        _ todoReference: String, in bundleID: Int64, _ change: (Database, Todo, Int64) throws -> Void
+        _ todoID: Todo.ID, in bundleID: TodoBundle.ID, _ change: (Database, Todo, Int64) throws -> Void
     ) throws(BundleError) -> TodoBundle {
-        try write { db in
-            let bundle = try Self.loadOpenBundle(bundleID, db: db)
-            let todo = try Self.resolveTodo(todoReference, db: db)
-            guard let item = bundle.items.first(where: { $0.todo.id == todo.id }) else {
-                throw BundleError.invalidState("todo #\(todo.id) is not in bundle #\(bundle.id)")
-            }
-            guard item.outcome == .open else {
-                throw BundleError.invalidState("todo #\(todo.id) is already \(item.outcome == .done ? "done" : "thrown back") in bundle #\(bundle.id)")
-            }
-            try change(db, todo, stamp)
-            return try Self.loadBundle(bundleID, db: db)
+        try write { db in try Self.changeItem(todoID, in: bundleID, db: db, stamp: stamp, change) }
+    }
+
+    static func changeItem(
+        _ todoID: Todo.ID, in bundleID: TodoBundle.ID, db: Database, stamp: Int64, _ change: (Database, Todo, Int64) throws -> Void
+    ) throws -> TodoBundle {
+        let bundle = try Self.loadOpenBundle(bundleID, db: db)
+        let todo = try Self.loadTodo(todoID, db: db)
+        guard let item = bundle.items.first(where: { $0.todo.id == todo.id }) else {
+            throw BundleError.conflict(.todoNotInBundle(todo.id, bundle: bundle.id))
         }
+        guard item.outcome == .open else {
+            throw BundleError.conflict(.todoAlreadyFinished(todo.id, bundle: bundle.id, outcome: item.outcome))
+        }
+        try change(db, todo, stamp)
+        return try Self.loadBundle(bundleID, db: db)
     }
 
     /// Pulls another pending todo of the same event into an open bundle.
     @discardableResult
-    public func pull(_ todoReference: String, into bundleID: Int64) throws(BundleError) -> TodoBundle {
+    public func pull(_ todoID: Todo.ID, into bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
         try write { db in
             let bundle = try Self.loadOpenBundle(bundleID, db: db)
-            let todo = try Self.resolveTodo(todoReference, db: db)
+            let todo = try Self.loadTodo(todoID, db: db)
             guard todo.eventID == bundle.eventID else {
-                throw BundleError.invalidState("todo #\(todo.id) is tied to \(todo.eventName.map { "'\($0)'" } ?? "no event"), not '\(bundle.eventName)'")
+                throw BundleError.conflict(.todoOfAnotherEvent(todo.id, event: todo.eventName, bundleEvent: bundle.eventName))
             }
             guard todo.status == .pending else {
-                let place = todo.status == .inBundle ? " in bundle #\(todo.bundleID ?? 0)" : ""
-                throw BundleError.invalidState("todo #\(todo.id) is \(todo.status.rawValue)\(place); only pending todos can be pulled in")
+                throw BundleError.conflict(.todoNotPending(todo.id, status: todo.status, bundle: todo.bundleID, action: .pull))
             }
             if bundle.items.contains(where: { $0.todo.id == todo.id }) {
                 try db.execute(sql: "UPDATE bundle_item SET outcome = 'open' WHERE bundle_id = ? AND todo_id = ?", arguments: [bundleID, todo.id])
@@ -205,8 +262,8 @@ extension BundleStore {
 
     /// Renames an open bundle.
     @discardableResult
-    public func renameBundle(_ bundleID: Int64, to title: String) throws(BundleError) -> TodoBundle {
-        let title = try Self.validated(name: title, what: "bundle title")
+    public func renameBundle(_ bundleID: TodoBundle.ID, to title: String) throws(BundleError) -> TodoBundle {
+        let title = try Self.validated(name: title, what: .bundleTitle)
         return try write { db in
             _ = try Self.loadOpenBundle(bundleID, db: db)
             try db.execute(sql: "UPDATE bundle SET title = ? WHERE id = ?", arguments: [title, bundleID])
@@ -216,7 +273,7 @@ extension BundleStore {
 
     /// Changes an open bundle's icon.
     @discardableResult
-    public func setIcon(_ bundleID: Int64, to icon: String) throws(BundleError) -> TodoBundle {
+    public func setIcon(_ bundleID: TodoBundle.ID, to icon: String) throws(BundleError) -> TodoBundle {
         let icon = try Self.validated(icon: icon)
         return try write { db in
             _ = try Self.loadOpenBundle(bundleID, db: db)
@@ -228,13 +285,11 @@ extension BundleStore {
     /// Completes an open bundle whose todos are all done or thrown back; it is then filed under
     /// its day and its event.
     @discardableResult
-    public func complete(_ bundleID: Int64) throws(BundleError) -> TodoBundle {
+    public func complete(_ bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
         try write { db in
             let bundle = try Self.loadOpenBundle(bundleID, db: db)
-            let open = bundle.items.filter { $0.outcome == .open }.map { "#\($0.todo.id)" }
-            guard open.isEmpty else {
-                throw BundleError.invalidState("bundle #\(bundle.id) still has open todos (\(open.joined(separator: ", "))): mark them done or throw them back first")
-            }
+            let open = bundle.items.filter { $0.outcome == .open }.map(\.todo.id)
+            guard open.isEmpty else { throw BundleError.conflict(.bundleHasOpenTodos(bundle.id, open: open)) }
             try db.execute(sql: "UPDATE bundle SET status = 'completed', finished_ms = ? WHERE id = ?", arguments: [stamp, bundleID])
             return try Self.loadBundle(bundleID, db: db)
         }
@@ -242,7 +297,7 @@ extension BundleStore {
 
     /// Abandons an open bundle: every unfinished todo goes back to the pile.
     @discardableResult
-    public func abandon(_ bundleID: Int64) throws(BundleError) -> TodoBundle {
+    public func abandon(_ bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
         try write { db in
             _ = try Self.loadOpenBundle(bundleID, db: db)
             let stamp = stamp
@@ -268,7 +323,7 @@ extension BundleStore {
             }
             if let from { conditions.append("finished_ms >= ?"); arguments.append(Millis(from).value) }
             if let to { conditions.append("finished_ms < ?"); arguments.append(Millis(to).value) }
-            return try Int64.fetchAll(db, sql: "SELECT id FROM bundle WHERE \(conditions.joined(separator: " AND ")) ORDER BY finished_ms, id",
+            return try TodoBundle.ID.fetchAll(db, sql: "SELECT id FROM bundle WHERE \(conditions.joined(separator: " AND ")) ORDER BY finished_ms, id",
                                       arguments: StatementArguments(arguments))
                 .map { try Self.loadBundle($0, db: db) }
         }
@@ -276,28 +331,17 @@ extension BundleStore {
 
     // MARK: - Plumbing
 
-    static func bundleID(_ reference: String, db: Database) throws -> Int64 {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
-        let number = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-        if let id = Int64(number), id > 0,
-           try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM bundle WHERE id = ?)", arguments: [id]) == true {
-            return id
-        }
-        if let id = try Int64.fetchOne(db, sql: "SELECT id FROM bundle WHERE uuid = ?", arguments: [trimmed.lowercased()]) { return id }
-        throw BundleError.bundleNotFound(trimmed)
-    }
-
-    static func loadOpenBundle(_ id: Int64, db: Database) throws -> TodoBundle {
+    static func loadOpenBundle(_ id: TodoBundle.ID, db: Database) throws -> TodoBundle {
         let bundle = try loadBundle(id, db: db)
-        guard bundle.status == .open else { throw BundleError.invalidState("bundle #\(id) is \(bundle.status.rawValue); only an open bundle can change") }
+        guard bundle.status == .open else { throw BundleError.conflict(.bundleNotOpen(id, status: bundle.status)) }
         return bundle
     }
 
-    static func loadBundle(_ id: Int64, db: Database) throws -> TodoBundle {
+    static func loadBundle(_ id: TodoBundle.ID, db: Database) throws -> TodoBundle {
         guard let row = try Row.fetchOne(db, sql: """
             SELECT b.*, e.name AS event_name FROM bundle b JOIN event e ON e.id = b.event_id WHERE b.id = ?
             """, arguments: [id]) else {
-            throw BundleError.bundleNotFound("#\(id)")
+            throw BundleError.bundleNotFound(id)
         }
         let outcomes = try Row.fetchAll(db, sql: "SELECT todo_id, outcome FROM bundle_item WHERE bundle_id = ? ORDER BY position", arguments: [id])
         let todos = Dictionary(uniqueKeysWithValues: try fetchTodos(db, "WHERE t.id IN (SELECT todo_id FROM bundle_item WHERE bundle_id = ?)", [id]).map { ($0.id, $0) })

@@ -25,7 +25,7 @@ extension BundleStore {
     /// - Throws: ``BundleError/duplicateEvent(_:)`` when the phrase names an event already.
     @discardableResult
     public func addEvent(_ name: String) throws(BundleError) -> TriggerEvent {
-        let name = try Self.validated(name: name, what: "event phrase")
+        let name = try Self.validated(name: name, what: .eventPhrase)
         return try write { db in
             if try Self.findEvent(name, db: db) != nil { throw BundleError.duplicateEvent(name) }
             return try Self.insertEvent(name, db: db, stamp: stamp)
@@ -35,7 +35,7 @@ extension BundleStore {
     /// Renames an event; its old name stays as an alias.
     @discardableResult
     public func renameEvent(_ phrase: String, to newName: String) throws(BundleError) -> TriggerEvent {
-        let newName = try Self.validated(name: newName, what: "event phrase")
+        let newName = try Self.validated(name: newName, what: .eventPhrase)
         return try write { db in
             let event = try Self.resolveEvent(phrase, db: db)
             if let other = try Self.findEvent(newName, db: db), other != event.id { throw BundleError.duplicateEvent(newName) }
@@ -52,7 +52,7 @@ extension BundleStore {
     /// Adds another phrase that means the same event.
     @discardableResult
     public func addAlias(_ alias: String, to phrase: String) throws(BundleError) -> TriggerEvent {
-        let alias = try Self.validated(name: alias, what: "alias")
+        let alias = try Self.validated(name: alias, what: .alias)
         return try write { db in
             let event = try Self.resolveEvent(phrase, db: db)
             if try Self.findEvent(alias, db: db) != nil { throw BundleError.duplicateEvent(alias) }
@@ -68,7 +68,7 @@ extension BundleStore {
         try write { db in
             let from = try Self.resolveEvent(source, db: db)
             let into = try Self.resolveEvent(target, db: db)
-            guard from.id != into.id else { throw BundleError.invalidState("'\(source)' and '\(target)' are the same event") }
+            guard from.id != into.id else { throw BundleError.conflict(.sameEvent(source, target)) }
             try db.execute(sql: "UPDATE todo SET event_id = ?, modified_ms = ? WHERE event_id = ?", arguments: [into.id, stamp, from.id])
             try db.execute(sql: "UPDATE bundle SET event_id = ? WHERE event_id = ?", arguments: [into.id, from.id])
             try db.execute(sql: "UPDATE event_name SET event_id = ?, is_alias = 1 WHERE event_id = ?", arguments: [into.id, from.id])
@@ -91,14 +91,14 @@ extension BundleStore {
     public func activity(includeArchived: Bool = false) throws(BundleError) -> [EventActivity] {
         try read { db in
             let events = try Self.loadEvents(db, includeArchived: includeArchived)
-            var stats: [Int64: (Int, Int, Int64?)] = [:]
+            var stats: [TriggerEvent.ID: (Int, Int, Int64?)] = [:]
             for row in try Row.fetchAll(db, sql: """
                 SELECT event_id, count(*) AS n, sum(status = 'completed') AS done, max(created_ms) AS last
                 FROM bundle GROUP BY event_id
                 """) {
                 stats[row["event_id"]] = (row["n"], row["done"], row["last"])
             }
-            var pending: [Int64: Int] = [:]
+            var pending: [TriggerEvent.ID: Int] = [:]
             for row in try Row.fetchAll(db, sql: "SELECT event_id, count(*) AS n FROM todo WHERE status IN ('pending', 'in-bundle') AND event_id IS NOT NULL GROUP BY event_id") {
                 pending[row["event_id"]] = row["n"]
             }
@@ -113,14 +113,14 @@ extension BundleStore {
 
     // MARK: - Plumbing
 
-    static func findEvent(_ phrase: String, db: Database) throws -> Int64? {
-        try Int64.fetchOne(db, sql: "SELECT event_id FROM event_name WHERE key = ?", arguments: [matchKey(phrase)])
+    static func findEvent(_ phrase: String, db: Database) throws -> TriggerEvent.ID? {
+        try TriggerEvent.ID.fetchOne(db, sql: "SELECT event_id FROM event_name WHERE key = ?", arguments: [matchKey(phrase)])
     }
 
     static func resolveEvent(_ phrase: String, db: Database) throws -> TriggerEvent {
         if let id = try findEvent(phrase, db: db) { return try loadEvent(id, db: db) }
         let key = matchKey(phrase)
-        if key.isEmpty { throw BundleError.invalidText("the event phrase is empty") }
+        if key.isEmpty { throw BundleError.invalidText(InvalidText(field: .eventPhrase, problem: .empty)) }
         throw BundleError.unknownEvent(phrase, suggestions: try suggestions(for: phrase, db: db))
     }
 
@@ -162,22 +162,22 @@ extension BundleStore {
 
     static func insertEvent(_ name: String, db: Database, stamp: Int64) throws -> TriggerEvent {
         try db.execute(sql: "INSERT INTO event (name, created_ms) VALUES (?, ?)", arguments: [name, stamp])
-        let id = db.lastInsertedRowID
+        let id = TriggerEvent.ID(db.lastInsertedRowID)
         try db.execute(sql: "INSERT INTO event_name (key, phrase, event_id, is_alias) VALUES (?, ?, ?, 0)",
                        arguments: [matchKey(name), name, id])
         return TriggerEvent(id: id, name: name, aliases: [], isArchived: false, createdAt: Millis(stamp).date)
     }
 
-    static func loadEvent(_ id: Int64, db: Database) throws -> TriggerEvent {
+    static func loadEvent(_ id: TriggerEvent.ID, db: Database) throws -> TriggerEvent {
         guard let row = try Row.fetchOne(db, sql: "SELECT id, name, archived, created_ms FROM event WHERE id = ?", arguments: [id]) else {
-            throw BundleError.unknownEvent("#\(id)", suggestions: [])
+            throw BundleError.eventNotFound(id)
         }
         let aliases = try String.fetchAll(db, sql: "SELECT phrase FROM event_name WHERE event_id = ? AND is_alias = 1 ORDER BY phrase", arguments: [id])
         return TriggerEvent(id: row["id"], name: row["name"], aliases: aliases, isArchived: row["archived"], createdAt: Millis(row["created_ms"] as Int64).date)
     }
 
     static func loadEvents(_ db: Database, includeArchived: Bool) throws -> [TriggerEvent] {
-        var aliases: [Int64: [String]] = [:]
+        var aliases: [TriggerEvent.ID: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT event_id, phrase FROM event_name WHERE is_alias = 1 ORDER BY phrase") {
             aliases[row["event_id"], default: []].append(row["phrase"])
         }

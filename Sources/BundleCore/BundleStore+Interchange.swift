@@ -49,7 +49,7 @@ extension BundleStore {
     // MARK: - Export
 
     static func document(_ db: Database) throws -> InterchangeDocument {
-        var bundleUUIDs: [Int64: UUID] = [:]
+        var bundleUUIDs: [TodoBundle.ID: UUID] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, uuid FROM bundle") {
             bundleUUIDs[row["id"]] = UUID(uuidString: row["uuid"])
         }
@@ -63,7 +63,7 @@ extension BundleStore {
         let events = try loadEvents(db, includeArchived: true).map {
             InterchangeEvent(name: $0.name, aliases: $0.aliases, archived: $0.isArchived, createdAt: $0.createdAt)
         }
-        let bundles = try Int64.fetchAll(db, sql: "SELECT id FROM bundle ORDER BY id").map { id in
+        let bundles = try TodoBundle.ID.fetchAll(db, sql: "SELECT id FROM bundle ORDER BY id").map { id in
             let bundle = try loadBundle(id, db: db)
             return InterchangeBundle(
                 uuid: bundle.uuid, title: bundle.title, icon: bundle.icon, event: bundle.eventName, direction: bundle.direction,
@@ -89,9 +89,9 @@ extension BundleStore {
         for index in document.events.indices {
             let event = document.events[index]
             do {
-                document.events[index].name = try validated(name: event.name, what: "event phrase")
+                document.events[index].name = try validated(name: event.name, what: .eventPhrase)
                 var aliases: [String] = []
-                for alias in event.aliases { aliases.append(try validated(name: alias, what: "alias")) }
+                for alias in event.aliases { aliases.append(try validated(name: alias, what: .alias)) }
                 document.events[index].aliases = aliases
             } catch {
                 throw .malformedImport(format: name, line: nil, reason: "event \(index + 1): \(error.description)")
@@ -105,9 +105,9 @@ extension BundleStore {
             }
             guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
             do {
-                document.todos[index].text = try validated(text: todo.text, what: "todo text")
-                document.todos[index].notes = try validated(text: todo.notes, what: "note", allowEmpty: true)
-                if let event = todo.eventName { document.todos[index].eventName = try validated(name: event, what: "event phrase") }
+                document.todos[index].text = try validated(text: todo.text, what: .todoText)
+                document.todos[index].notes = try validated(text: todo.notes, what: .note, allowEmpty: true)
+                if let event = todo.eventName { document.todos[index].eventName = try validated(name: event, what: .eventPhrase) }
             } catch {
                 throw fail(error.description)
             }
@@ -120,9 +120,9 @@ extension BundleStore {
                 throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()) names todo \(item.todo.uuidString.lowercased()), which the file does not hold")
             }
             do {
-                document.bundles[index].title = try validated(name: bundle.title, what: "bundle title")
+                document.bundles[index].title = try validated(name: bundle.title, what: .bundleTitle)
                 document.bundles[index].icon = try validated(icon: bundle.icon)
-                document.bundles[index].event = try validated(name: bundle.event, what: "event phrase")
+                document.bundles[index].event = try validated(name: bundle.event, what: .eventPhrase)
             } catch {
                 throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()): \(error.description)")
             }
@@ -132,7 +132,7 @@ extension BundleStore {
 
     static func apply(_ document: InterchangeDocument, db: Database, stamp: Int64) throws -> ImportSummary {
         var summary = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
-        func event(_ name: String, createdAt: Date? = nil) throws -> Int64 {
+        func event(_ name: String, createdAt: Date? = nil) throws -> TriggerEvent.ID {
             if let id = try findEvent(name, db: db) { return id }
             summary.eventsCreated += 1
             return try insertEvent(name.trimmingCharacters(in: .whitespacesAndNewlines), db: db, stamp: createdAt.map { Millis($0).value } ?? stamp).id

@@ -20,10 +20,10 @@ extension BundleStore {
         _ text: String, event: String?, preposition: Preposition, deadline: Deadline? = nil,
         notes: String = "", allowNewEvent: Bool = false
     ) throws(BundleError) -> Todo {
-        let text = try Self.validated(text: text, what: "todo text")
-        let notes = try Self.validated(text: notes, what: "note", allowEmpty: true)
+        let text = try Self.validated(text: text, what: .todoText)
+        let notes = try Self.validated(text: notes, what: .note, allowEmpty: true)
         if event == nil && preposition != .none {
-            throw .invalidState("a todo '\(preposition.rawValue)' needs a trigger event")
+            throw .conflict(.triggerNeeded(preposition))
         }
         return try write { db in
             let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id }
@@ -32,13 +32,30 @@ extension BundleStore {
                 INSERT INTO todo (uuid, text, event_id, preposition, deadline, status, notes, created_ms, modified_ms)
                 VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
                 """, arguments: [id.uuidString.lowercased(), text, eventID, preposition.rawValue, deadline?.description, notes, stamp, stamp])
-            return try Self.loadTodo(db.lastInsertedRowID, db: db)
+            return try Self.loadTodo(Todo.ID(db.lastInsertedRowID), db: db)
         }
     }
 
-    /// The todo with that number (`12`, `#12`) or uuid (or a unique uuid prefix of 8+ characters).
-    public func todo(_ reference: String) throws(BundleError) -> Todo {
-        try read { db in try Self.resolveTodo(reference, db: db) }
+    /// The todo with that id.
+    ///
+    /// - Throws: ``BundleError/todoNotFound(_:)``.
+    public func todo(_ id: Todo.ID) throws(BundleError) -> Todo {
+        try read { db in try Self.loadTodo(id, db: db) }
+    }
+
+    /// The todo whose interchange uuid (Taskwarrior `uuid`, iCalendar `UID`) starts with `prefix`
+    /// (at least 8 hexadecimal digits or dashes, any case): the whole uuid, or a prefix that only
+    /// one todo has.
+    ///
+    /// - Throws: ``BundleError/todoUUIDNotFound(_:)`` when no todo, or more than one, matches.
+    public func todo(uuidPrefix prefix: String) throws(BundleError) -> Todo {
+        let lower = prefix.lowercased()
+        guard lower.count >= 8, lower.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw .todoUUIDNotFound(prefix) }
+        return try read { db in
+            let matches = try Self.fetchTodos(db, "WHERE t.uuid >= ? AND t.uuid < ? LIMIT 2", [lower, lower + "\u{FFFF}"])
+            guard matches.count == 1, let todo = matches.first else { throw BundleError.todoUUIDNotFound(prefix) }
+            return todo
+        }
     }
 
     /// Todos, by event then deadline; pending and bundled ones unless `includeFinished`.
@@ -63,17 +80,17 @@ extension BundleStore {
     /// Moves a todo to another event and/or preposition ("change trigger").
     @discardableResult
     public func moveTodo(
-        _ reference: String, event: String?, preposition: Preposition?, allowNewEvent: Bool = false
+        _ id: Todo.ID, event: String?, preposition: Preposition?, allowNewEvent: Bool = false
     ) throws(BundleError) -> Todo {
         try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             guard todo.status == .pending else {
-                throw BundleError.invalidState("todo #\(todo.id) is \(todo.status.rawValue); only pending todos can move")
+                throw BundleError.conflict(.todoNotPending(todo.id, status: todo.status, bundle: todo.bundleID, action: .move))
             }
             let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id } ?? todo.eventID
             let newPreposition = preposition ?? todo.preposition
             if eventID == nil && newPreposition != .none {
-                throw BundleError.invalidState("a todo '\(newPreposition.rawValue)' needs a trigger event")
+                throw BundleError.conflict(.triggerNeeded(newPreposition))
             }
             try db.execute(sql: "UPDATE todo SET event_id = ?, preposition = ?, modified_ms = ? WHERE id = ?",
                            arguments: [eventID, newPreposition.rawValue, stamp, todo.id])
@@ -83,9 +100,9 @@ extension BundleStore {
 
     /// Sets or removes a todo's deadline.
     @discardableResult
-    public func setDeadline(_ reference: String, to deadline: Deadline?) throws(BundleError) -> Todo {
+    public func setDeadline(_ id: Todo.ID, to deadline: Deadline?) throws(BundleError) -> Todo {
         try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             try db.execute(sql: "UPDATE todo SET deadline = ?, modified_ms = ? WHERE id = ?", arguments: [deadline?.description, stamp, todo.id])
             return try Self.loadTodo(todo.id, db: db)
         }
@@ -96,11 +113,11 @@ extension BundleStore {
     ///
     /// - Throws: ``BundleError/invalidText(_:)`` by the same rules as ``addTodo(_:event:preposition:deadline:notes:allowNewEvent:)``.
     @discardableResult
-    public func editTodo(_ reference: String, text: String? = nil, notes: String? = nil) throws(BundleError) -> Todo {
-        let newText = try text.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: "todo text") }
-        let newNotes = try notes.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: "note", allowEmpty: true) }
+    public func editTodo(_ id: Todo.ID, text: String? = nil, notes: String? = nil) throws(BundleError) -> Todo {
+        let newText = try text.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: .todoText) }
+        let newNotes = try notes.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: .note, allowEmpty: true) }
         return try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             try db.execute(sql: "UPDATE todo SET text = coalesce(?, text), notes = coalesce(?, notes), modified_ms = ? WHERE id = ?",
                            arguments: [newText, newNotes, stamp, todo.id])
             return try Self.loadTodo(todo.id, db: db)
@@ -112,11 +129,11 @@ extension BundleStore {
     ///
     /// - Returns: the todo as it was.
     @discardableResult
-    public func removeTodo(_ reference: String) throws(BundleError) -> Todo {
+    public func removeTodo(_ id: Todo.ID) throws(BundleError) -> Todo {
         try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             if todo.status == .inBundle {
-                throw BundleError.invalidState("todo #\(todo.id) is in the open bundle #\(todo.bundleID ?? 0): throw it back first")
+                throw BundleError.conflict(.todoInOpenBundle(todo.id, bundle: todo.bundleID ?? 0, action: .remove))
             }
             try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [todo.id])
             return todo
@@ -128,18 +145,18 @@ extension BundleStore {
     ///
     /// - Throws: ``BundleError/invalidState(_:)`` when the todo is not finished.
     @discardableResult
-    public func reopenTodo(_ reference: String) throws(BundleError) -> Todo {
+    public func reopenTodo(_ id: Todo.ID) throws(BundleError) -> Todo {
         try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             switch todo.status {
             case .done, .dropped:
                 try db.execute(sql: "UPDATE todo SET status = 'pending', bundle_id = NULL, completed_ms = NULL, modified_ms = ? WHERE id = ?",
                                arguments: [stamp, todo.id])
                 return try Self.loadTodo(todo.id, db: db)
             case .inBundle:
-                throw BundleError.invalidState("todo #\(todo.id) is in the open bundle #\(todo.bundleID ?? 0): throw it back instead")
+                throw BundleError.conflict(.todoInOpenBundle(todo.id, bundle: todo.bundleID ?? 0, action: .reopen))
             case .pending:
-                throw BundleError.invalidState("todo #\(todo.id) is not finished; nothing to reopen")
+                throw BundleError.conflict(.todoNotFinished(todo.id))
             }
         }
     }
@@ -147,13 +164,12 @@ extension BundleStore {
     /// Marks a todo done, or drops it, outside any bundle. A todo in an open bundle is handled
     /// through the bundle instead.
     @discardableResult
-    public func finishTodo(_ reference: String, as status: TodoStatus) throws(BundleError) -> Todo {
+    public func finishTodo(_ id: Todo.ID, as status: TodoStatus) throws(BundleError) -> Todo {
         precondition(status == .done || status == .dropped, "finishTodo takes .done or .dropped") // programmer error
         return try write { db in
-            let todo = try Self.resolveTodo(reference, db: db)
+            let todo = try Self.loadTodo(id, db: db)
             guard todo.status == .pending else {
-                let hint = todo.status == .inBundle ? " (it is in bundle #\(todo.bundleID ?? 0))" : ""
-                throw BundleError.invalidState("todo #\(todo.id) is \(todo.status.rawValue)\(hint)")
+                throw BundleError.conflict(.todoNotPending(todo.id, status: todo.status, bundle: todo.bundleID, action: .finish))
             }
             try db.execute(sql: "UPDATE todo SET status = ?, completed_ms = ?, modified_ms = ? WHERE id = ?",
                            arguments: [status.rawValue, stamp, stamp, todo.id])
@@ -197,7 +213,7 @@ extension BundleStore {
     /// The event to tie a todo to: an existing one, or a new one unless the phrase resembles an
     /// existing event.
     static func eventForWriting(_ phrase: String, allowNew: Bool, db: Database, stamp: Int64) throws -> TriggerEvent {
-        let phrase = try validated(name: phrase, what: "event phrase")
+        let phrase = try validated(name: phrase, what: .eventPhrase)
         if let id = try findEvent(phrase, db: db) { return try loadEvent(id, db: db) }
         if !allowNew, let similar = try suggestions(for: phrase, db: db).first {
             throw BundleError.similarEvent(phrase, existing: similar)
@@ -230,22 +246,8 @@ extension BundleStore {
             foreignFields: foreign)
     }
 
-    static func loadTodo(_ id: Int64, db: Database) throws -> Todo {
-        guard let todo = try fetchTodos(db, "WHERE t.id = ?", [id]).first else { throw BundleError.todoNotFound("#\(id)") }
-        return todo
-    }
-
-    static func resolveTodo(_ reference: String, db: Database) throws -> Todo {
-        let trimmed = reference.trimmingCharacters(in: .whitespaces)
-        let number = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
-        if let id = Int64(number), id > 0 {
-            guard let todo = try fetchTodos(db, "WHERE t.id = ?", [id]).first else { throw BundleError.todoNotFound(trimmed) }
-            return todo
-        }
-        let lower = trimmed.lowercased()
-        guard lower.count >= 8, lower.allSatisfy({ $0.isHexDigit || $0 == "-" }) else { throw BundleError.todoNotFound(trimmed) }
-        let matches = try fetchTodos(db, "WHERE t.uuid >= ? AND t.uuid < ? LIMIT 2", [lower, lower + "\u{FFFF}"])
-        guard matches.count == 1, let todo = matches.first else { throw BundleError.todoNotFound(trimmed) }
+    static func loadTodo(_ id: Todo.ID, db: Database) throws -> Todo {
+        guard let todo = try fetchTodos(db, "WHERE t.id = ?", [id]).first else { throw BundleError.todoNotFound(id) }
         return todo
     }
 }

@@ -36,6 +36,27 @@ public final class BundleStore: Sendable {
         self.now = now
     }
 
+    private init(store: Store<BundleError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new, empty store in memory, with the same schema as a store file: for previews and
+    /// tests. Nothing touches the disk; it lives as long as the value.
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(BundleError) -> BundleStore {
+        BundleStore(store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID)), now: now)
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, without blocking
+    /// the caller: opening may wait up to `busyTimeout` for another process's lock.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(BundleError) -> BundleStore {
+        try await Background.run { () throws(BundleError) -> BundleStore in
+            try BundleStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerStoreMigration("v1") { db in
@@ -111,19 +132,19 @@ public final class BundleStore: Sendable {
     /// Checks todo text or a note with the one text rule (``SuiteStorage/TextRule``): not empty
     /// (unless `allowEmpty`), at most ``maximumTextLength`` bytes, line breaks as LF, no control
     /// characters but tab. Returns it normalised and trimmed.
-    static func validated(text: String, what: String, allowEmpty: Bool = false) throws(BundleError) -> String {
+    static func validated(text: String, what: FieldName, allowEmpty: Bool = false) throws(BundleError) -> String {
         try TextRule.check(text, .text(limit: maximumTextLength), allowEmpty: allowEmpty).get(what, as: BundleError.invalidText)
     }
 
     /// Checks a one-line name (event phrase, alias, bundle title): at most ``maximumNameLength``
     /// characters, no line break or control character.
-    static func validated(name: String, what: String) throws(BundleError) -> String {
+    static func validated(name: String, what: FieldName) throws(BundleError) -> String {
         try TextRule.check(name, .line(limit: maximumNameLength)).get(what, as: BundleError.invalidText)
     }
 
     /// Checks a bundle icon: one line of at most ``maximumIconLength`` characters (an emoji or a
     /// short symbol).
     static func validated(icon: String) throws(BundleError) -> String {
-        try TextRule.check(icon, .line(limit: maximumIconLength)).get("icon", as: BundleError.invalidText)
+        try TextRule.check(icon, .line(limit: maximumIconLength)).get(.icon, as: BundleError.invalidText)
     }
 }

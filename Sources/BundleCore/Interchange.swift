@@ -11,6 +11,29 @@ public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
     /// Suite's own JSON (`"schema": "suite-bundle/1"`), which keeps everything: events with
     /// aliases, todos, bundles with their items.
     case json
+
+    /// The format of a file to import, told from its name and its first bytes: `.ics`/`.ical` is
+    /// iCalendar, `.txt`/`.todotxt` is todo.txt; otherwise a calendar (`BEGIN:VCALENDAR`) is
+    /// iCalendar, JSON naming the `suite-bundle/` schema is Suite JSON, other JSON is Taskwarrior,
+    /// and other non-empty text is todo.txt (one todo a line). Nil when nothing tells (no name to
+    /// go by and no text).
+    ///
+    /// - Parameters:
+    ///   - name: the file's name or path, if it has one.
+    ///   - head: the file's first bytes (4 KiB are enough).
+    public static func detect(name: String?, head: Data) -> InterchangeFormat? {
+        let lower = (name ?? "").lowercased()
+        if lower.hasSuffix(".ics") || lower.hasSuffix(".ical") { return .ics }
+        if lower.hasSuffix(".txt") || lower.hasSuffix(".todotxt") { return .todotxt }
+        let text = String(decoding: head.prefix(4096), as: UTF8.self)
+        if text.contains("BEGIN:VCALENDAR") { return .ics }
+        let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
+        // Suite JSON names its schema (another version is then reported as such).
+        if trimmed.hasPrefix("{") && text.contains("\"suite-bundle/") { return .json }
+        if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") { return .taskwarrior }
+        if !trimmed.isEmpty { return .todotxt }
+        return nil
+    }
 }
 
 /// What an import did.

@@ -42,8 +42,10 @@ public enum CheckInDirection: String, Codable, Sendable, Hashable, CaseIterable 
 
 /// A reusable situation that todos are tied to ("go to Eastern branch", "come back from work").
 public struct TriggerEvent: Codable, Sendable, Hashable, Identifiable {
+    /// An event's identifier in its store.
+    public typealias ID = RecordID<TriggerEvent>
     /// The event's number.
-    public var id: Int64
+    public var id: ID
     /// The phrase, as the user typed it.
     public var name: String
     /// Other phrases that mean the same event.
@@ -56,14 +58,16 @@ public struct TriggerEvent: Codable, Sendable, Hashable, Identifiable {
 
 /// A small errand.
 public struct Todo: Codable, Sendable, Hashable, Identifiable {
-    /// A short number, stable for the todo's life, for the command line.
-    public var id: Int64
+    /// A todo's identifier in its store.
+    public typealias ID = RecordID<Todo>
+    /// A short number, stable for the todo's life.
+    public var id: ID
     /// The interchange identifier (Taskwarrior `uuid`, iCalendar `UID`, todo.txt `id:`).
     public var uuid: UUID
     /// What to do.
     public var text: String
     /// The trigger event, when tied to one.
-    public var eventID: Int64?
+    public var eventID: TriggerEvent.ID?
     /// The trigger event's name, when tied to one.
     public var eventName: String?
     /// Before, after, when, or none.
@@ -73,7 +77,7 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
     /// Where it stands.
     public var status: TodoStatus
     /// The open bundle holding it, while it is in one.
-    public var bundleID: Int64?
+    public var bundleID: TodoBundle.ID?
     /// Free notes.
     public var notes: String
     /// When it was written down.
@@ -117,8 +121,10 @@ public struct BundleItem: Codable, Sendable, Hashable {
 
 /// A check-in run: the todos chosen to do this time.
 public struct TodoBundle: Codable, Sendable, Hashable, Identifiable {
-    /// A short number for the command line.
-    public var id: Int64
+    /// A bundle's identifier in its store.
+    public typealias ID = RecordID<TodoBundle>
+    /// A short number, stable for the bundle's life.
+    public var id: ID
     /// The interchange identifier.
     public var uuid: UUID
     /// An editable title.
@@ -126,7 +132,7 @@ public struct TodoBundle: Codable, Sendable, Hashable, Identifiable {
     /// An emoji or short symbol.
     public var icon: String
     /// The event checked in to.
-    public var eventID: Int64
+    public var eventID: TriggerEvent.ID
     /// The event's name.
     public var eventName: String
     /// About to, or just finished.

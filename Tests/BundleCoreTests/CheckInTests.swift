@@ -39,18 +39,17 @@ import Testing
         var bundle = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [1, 2], icon: "🏦", timeZone: utc)
         #expect(bundle.title == "Go to Eastern branch, Wed 18 Nov")
         #expect(bundle.items.map(\.todo.status) == [.inBundle, .inBundle])
-        bundle = try store.markDone("1", in: bundle.id)
-        bundle = try store.throwBack("#2", in: bundle.id)
-        #expect(try store.todo("2").status == .pending)
-        bundle = try store.pull("3", into: bundle.id)
+        bundle = try store.markDone(1, in: bundle.id)
+        bundle = try store.throwBack(2, in: bundle.id)
+        #expect(try store.todo(2).status == .pending)
+        bundle = try store.pull(3, into: bundle.id)
         #expect(!bundle.canComplete)
         #expect {
             try store.complete(bundle.id)
         } throws: { error in
-            guard case .invalidState(let reason) = error as? BundleError else { return false }
-            return reason.contains("still has open todos (#3)")
+            (error as? BundleError) == .conflict(.bundleHasOpenTodos(1, open: [3]))
         }
-        try store.markDone("3", in: bundle.id)
+        try store.markDone(3, in: bundle.id)
         clock.advance(3600)
         bundle = try store.complete(bundle.id)
         #expect(bundle.status == .completed)
@@ -63,19 +62,19 @@ import Testing
         #expect(activity.first?.completed == 1)
         #expect(activity.first?.pendingTodos == 2)
         // A finished bundle does not change any more.
-        #expect(throws: BundleError.invalidState("bundle #1 is completed; only an open bundle can change")) { try store.renameBundle(bundle.id, to: "x") }
+        #expect(throws: BundleError.conflict(.bundleNotOpen(1, status: .completed))) { try store.renameBundle(bundle.id, to: "x") }
     }
 
     @Test func abandonReturnsEveryUnfinishedTodoToThePile() throws {
         let (store, _) = try story()
         let bundle = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [1, 2, 3], timeZone: utc)
-        try store.markDone("2", in: bundle.id)
+        try store.markDone(2, in: bundle.id)
         let abandoned = try store.abandon(bundle.id)
         #expect(abandoned.status == .abandoned)
-        #expect(try store.todo("1").status == .pending)
-        #expect(try store.todo("1").bundleID == nil)
-        #expect(try store.todo("2").status == .done)
-        #expect(try store.todo("3").status == .pending)
+        #expect(try store.todo(1).status == .pending)
+        #expect(try store.todo(1).bundleID == nil)
+        #expect(try store.todo(2).status == .done)
+        #expect(try store.todo(3).status == .pending)
         #expect(throws: BundleError.noOpenBundle) { try store.currentBundle() }
     }
 
@@ -86,19 +85,18 @@ import Testing
         #expect {
             try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [1, 2], timeZone: utc)
         } throws: { error in
-            guard case .invalidState(let reason) = error as? BundleError else { return false }
-            return reason.contains("todo #1 is not offered") && reason.contains("in-bundle")
+            (error as? BundleError) == .conflict(.todoNotOffered(1, event: "go to Eastern branch", direction: .aboutTo, reason: .status(.inBundle)))
         }
         let second = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [2], timeZone: utc)
-        #expect(throws: (any Error).self) { try store.pull("1", into: second.id) }
-        #expect(try store.bundle(String(first.id)).items.map(\.todo.id) == [1])
+        #expect(throws: (any Error).self) { try store.pull(1, into: second.id) }
+        #expect(try store.bundle(first.id).items.map(\.todo.id) == [1])
         #expect(try store.currentBundle().id == second.id)
     }
 
     @Test func checkInRefusesTodosThatAreNotOffered() throws {
         let (store, _) = try story()
         #expect(throws: (any Error).self) { try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [4], timeZone: utc) }
-        #expect(throws: BundleError.invalidState("choose at least one todo for the bundle")) {
+        #expect(throws: BundleError.conflict(.noTodosChosen)) {
             try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [], timeZone: utc)
         }
         #expect(try store.openBundles().isEmpty)
@@ -107,23 +105,23 @@ import Testing
 
     @Test func unknownIdsAndFinishedStates() throws {
         let (store, _) = try story()
-        #expect(throws: BundleError.todoNotFound("99")) { try store.todo("99") }
-        #expect(throws: BundleError.todoNotFound("abc")) { try store.todo("abc") }
-        #expect(throws: BundleError.bundleNotFound("7")) { try store.bundle("7") }
-        try store.finishTodo("4", as: .done)
-        #expect(throws: BundleError.invalidState("todo #4 is done")) { try store.finishTodo("4", as: .dropped) }
-        #expect(throws: BundleError.invalidState("todo #4 is done; only pending todos can move")) {
-            try store.moveTodo("4", event: nil, preposition: .before)
+        #expect(throws: BundleError.todoNotFound(99)) { try store.todo(99) }
+        #expect(throws: BundleError.todoUUIDNotFound("abc")) { try store.todo(uuidPrefix: "abc") }
+        #expect(throws: BundleError.bundleNotFound(7)) { try store.bundle(7) }
+        try store.finishTodo(4, as: .done)
+        #expect(throws: BundleError.conflict(.todoNotPending(4, status: .done, bundle: nil, action: .finish))) { try store.finishTodo(4, as: .dropped) }
+        #expect(throws: BundleError.conflict(.todoNotPending(4, status: .done, bundle: nil, action: .move))) {
+            try store.moveTodo(4, event: nil, preposition: .before)
         }
     }
 
     @Test func movingATodoChangesItsTrigger() throws {
         let (store, _) = try story()
-        let moved = try store.moveTodo("2", event: "come back from work", preposition: .after)
+        let moved = try store.moveTodo(2, event: "come back from work", preposition: .after)
         #expect(moved.eventName == "come back from work")
         #expect(moved.preposition == .after)
-        #expect(try store.moveTodo("2", event: nil, preposition: .when).preposition == .when)
-        #expect(throws: BundleError.invalidState("a todo 'before' needs a trigger event")) {
+        #expect(try store.moveTodo(2, event: nil, preposition: .when).preposition == .when)
+        #expect(throws: BundleError.conflict(.triggerNeeded(.before))) {
             try store.addTodo("loose", event: nil, preposition: .before)
         }
     }
@@ -174,7 +172,7 @@ import Testing
         // The other direction's listing does not show this bundle's todos; a finished bundle's go away.
         #expect(try store.checkInListing(event: "go to Eastern branch", direction: .justFinished, timeZone: utc).todos.map(\.text)
                 == ["Buy dog food on the way", "Report back to the boss"])
-        try store.markDone(String(first[1].id), in: bundle.id)
+        try store.markDone(first[1].id, in: bundle.id)
         #expect(try store.checkInListing(event: "go to Eastern branch", direction: .aboutTo, timeZone: utc).todos.map(\.id) == [first[0].id, first[2].id])
     }
 }

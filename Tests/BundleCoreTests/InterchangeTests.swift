@@ -33,10 +33,10 @@ func richStore() throws -> BundleStore {
     try store.addTodo("Call mum", event: "come back from work", preposition: .none)
     try store.addTodo("Check-in with the co-op", event: "walk 50% of the way", preposition: .before)
     let finished = try store.checkIn(event: "come back from work", direction: .justFinished, todoIDs: [5], timeZone: utc)
-    try store.markDone("5", in: finished.id)
+    try store.markDone(5, in: finished.id)
     try store.complete(finished.id)
     clock.advance(60)
-    try store.finishTodo("6", as: .dropped)
+    try store.finishTodo(6, as: .dropped)
     _ = try store.checkIn(event: "go to Eastern branch", direction: .aboutTo, todoIDs: [3], title: "Eastern run", timeZone: utc)
     try store.addTodo(String(repeating: "A very long todo text that must be folded ", count: 4), event: "go to Eastern branch", preposition: .before)
     return store
@@ -84,7 +84,7 @@ func richStore() throws -> BundleStore {
         """#
         let store = try freshStore()
         try store.importData(Data(json.utf8), format: .taskwarrior, timeZone: utc)
-        let todo = try store.todo("1")
+        let todo = try store.todo(1)
         #expect(todo.text == "Fix the fence")
         #expect(todo.foreignFields["project"] == .string("house"))
         #expect(todo.foreignFields["estimate"] == .string("2h"))

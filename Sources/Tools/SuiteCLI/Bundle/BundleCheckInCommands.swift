@@ -124,7 +124,7 @@ struct BundleShow: ParsableCommand {
 
     func run() throws {
         let store = try Bundles.open(options, readOnly: true)
-        let bundle = try reference.map { try store.bundle($0) } ?? store.currentBundle()
+        let bundle = try reference.map { try Bundles.bundle($0, in: store) } ?? store.currentBundle()
         if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
     }
 }
@@ -155,21 +155,15 @@ struct BundleDone: ParsableCommand {
 
     func run() throws {
         let store = try Bundles.open(options)
-        let todo = try store.todo(id)
-        switch todo.status {
-        case .done: throw CLIError.failed("todo #\(todo.id) is done already")
-        case .dropped: throw CLIError.failed("todo #\(todo.id) was dropped ('suite bundle reopen \(todo.id)' brings it back)")
-        case .pending, .inBundle: break
+        let todo = try Bundles.todo(id, in: store)
+        let chosen = try selection.reference.map { try Bundles.bundle($0, in: store).id }
+        // The core decides: done in its bundle, or (a loose pending todo) done on its own.
+        let (done, bundle) = try store.markDone(todo.id, bundle: chosen)
+        if let bundle {
+            if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
+        } else {
+            if options.json { try Terminal.printJSON(done) } else { print("Done: \(Bundles.line(done))") }
         }
-        if todo.status == .pending && selection.reference == nil {
-            let done = try store.finishTodo(id, as: .done)
-            print("Done: \(Bundles.line(done))")
-            return
-        }
-        let bundle = try selection.reference.map { try store.bundle($0) }
-            ?? todo.bundleID.map { try store.bundle(String($0)) } ?? store.currentBundle()
-        let updated = try store.markDone(id, in: bundle.id)
-        if options.json { try Terminal.printJSON(updated) } else { print(Bundles.describe(updated)) }
     }
 }
 
@@ -180,7 +174,7 @@ struct BundleThrowBack: BundleItemCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: BundleSelection
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
-    func apply(_ store: BundleStore, _ bundle: TodoBundle) throws -> TodoBundle { try store.throwBack(id, in: bundle.id) }
+    func apply(_ store: BundleStore, _ bundle: TodoBundle) throws -> TodoBundle { try store.throwBack(Bundles.todo(id, in: store).id, in: bundle.id) }
 }
 
 struct BundlePull: BundleItemCommand {
@@ -190,7 +184,7 @@ struct BundlePull: BundleItemCommand {
     @OptionGroup var options: CommonOptions
     @OptionGroup var selection: BundleSelection
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
-    func apply(_ store: BundleStore, _ bundle: TodoBundle) throws -> TodoBundle { try store.pull(id, into: bundle.id) }
+    func apply(_ store: BundleStore, _ bundle: TodoBundle) throws -> TodoBundle { try store.pull(Bundles.todo(id, in: store).id, into: bundle.id) }
 }
 
 struct BundleRename: BundleItemCommand {

@@ -37,6 +37,31 @@ enum Bundles {
 
     static var timeZone: TimeZone { .current }
 
+    /// The todo a command-line reference names: its number (`12`, `#12`), its uuid, or a prefix
+    /// of its uuid of 8 or more characters that no other todo has.
+    static func todo(_ reference: String, in store: BundleStore) throws -> Todo {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let number = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        do {
+            if let id = Int64(number), id > 0 { return try store.todo(Todo.ID(id)) }
+            return try store.todo(uuidPrefix: trimmed)
+        } catch BundleError.todoNotFound, BundleError.todoUUIDNotFound {
+            throw CLIError.failed("no todo \(trimmed) (see 'suite bundle list --all')")
+        }
+    }
+
+    /// The bundle a command-line reference names: its number (`3`, `#3`) or its uuid.
+    static func bundle(_ reference: String, in store: BundleStore) throws -> TodoBundle {
+        let trimmed = reference.trimmingCharacters(in: .whitespaces)
+        let number = trimmed.hasPrefix("#") ? String(trimmed.dropFirst()) : trimmed
+        do {
+            if let id = Int64(number), id > 0 { return try store.bundle(TodoBundle.ID(id)) }
+            if let uuid = UUID(uuidString: trimmed) { return try store.bundle(uuid: uuid) }
+        } catch BundleError.bundleNotFound, BundleError.bundleUUIDNotFound {
+        }
+        throw CLIError.failed("no bundle \(trimmed) (see 'suite bundle review')")
+    }
+
     static func line(_ todo: Todo, now: Date = Date()) -> String {
         var parts = ["#\(todo.id)", todo.text]
         if let event = todo.eventName {
@@ -97,7 +122,7 @@ struct BundleSelection: ParsableArguments {
     var reference: String?
 
     func bundle(in store: BundleStore) throws -> TodoBundle {
-        if let reference { return try store.bundle(reference) }
+        if let reference { return try Bundles.bundle(reference, in: store) }
         return try store.currentBundle()
     }
 }

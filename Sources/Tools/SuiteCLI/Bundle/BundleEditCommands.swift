@@ -34,9 +34,9 @@ struct BundleEdit: ParsableCommand {
         // Everything is checked before anything is written.
         let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
         let store = try Bundles.open(options)
-        var todo = try store.todo(id)
-        if text != nil || notes != nil { todo = try store.editTodo(id, text: text, notes: notes) }
-        if parsedDeadline != nil || noDeadline { todo = try store.setDeadline(id, to: parsedDeadline) }
+        var todo = try Bundles.todo(id, in: store)
+        if text != nil || notes != nil { todo = try store.editTodo(todo.id, text: text, notes: notes) }
+        if parsedDeadline != nil || noDeadline { todo = try store.setDeadline(todo.id, to: parsedDeadline) }
         if options.json { try Terminal.printJSON(todo) } else { print("Changed \(Bundles.line(todo))") }
     }
 }
@@ -51,7 +51,8 @@ struct BundleReopen: ParsableCommand {
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
 
     func run() throws {
-        let todo = try Bundles.open(options).reopenTodo(id)
+        let store = try Bundles.open(options)
+        let todo = try store.reopenTodo(Bundles.todo(id, in: store).id)
         if options.json { try Terminal.printJSON(todo) } else { print("Reopened \(Bundles.line(todo))") }
     }
 }
@@ -68,9 +69,9 @@ struct BundleRemove: ParsableCommand {
 
     func run() throws {
         let store = try Bundles.open(options)
-        let todo = try store.todo(id)
+        let todo = try Bundles.todo(id, in: store)
         try Confirmation.require("Remove todo #\(todo.id) \"\(todo.text.prefix(40))\"?", yes: yes)
-        try store.removeTodo(id)
+        try store.removeTodo(todo.id)
         print("Removed todo #\(todo.id).")
     }
 }

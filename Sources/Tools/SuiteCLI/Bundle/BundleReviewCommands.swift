@@ -87,7 +87,9 @@ struct BundleImport: ParsableCommand {
 
     func run() throws {
         let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
-        let chosen = try format ?? guess(data)
+        guard let chosen = format ?? InterchangeFormat.detect(name: file, head: data) else {
+            throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
+        }
         let store = try Bundles.open(options)
         let summary: ImportSummary
         do {
@@ -103,20 +105,5 @@ struct BundleImport: ParsableCommand {
         }
         if options.json { try Terminal.printJSON(summary); return }
         print("Imported \(summary.created) new and \(summary.updated) updated todo\(summary.created + summary.updated == 1 ? "" : "s") (\(summary.eventsCreated) new event\(summary.eventsCreated == 1 ? "" : "s"), \(summary.bundles) bundle\(summary.bundles == 1 ? "" : "s")).")
-    }
-
-    func guess(_ data: Data) throws -> InterchangeFormat {
-        let lower = file.lowercased()
-        if lower.hasSuffix(".ics") || lower.hasSuffix(".ical") { return .ics }
-        if lower.hasSuffix(".txt") || lower.hasSuffix(".todotxt") { return .todotxt }
-        let head = String(decoding: data.prefix(4096), as: UTF8.self)
-        if head.contains("BEGIN:VCALENDAR") { return .ics }
-        let trimmed = head.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Suite JSON names its schema (another version is then reported as such).
-        if trimmed.hasPrefix("{") && head.contains("\"suite-bundle/") { return .json }
-        if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") { return .taskwarrior }
-        // Text that is none of those: todo.txt is one todo a line of plain text.
-        if !trimmed.isEmpty { return .todotxt }
-        throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
     }
 }

@@ -85,8 +85,9 @@ struct BundleMove: ParsableCommand {
     }
 
     func run() throws {
-        let todo = try Bundles.open(options).moveTodo(
-            id, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? prep, allowNewEvent: trigger.newEvent)
+        let store = try Bundles.open(options)
+        let todo = try store.moveTodo(
+            Bundles.todo(id, in: store).id, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? prep, allowNewEvent: trigger.newEvent)
         if options.json { try Terminal.printJSON(todo) } else { print("Moved \(Bundles.line(todo))") }
     }
 }
@@ -101,7 +102,8 @@ struct BundleDrop: ParsableCommand {
     @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
 
     func run() throws {
-        let todo = try Bundles.open(options).finishTodo(id, as: .dropped)
+        let store = try Bundles.open(options)
+        let todo = try store.finishTodo(Bundles.todo(id, in: store).id, as: .dropped)
         print("Dropped \(Bundles.line(todo))")
     }
 }

@@ -86,7 +86,7 @@ enum ErrorReport {
         case let error as MotivationError:
             return (exitCode(error), error.description)
         case let error as BundleError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         case let error as QuoteError:
             return (exitCode(error), error.description)
         case let error as WorkplaceError:
@@ -111,9 +111,32 @@ enum ErrorReport {
         }
     }
 
+    /// The core's sentence, with the commands and options that help on the command line.
+    static func message(_ error: BundleError) -> String {
+        switch error {
+        case .todoNotFound, .todoUUIDNotFound:
+            return "\(error) (see 'suite bundle list --all')"
+        case .bundleNotFound, .bundleUUIDNotFound:
+            return "\(error) (see 'suite bundle review')"
+        case .eventNotFound:
+            return "\(error) (see 'suite bundle events')"
+        case .noOpenBundle:
+            return "\(error): check in first with 'suite bundle checkin EVENT --about-to'"
+        case .unknownEvent(_, let suggestions) where suggestions.isEmpty:
+            return "\(error) (see 'suite bundle events')"
+        case .similarEvent(let phrase, _):
+            return "\(error); use that name, or --new-event to create '\(phrase)'"
+        case .conflict(.todoDropped(let id)):
+            return "\(error) ('suite bundle reopen \(id)' brings it back)"
+        default:
+            return error.description
+        }
+    }
+
     static func exitCode(_ error: BundleError) -> Int32 {
         switch error {
-        case .todoNotFound, .bundleNotFound, .noOpenBundle, .unknownEvent, .similarEvent, .duplicateEvent, .invalidState:
+        case .todoNotFound, .todoUUIDNotFound, .bundleNotFound, .bundleUUIDNotFound, .eventNotFound, .noOpenBundle, .unknownEvent,
+             .similarEvent, .duplicateEvent, .conflict:
             return ExitStatus.failure
         case .invalidText, .invalidDeadline, .malformedImport:
             return ExitStatus.dataError
