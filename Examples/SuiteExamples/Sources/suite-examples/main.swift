@@ -1,9 +1,15 @@
-// Four small real tasks, one per library, each with its own store in a temporary folder.
+// Four small real tasks, one per library, each with its own store in a temporary folder; or, with
+// `watch-todos STORE_DIR`, an app-shaped screen that follows a bundle store (WatchTodos.swift).
 import BundleCore
 import Foundation
 import MotivationCore
 import QuoteCore
 import WorkplaceCore
+
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "watch-todos" {
+    WatchTodos.start(Array(CommandLine.arguments.dropFirst(2)))
+    dispatchMain()
+}
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-examples-\(UUID().uuidString)")
 defer { try? FileManager.default.removeItem(at: folder) }
@@ -55,6 +61,6 @@ try bundles.addTodo("Pick up the new badge", event: "go to Eastern branch", prep
 try bundles.addTodo("Send the boss a summary", event: "go to Eastern branch", preposition: .after)
 let offer = try bundles.offer(event: "go to eastern branch", direction: .aboutTo, timeZone: .current)
 var bundle = try bundles.checkIn(event: offer.event.name, direction: .aboutTo, todoIDs: offer.todos.map(\.id), icon: "🏦", timeZone: .current)
-for item in bundle.items { bundle = try bundles.markDone(String(item.todo.id), in: bundle.id) }
+for item in bundle.items { bundle = try bundles.markDone(item.todo.id, in: bundle.id) }
 bundle = try bundles.complete(bundle.id)
 print("Bundle '\(bundle.title)' \(bundle.status.rawValue) with \(bundle.items.count) todos; \(try bundles.todos().count) left in the pile.")
