@@ -26,7 +26,8 @@ public enum WorkplaceError: Error, Sendable, Equatable, CustomStringConvertible 
     case providerUnauthorized(provider: String, detail: String)
     /// The provider is rate limiting and kept doing so after retries.
     case providerRateLimited(provider: String)
-    /// The provider failed, timed out, or answered with something unreadable.
+    /// The provider failed, timed out, or answered with something unreadable; or the task was
+    /// cancelled (detail `cancelled`), which stops a fetch without sending another request.
     case providerUnavailable(provider: String, detail: String)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, reason: String)

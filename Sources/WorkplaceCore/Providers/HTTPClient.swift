@@ -79,14 +79,23 @@ struct RetryPolicy: Sendable {
     var maxWait: TimeInterval
 
     /// Sends a request, retrying 429 and 5xx answers with backoff (honouring `Retry-After`).
-    /// Returns the final answer, whatever its status; throws when no answer came.
-    func send(_ request: HTTPRequest, with client: any HTTPClient, provider: String) async throws(WorkplaceError) -> HTTPResponse {
+    /// Returns the final answer, whatever its status; throws when no answer came. Every attempt,
+    /// retries included, first waits for its slot from `pacer` when there is one. A cancelled
+    /// task sends nothing more: it stops waiting at once and throws ``cancelled(_:)``.
+    func send(_ request: HTTPRequest, with client: any HTTPClient, provider: String,
+              pacer: RequestPacer? = nil) async throws(WorkplaceError) -> HTTPResponse {
         var attempt = 0
         while true {
+            if let pacer {
+                do { try await pacer.waitForSlot() } catch { throw Self.cancelled(provider) }
+            }
+            // Also when a wait ended just as the task was cancelled, or there was nothing to wait for.
+            guard !Task.isCancelled else { throw Self.cancelled(provider) }
             let answer: HTTPResponse
             do {
-                answer = try await Self.send(request, with: client)
+                answer = try await Self.send(request, with: client, pacer: pacer)
             } catch {
+                if Task.isCancelled { throw Self.cancelled(provider) }
                 let reason = error as? HTTPClientError == .timedOut ? "no answer within \(Int(request.boundedTimeout.rounded(.up))) s"
                     : (error as? HTTPClientError)?.description ?? "\(error.localizedDescription)"
                 throw .providerUnavailable(provider: provider, detail: reason)
@@ -98,18 +107,84 @@ struct RetryPolicy: Sendable {
             let asked = retryAfter.flatMap { $0.isFinite ? $0 : nil } ?? initialBackoff * pow(2, Double(attempt))
             let wait = asked.isFinite ? min(max(0, asked), maxWait) : maxWait
             attempt += 1
-            try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000))
+            do { try await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) } catch { throw Self.cancelled(provider) }
+        }
+    }
+
+    /// What a provider throws when its task is cancelled: the fetch stopped without an answer.
+    static func cancelled(_ provider: String) -> WorkplaceError { .providerUnavailable(provider: provider, detail: "cancelled") }
+}
+
+/// Spaces a provider's requests: each one starts at least `interval` after the one before it
+/// started, however many callers send at once (Nominatim allows one request a second).
+///
+/// A caller first takes a slot, reading and moving the next free one under the lock, so that
+/// concurrent callers line up one interval apart, and waits for it before the request's timeout
+/// runs. Then, just before the request goes to the client, ``start()`` checks the time since the
+/// last request actually started and notes this one: a request held up after its slot (a busy
+/// machine) cannot bring the next one closer than `interval`. A caller cancelled while it waits
+/// leaves its slot unused, which makes a longer gap, never a shorter one.
+final class RequestPacer: @unchecked Sendable { // the state is only touched under `lock`
+    /// The shortest time between the starts of two requests.
+    let interval: Duration
+    private let lock = NSLock()
+    private var nextSlot: ContinuousClock.Instant?
+    private var lastStart: ContinuousClock.Instant?
+
+    init(interval: Duration) { self.interval = interval }
+
+    private func locked<T>(_ body: () -> T) -> T {
+        lock.lock()
+        defer { lock.unlock() }
+        return body()
+    }
+
+    /// Takes the next free slot: now, or later when an earlier slot or start is too close.
+    func takeSlot() -> ContinuousClock.Instant {
+        locked {
+            let now = ContinuousClock.now
+            let slot = max(now, nextSlot ?? now, lastStart.map { $0 + interval } ?? now)
+            nextSlot = slot + interval
+            return slot
+        }
+    }
+
+    /// Takes a slot and waits for it; throws as soon as the task is cancelled.
+    func waitForSlot() async throws(CancellationError) {
+        let slot = takeSlot()
+        do { try await Task.sleep(until: slot, clock: .continuous) } catch { throw CancellationError() }
+    }
+
+    /// Notes that a request starts now and returns nil; or, when the last one started less than
+    /// `interval` ago, returns how long to wait before asking again.
+    func claimStart() -> Duration? {
+        locked {
+            let now = ContinuousClock.now
+            if let lastStart, now < lastStart + interval { return lastStart + interval - now }
+            lastStart = now
+            return nil
+        }
+    }
+
+    /// Waits until a request may start and notes that it does: for just before it is sent.
+    func start() async throws(CancellationError) {
+        while let wait = claimStart() {
+            do { try await Task.sleep(for: wait) } catch { throw CancellationError() }
         }
     }
 }
 
 extension RetryPolicy {
     /// Sends with a deadline of the request's `timeout` for the whole answer, whatever the client
-    /// does with it (URLSession on Linux applies it only between bytes).
-    static func send(_ request: HTTPRequest, with client: any HTTPClient) async throws -> HTTPResponse {
+    /// does with it (URLSession on Linux applies it only between bytes). With a `pacer`, the
+    /// request starts only when ``RequestPacer/start()`` lets it, right before the client has it.
+    static func send(_ request: HTTPRequest, with client: any HTTPClient, pacer: RequestPacer? = nil) async throws -> HTTPResponse {
         let timeout = request.boundedTimeout
         return try await withThrowingTaskGroup(of: HTTPResponse.self) { group in
-            group.addTask { try await client.send(request) }
+            group.addTask {
+                try await pacer?.start()
+                return try await client.send(request)
+            }
             group.addTask {
                 try await Task.sleep(nanoseconds: UInt64(timeout * 1_000_000_000))
                 throw HTTPClientError.timedOut

@@ -97,7 +97,8 @@ public struct OverpassProvider: PlaceProvider {
     }
 }
 
-/// Nominatim geocoding, at most one request per second, with a User-Agent naming the app.
+/// Nominatim geocoding, at most one request per second (retries included, however many callers
+/// geocode at once), with a User-Agent naming the app.
 public actor NominatimGeocoder: Geocoder {
     /// `https://nominatim.openstreetmap.org` in production.
     public let baseURL: URL
@@ -106,7 +107,8 @@ public actor NominatimGeocoder: Geocoder {
     let timeout: TimeInterval
     let client: any HTTPClient
     let retry: RetryPolicy
-    private var lastRequest: Date?
+    /// Every request to the service, from every caller, takes a slot here.
+    let pacer = RequestPacer(interval: .seconds(1))
 
     /// Creates a geocoder.
     public init(baseURL: URL = URL(string: "https://nominatim.openstreetmap.org")!, userAgent: String, timeout: TimeInterval = 15, // programmer error: a literal URL
@@ -119,17 +121,12 @@ public actor NominatimGeocoder: Geocoder {
         let name = "OpenStreetMap (Nominatim)"
         let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidText("the address is empty") }
-        if let last = lastRequest {
-            let wait = 1 - Date().timeIntervalSince(last)
-            if wait > 0 { try? await Task.sleep(nanoseconds: UInt64(wait * 1_000_000_000)) }
-        }
-        lastRequest = Date()
         var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "q", value: trimmed), URLQueryItem(name: "format", value: "jsonv2"),
                                   URLQueryItem(name: "limit", value: "1")]
         guard let url = components?.url else { throw .invalidText("the address cannot be sent") }
         let request = HTTPRequest(url: url, headers: ["User-Agent": userAgent], timeout: timeout)
-        let response = try await retry.send(request, with: client, provider: name)
+        let response = try await retry.send(request, with: client, provider: name, pacer: pacer)
         switch response.status {
         case 200...299: break
         case 429: throw .providerRateLimited(provider: name)
