@@ -52,20 +52,21 @@ extension ImportedQuote {
     /// Checks every field with the same rules as ``QuoteStore/add(_:source:kind:categories:)``,
     /// naming the file, the record (a line, or a JSON item) and the field when one is refused.
     mutating func validate(path: String, byItem: Bool) throws(QuoteError) {
-        func check(_ value: String, _ field: TextField, _ what: String) throws(QuoteError) -> String {
-            switch TextRule.check(value, field) {
+        func check(_ value: String, _ kind: TextField, _ field: FieldName) throws(QuoteError) -> String {
+            switch TextRule.check(value, kind) {
             case .success(let checked): return checked
             case .failure(let problem):
-                if byItem { throw .malformedImport(file: path, line: nil, reason: "item \(line): \(problem.describe(what))") }
-                throw .malformedImport(file: path, line: line, reason: problem.describe(what))
+                let reason = InvalidText(field: field, problem: problem).description
+                if byItem { throw .malformedImport(file: path, line: nil, reason: "item \(line): \(reason)") }
+                throw .malformedImport(file: path, line: line, reason: reason)
             }
         }
         let name = TextField.line(limit: QuoteStore.maximumNameLength)
-        text = try check(text, .text(limit: QuoteStore.maximumTextLength), "quote")
-        if let value = source { source = try check(value, name, "source") }
-        if let value = citation { citation = try check(value, name, "citation") }
+        text = try check(text, .text(limit: QuoteStore.maximumTextLength), .quoteText)
+        if let value = source { source = try check(value, name, .quoteSource) }
+        if let value = citation { citation = try check(value, name, .quoteCitation) }
         var checked: [String] = []
-        for category in categories { checked.append(try check(category, name, "category")) }
+        for category in categories { checked.append(try check(category, name, .quoteCategory)) }
         categories = checked
     }
 }
@@ -336,7 +337,7 @@ enum QuoteJSON {
             guard let fields = item as? [String: Any] else { throw fail("not an object") }
             guard let text = (fields["content"] ?? fields["text"]) as? String else { throw fail("no 'content' or 'text' string") }
             let checked: String
-            do { checked = try QuoteStore.validated(text: text, what: "quote") } catch { throw fail(error.description) }
+            do { checked = try QuoteStore.validated(text: text, .quoteText) } catch { throw fail(error.description) }
             let author = (fields["author"] ?? fields["source"]).flatMap { $0 as? String }.map { $0.trimmingCharacters(in: .whitespaces) }
             if let raw = fields["author"] ?? fields["source"], !(raw is String), !(raw is NSNull) { throw fail("'author' is not a string") }
             var categories: [String] = []
@@ -390,7 +391,7 @@ enum QuoteCSV {
             let body = field(columns.text)
             if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
             let checked: String
-            do { checked = try QuoteStore.validated(text: body, what: "quote") } catch {
+            do { checked = try QuoteStore.validated(text: body, .quoteText) } catch {
                 throw .malformedImport(file: path, line: line, reason: error.description)
             }
             let author = field(columns.author).trimmingCharacters(in: .whitespaces)

@@ -16,8 +16,11 @@ extension QuoteStore {
     }
 
     /// Sets (or, with nil, removes) the user's schedule.
+    ///
+    /// - Throws: ``QuoteError/invalidSchedule(_:)`` for a schedule that cannot work;
+    ///   ``QuoteError/invalidText(_:)`` for the user name.
     public func setSchedule(_ schedule: Schedule?, user: String) throws(QuoteError) {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         if let schedule { try schedule.validate() }
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
@@ -62,7 +65,7 @@ extension QuoteStore {
                     return .rollback
                 }
                 let id = try Self.nextFromBag(filter, user: user, db: db)
-                let quote = try Self.loadQuote(id, db: db)
+                let quote = try Self.loadQuote(Quote.ID(id), db: db)
                 preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
                 return .rollback  // the bag's step is undone too
             }
@@ -79,7 +82,7 @@ extension QuoteStore {
     ///   - channel: how the caller will show it ("notify-send", "stdout").
     /// - Returns: the delivery, or nil when nothing is due.
     public func deliverDue(now: Date, user: String, channel: String) throws(QuoteError) -> Delivery? {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         guard let schedule = try schedule(user: user) else { return nil }
         let filter = QuoteFilter(category: schedule.category)
         return try write { db in
@@ -88,15 +91,15 @@ extension QuoteStore {
             try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
             guard db.changesCount > 0 else { return nil }
-            let quote = try Self.loadQuote(id, db: db)
+            let quote = try Self.loadQuote(Quote.ID(id), db: db)
             return Delivery(quote: quote, slot: Millis(Millis(slot).value).date,
                             deliveredAt: Millis(Millis(now).value).date, channel: channel)
         }
     }
 
     /// One quote by id, found in this transaction (a missing one is an error, never a trap).
-    static func loadQuote(_ id: Int64, db: Database) throws -> Quote {
-        guard let quote = try loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+    static func loadQuote(_ id: Quote.ID, db: Database) throws -> Quote {
+        guard let quote = try loadQuotes([id.rawValue], db: db).first else { throw QuoteError.quoteNotFound(id) }
         return quote
     }
 

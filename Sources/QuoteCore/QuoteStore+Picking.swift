@@ -6,37 +6,47 @@ extension QuoteStore {
     /// A random quote from a persistent shuffle bag for the user and filter: nothing repeats
     /// until every matching quote was shown, and a new round does not start with the last one.
     ///
-    /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches.
+    /// - Parameters:
+    ///   - filter: which quotes to pick from; each filter has its own bag.
+    ///   - user: whose bag (and favourites).
+    /// - Returns: the quote.
+    /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches (``QuoteError/NoQuotesReason/emptyCollection``
+    ///   for a store without quotes: ``addStarterCollectionIfEmpty()`` fills it).
     public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         return try write { db in
             let id = try Self.nextFromBag(filter, user: user, db: db)
-            return try Self.loadQuote(id, db: db)
+            return try Self.loadQuote(Quote.ID(id), db: db)
         }
     }
 
     /// The quote of the day: the same for everybody all through `day` (a calendar day in the
     /// caller's time zone), different from one day to the next.
+    ///
+    /// - Throws: ``QuoteError/noQuotes(_:)`` with ``QuoteError/NoQuotesReason/emptyCollection``
+    ///   when the store holds no quote.
     public func quoteOfTheDay(year: Int, month: Int, day: Int) throws(QuoteError) -> Quote {
         try read { db in
             let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
-            guard bound > 0 else { throw QuoteError.noQuotes("in the collection yet: import some with 'suite quotes import'") }
+            guard bound > 0 else { throw QuoteError.noQuotes(.emptyCollection) }
             let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
             var cursor: UInt64 = 0
             while cursor < permutation.domain {
                 if let id = permutation.value(at: cursor),
                    try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
-                    return try Self.loadQuote(id, db: db)
+                    return try Self.loadQuote(Quote.ID(id), db: db)
                 }
                 cursor += 1
             }
-            throw QuoteError.noQuotes("in the collection yet")
+            throw QuoteError.noQuotes(.emptyCollection)
         }
     }
 
     /// Quotes like `id`: those sharing its categories first, then by the rarest words they share
     /// with it, ranked by bm25.
-    public func similar(to id: Int64, limit: Int = 5) throws(QuoteError) -> [Quote] {
+    ///
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``.
+    public func similar(to id: Quote.ID, limit: Int = 5) throws(QuoteError) -> [Quote] {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT text FROM quote WHERE id = ?", arguments: [id]) else {
                 throw QuoteError.quoteNotFound(id)
@@ -116,7 +126,7 @@ extension QuoteStore {
             }
             if state == nil { break }
         }
-        throw QuoteError.noQuotes(filter.isEmpty ? "in the collection yet: import some with 'suite quotes import'" : "match this filter")
+        throw QuoteError.noQuotes(filter.isEmpty ? .emptyCollection : .noMatch(filter))
     }
 
     private static func newRound(

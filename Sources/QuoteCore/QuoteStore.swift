@@ -27,7 +27,7 @@ public final class QuoteStore: Sendable {
     ///     through such a store fail.
     ///   - busyTimeout: how long to wait for another process holding the store.
     ///   - now: the clock used for timestamps and deliveries.
-    /// - Throws: ``QuoteError`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
+    /// - Throws: ``QuoteError/store(_:)`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
@@ -147,14 +147,14 @@ public final class QuoteStore: Sendable {
     /// Checks quote or note text with the one text rule (``SuiteStorage/TextRule``): not empty,
     /// at most ``maximumTextLength`` bytes, line breaks as LF, no control characters but tab.
     /// Returns it normalised and trimmed.
-    static func validated(text: String, what: String) throws(QuoteError) -> String {
-        try TextRule.check(text, .text(limit: maximumTextLength)).get(what, as: QuoteError.invalidText)
+    static func validated(text: String, _ field: FieldName) throws(QuoteError) -> String {
+        try TextRule.check(text, .text(limit: maximumTextLength)).get(field, as: QuoteError.invalidText)
     }
 
     /// Checks a one-line name (source, category, citation, user): at most
     /// ``maximumNameLength`` characters, no line break or control character.
-    static func validated(name: String, what: String) throws(QuoteError) -> String {
-        try TextRule.check(name, .line(limit: maximumNameLength)).get(what, as: QuoteError.invalidText)
+    static func validated(name: String, _ field: FieldName) throws(QuoteError) -> String {
+        try TextRule.check(name, .line(limit: maximumNameLength)).get(field, as: QuoteError.invalidText)
     }
 
     /// 16 bytes naming the normalised text and source: equal for duplicates.

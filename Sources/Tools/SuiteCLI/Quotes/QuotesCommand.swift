@@ -111,7 +111,17 @@ enum Quotes {
         return text
     }
 
-    static func id(_ text: String) throws -> Int64 {
+    /// A quote's id as the user gives it: `12` or `#12`.
+    static func id(_ text: String) throws -> Quote.ID {
+        Quote.ID(try number(text))
+    }
+
+    /// A note's id as the user gives it: `3` or `#3`.
+    static func noteID(_ text: String) throws -> Note.ID {
+        Note.ID(try number(text))
+    }
+
+    private static func number(_ text: String) throws -> Int64 {
         let trimmed = text.hasPrefix("#") ? String(text.dropFirst()) : text
         guard let id = Int64(trimmed), id > 0 else { throw CLIError.usage("'\(text)' is not a quote number") }
         return id

@@ -88,7 +88,7 @@ enum ErrorReport {
         case let error as BundleError:
             return (exitCode(error), error.description)
         case let error as QuoteError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         case let error as WorkplaceError:
             return (exitCode(error), error.description)
         default:
@@ -126,12 +126,27 @@ enum ErrorReport {
         switch error {
         case .quoteNotFound, .noteNotFound, .noQuotes:
             return ExitStatus.failure
-        case .invalidText, .malformedImport:
+        case .invalidText, .duplicateQuote, .malformedImport:
             return ExitStatus.dataError
         case .invalidQuery, .invalidSchedule:
             return ExitStatus.usage
         case .store(let error):
             return exitCode(error)
+        }
+    }
+
+    /// The line printed for a quote error: the core's sentence, with the command or option that
+    /// helps where there is one.
+    static func message(_ error: QuoteError) -> String {
+        switch error {
+        case .noQuotes(.emptyCollection):
+            return "no quotes in the collection yet: import some with 'suite quotes import'"
+        case .noQuotes(.unknownCategory(let name)):
+            return "no quotes in category '\(name)' (see 'suite quotes categories')"
+        case .noQuotes(.unknownSource(let name)):
+            return "no quotes from source '\(name)' (see 'suite quotes sources')"
+        default:
+            return error.description
         }
     }
 
