@@ -17,10 +17,12 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateQuote(existing: Quote.ID, edited: Quote.ID?)
     /// A search query with nothing to search for, or too many words.
     case invalidQuery(SearchProblem)
-    /// A schedule that cannot work (bad time, window, time zone, count …).
+    /// A schedule that cannot work (bad time, window, time zone, count, a category that does not exist …).
     case invalidSchedule(ScheduleProblem)
     /// No quote to pick: why, and for which filter.
     case noQuotes(NoQuotesReason)
+    /// The format of files to import cannot be told from their names and first bytes.
+    case unknownImportFormat(ImportFormatProblem)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, line: Int?, reason: String)
     /// The store could not be opened or used; ``StoreError/kind`` says why.
@@ -84,6 +86,8 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case everyTimeQuiet([TimeRange])
         /// The window falls in these quiet hours: the schedule would never deliver.
         case windowQuiet([TimeRange])
+        /// The schedule's category is not in the store (when it is set).
+        case unknownCategory(String)
 
         /// An English sentence: "25:00 is not a time of day (00:00 to 23:59)".
         public var description: String {
@@ -109,6 +113,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
                 return "every time falls in the quiet hours (\(quiet.map(\.description).joined(separator: ", "))): it would never deliver"
             case .windowQuiet(let quiet):
                 return "the window falls in the quiet hours (\(quiet.map(\.description).joined(separator: ", "))): it would never deliver"
+            case .unknownCategory(let name): return "no category '\(name)'"
             }
         }
     }
@@ -136,6 +141,30 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         }
     }
 
+    /// Why the format of files to import could not be told (see
+    /// ``QuoteImportFormat/detect(_:)``).
+    public enum ImportFormatProblem: Sendable, Hashable, CustomStringConvertible {
+        /// Neither the name nor the first bytes of this file show its format.
+        case unrecognised(URL)
+        /// Not a regular file (a pipe, FIFO or device): its first bytes cannot be read without
+        /// using them up, so it cannot be looked at before it is imported.
+        case notRegularFile(URL)
+        /// The file cannot be opened for reading.
+        case unreadable(URL)
+        /// The files are in different formats (none, for an empty list of files).
+        case mixed([QuoteImportFormat])
+
+        /// "cannot tell the format of quotes.txt".
+        public var description: String {
+            switch self {
+            case .unrecognised(let url): return "cannot tell the format of \(url.relativePath)"
+            case .notRegularFile(let url): return "cannot tell the format of \(url.relativePath) without reading it up"
+            case .unreadable(let url): return "cannot tell the format of \(url.relativePath): it cannot be read"
+            case .mixed(let formats): return "the files are in different formats (\(formats.map(\.rawValue).joined(separator: ", ")))"
+            }
+        }
+    }
+
     /// One English sentence for logs.
     public var description: String {
         switch self {
@@ -147,6 +176,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .invalidQuery(let problem): return "invalid search: \(problem)"
         case .invalidSchedule(let problem): return "invalid schedule: \(problem)"
         case .noQuotes(let reason): return reason.description
+        case .unknownImportFormat(let problem): return problem.description
         case .malformedImport(let file, let line, let reason):
             return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason); nothing was imported"
         case .store(let error): return error.description

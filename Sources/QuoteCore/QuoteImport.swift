@@ -24,15 +24,59 @@ extension QuoteImportFormat {
         let lower = name.lowercased()
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".csv") { return .csv }
-        let text = String(decoding: head.prefix(65_536), as: UTF8.self)
+        let text = String(decoding: head.prefix(headLength), as: UTF8.self)
         let start = text.unicodeScalars.first { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }
         if start == "[" || start == "{" { return .json }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character: split on it too, so that a CRLF file shows its lines.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.dropLast().contains(where: { $0 == "%" || $0 == "%\r" }) { return .fortune }
         if let first = lines.first, let header = try? QuoteCSV.records(String(first), path: name).first?.1, QuoteCSV.isHeader(header) {
             return .csv
         }
         return nil
+    }
+}
+
+extension QuoteImportFormat {
+    /// How many first bytes of a file ``detect(_:)`` reads.
+    static let headLength = 65_536
+
+    /// The one format of the files and folders at `urls`, as an import would read them: a folder
+    /// holds fortune files; a file's format is told from its name and its first 64 KiB by
+    /// ``detect(name:head:)``. Nothing is imported and no store is needed.
+    ///
+    /// - Parameter urls: the files and folders to import.
+    /// - Returns: their format.
+    /// - Throws: ``QuoteError/unknownImportFormat(_:)``: ``QuoteError/ImportFormatProblem/unrecognised(_:)``
+    ///   for a file whose name and first bytes do not show its format (the first such file),
+    ///   ``QuoteError/ImportFormatProblem/notRegularFile(_:)`` for a pipe, FIFO or device (its bytes
+    ///   cannot be looked at and then imported), ``QuoteError/ImportFormatProblem/unreadable(_:)``
+    ///   for a file that cannot be opened, and ``QuoteError/ImportFormatProblem/mixed(_:)`` when
+    ///   they are not all in one format (or `urls` is empty);
+    ///   ``QuoteError/malformedImport(file:line:reason:)`` for a path where nothing is.
+    public static func detect(_ urls: [URL]) throws(QuoteError) -> QuoteImportFormat {
+        var found: Set<QuoteImportFormat> = []
+        for url in urls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                throw .malformedImport(file: url.path, line: nil, reason: "no such file")
+            }
+            if isFolder.boolValue {
+                found.insert(.fortune)
+                continue
+            }
+            var info = stat()
+            guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .unknownImportFormat(.notRegularFile(url)) }
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .unknownImportFormat(.unreadable(url)) }
+            let head = (try? handle.read(upToCount: headLength)) ?? Data()
+            try? handle.close()
+            guard let format = detect(name: url.lastPathComponent, head: head) else { throw .unknownImportFormat(.unrecognised(url)) }
+            found.insert(format)
+        }
+        guard found.count == 1, let format = found.first else {
+            throw .unknownImportFormat(.mixed(found.sorted { $0.rawValue < $1.rawValue }))
+        }
+        return format
     }
 }
 

@@ -17,15 +17,21 @@ extension QuoteStore {
 
     /// Sets (or, with nil, removes) the user's schedule.
     ///
-    /// - Throws: ``QuoteError/invalidSchedule(_:)`` for a schedule that cannot work;
+    /// - Throws: ``QuoteError/invalidSchedule(_:)`` for a schedule that cannot work, also
+    ///   ``QuoteError/ScheduleProblem/unknownCategory(_:)`` when its category is not in the store;
     ///   ``QuoteError/invalidText(_:)`` for the user name.
     public func setSchedule(_ schedule: Schedule?, user: String) throws(QuoteError) {
         let user = try Self.validated(name: user, .quoteUserName)
         if let schedule { try schedule.validate() }
+        let category = schedule?.category
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = schedule.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         try write { db in
+            if let category,
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM category WHERE key = ?)", arguments: [Self.nameKey(category)]) != true {
+                throw QuoteError.invalidSchedule(.unknownCategory(category))
+            }
             if let text {
                 try db.execute(sql: "INSERT INTO schedule (user, definition) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET definition = excluded.definition",
                                arguments: [user, text])

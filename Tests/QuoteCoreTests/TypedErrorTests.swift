@@ -72,13 +72,28 @@ import Testing
         }
     }
 
+    @Test func aScheduleForACategoryTheStoreDoesNotHaveIsRefused() throws {
+        let store = try freshStore()
+        try store.installStarterCollection()
+        let poetry = try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", category: "Poetry")
+        #expect(throws: QuoteError.invalidSchedule(.unknownCategory("Poetry"))) { try store.setSchedule(poetry, user: "ada") }
+        #expect(try store.schedule(user: "ada") == nil)
+        // Categories match as filters do: case and runs of white space do not matter.
+        let work = try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", category: "WORK")
+        try store.setSchedule(work, user: "ada")
+        #expect(try store.schedule(user: "ada") == work)
+    }
+
     @Test func noErrorSpeaksOfCommandsOrOptions() throws {
+        let url = URL(fileURLWithPath: "quotes.txt")
         let errors: [QuoteError] = [
             .quoteNotFound(1), .noteNotFound(2), .invalidText(InvalidText(field: .quoteText, problem: .empty)),
             .duplicateQuote(existing: 1, edited: nil), .duplicateQuote(existing: 1, edited: 2),
             .invalidQuery(.noWords(query: "*")), .invalidQuery(.tooManyWords(count: 40, limit: 32)),
-            .invalidSchedule(.unknownTimeZone("Mars/Base")), .invalidSchedule(.unreadableTimes("x")),
+            .invalidSchedule(.unknownTimeZone("Mars/Base")), .invalidSchedule(.unknownCategory("x")), .invalidSchedule(.unreadableTimes("x")),
             .noQuotes(.emptyCollection), .noQuotes(.unknownCategory("x")), .noQuotes(.unknownSource("x")), .noQuotes(.noMatch(QuoteFilter())),
+            .unknownImportFormat(.unrecognised(url)), .unknownImportFormat(.notRegularFile(url)), .unknownImportFormat(.unreadable(url)),
+            .unknownImportFormat(.mixed([.csv, .json])),
         ]
         for error in errors {
             #expect(!error.description.contains("suite "), "\(error)")

@@ -71,20 +71,25 @@ extension QuotesContext {
         try QuoteStore(url: common.storeFile(QuoteStore.fileName), readOnly: readOnly)
     }
 
-    /// Opens the store, adding the starter collection when it is empty.
+    /// Opens the store, adding the starter collection when the store says it is due
+    /// (``QuoteStore/needsStarterCollection()``); a read-only open is reopened for writing only then.
     func openSeeded(readOnly: Bool = false) throws -> QuoteStore {
         var store = try open(readOnly: readOnly)
-        if try store.isEmpty() {
+        if try store.needsStarterCollection() {
             if readOnly { store = try open() }
             try seed(store)
         }
         return store
     }
 
-    /// Adds the starter collection to an empty store, saying so on stderr.
-    func seed(_ store: QuoteStore) throws {
-        let added = try store.installStarterCollection()
-        Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
+    /// Adds the starter collection if the store is due it, saying so on stderr.
+    ///
+    /// - Returns: whether it was added.
+    @discardableResult
+    func seed(_ store: QuoteStore) throws -> Bool {
+        let added = try store.addStarterCollectionIfEmpty()
+        if added > 0 { Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes") }
+        return added > 0
     }
 }
 
