@@ -61,6 +61,17 @@ public struct Note: Codable, Sendable, Hashable, Identifiable {
     public var modifiedAt: Date
 }
 
+/// Today's quote as one user sees it: the quote of the day, whether it is one of the user's
+/// favourites, and the user's notes on it.
+public struct TodaysQuote: Codable, Sendable, Hashable {
+    /// The quote of the day (the same for every user).
+    public var quote: Quote
+    /// Whether it is one of the user's favourites.
+    public var isFavorite: Bool
+    /// The user's notes on it, oldest first.
+    public var notes: [Note]
+}
+
 /// A quote sent to a user.
 public struct Delivery: Codable, Sendable, Hashable {
     /// The quote.

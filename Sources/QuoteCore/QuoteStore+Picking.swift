@@ -26,19 +26,46 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/noQuotes(_:)`` with ``QuoteError/NoQuotesReason/emptyCollection``
     ///   when the store holds no quote.
     public func quoteOfTheDay(year: Int, month: Int, day: Int) throws(QuoteError) -> Quote {
-        try read { db in
-            let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
-            guard bound > 0 else { throw QuoteError.noQuotes(.emptyCollection) }
-            let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
-            var cursor: UInt64 = 0
-            while cursor < permutation.domain {
-                if let id = permutation.value(at: cursor),
-                   try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
-                    return try Self.loadQuote(Quote.ID(id), db: db)
-                }
-                cursor += 1
+        try read { db in try Self.quoteOfTheDay(year: year, month: month, day: day, db: db) }
+    }
+
+    static func quoteOfTheDay(year: Int, month: Int, day: Int, db: Database) throws -> Quote {
+        let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
+        guard bound > 0 else { throw QuoteError.noQuotes(.emptyCollection) }
+        let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
+        var cursor: UInt64 = 0
+        while cursor < permutation.domain {
+            if let id = permutation.value(at: cursor),
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
+                return try loadQuote(Quote.ID(id), db: db)
             }
-            throw QuoteError.noQuotes(.emptyCollection)
+            cursor += 1
+        }
+        throw QuoteError.noQuotes(.emptyCollection)
+    }
+
+    /// Today's quote as `user` sees it: the quote of the day (``quoteOfTheDay(year:month:day:)``),
+    /// whether it is one of the user's favourites, and the user's notes on it, read in one snapshot.
+    ///
+    /// - Parameters:
+    ///   - year: the calendar day, in the user's time zone …
+    ///   - month: … its month …
+    ///   - day: … and its day of the month.
+    ///   - user: whose favourites and notes.
+    /// - Returns: today's quote, or nil when the store holds no quote.
+    public func todaysQuote(year: Int, month: Int, day: Int, user: String) throws(QuoteError) -> TodaysQuote? {
+        try read { db in
+            let quote: Quote
+            do {
+                quote = try Self.quoteOfTheDay(year: year, month: month, day: day, db: db)
+            } catch QuoteError.noQuotes(.emptyCollection) {
+                return nil
+            }
+            let favorite = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM favorite WHERE user = ? AND quote_id = ?)",
+                                             arguments: [user, quote.id]) ?? false
+            let notes = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE user = ? AND quote_id = ? ORDER BY created_ms, id",
+                                         arguments: [user, quote.id]).map(Self.note(from:))
+            return TodaysQuote(quote: quote, isFavorite: favorite, notes: notes)
         }
     }
 
