@@ -10,7 +10,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     /// No note with that id (for this user).
     case noteNotFound(Note.ID)
     /// Empty or over-long text, a line break in a one-line field, or a control character: which
-    /// field (``FieldName/quoteText``, ``FieldName/quoteNote`` …) and what is wrong with it.
+    /// field (`FieldName.quoteText`, `FieldName.quoteNote` …) and what is wrong with it.
     case invalidText(InvalidText)
     /// The quote would duplicate `existing` (the same text and source, ignoring case and runs of
     /// white space). `edited` is the quote being changed, or nil when a new quote was being added.
@@ -25,7 +25,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownImportFormat(ImportFormatProblem)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, line: Int?, reason: String)
-    /// The store could not be opened or used; ``StoreError/kind`` says why.
+    /// The store could not be opened or used; `StoreError.kind` says why.
     case store(StoreError)
 
     /// Why a search query was refused.
@@ -142,7 +142,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     }
 
     /// Why the format of files to import could not be told (see
-    /// ``QuoteImportFormat/detect(_:)``).
+    /// ``QuoteImportFormat/detect(_:)-92xyd``).
     public enum ImportFormatProblem: Sendable, Hashable, CustomStringConvertible {
         /// Neither the name nor the first bytes of this file show its format.
         case unrecognised(URL)

@@ -57,7 +57,7 @@ extension QuoteStore {
                            arguments: [user, Millis(now).value]).map { Millis($0).date }
     }
 
-    /// What ``deliverDue(now:user:channel:)`` would deliver at `now`, recording nothing: neither
+    /// What ``deliverDue(now:user:channel:)-3e3x5`` would deliver at `now`, recording nothing: neither
     /// the delivery nor the shuffle bag's step (for trying a schedule out at another time).
     ///
     /// - Returns: the delivery a tick at `now` would make, or nil when nothing would be due.

@@ -6,7 +6,7 @@ import SuiteStorage
 /// (the `suite` CLI, a timer's tick) or another `QuoteStore` on the same file within about 200 ms.
 /// Iterate with `for try await`; cancelling the iterating task ends the observation.
 extension QuoteStore {
-    /// Today's quote as `user` sees it (``todaysQuote(year:month:day:user:)``): nil while the store
+    /// Today's quote as `user` sees it (``todaysQuote(year:month:day:user:)-5msrl``): nil while the store
     /// holds no quote, then the quote, again when it is edited, favourited or noted.
     ///
     /// The day is fixed: when the calendar day changes, start a new observation for the new day.
@@ -21,7 +21,7 @@ extension QuoteStore {
         store.observe { [self] () throws(QuoteError) -> TodaysQuote? in try self.todaysQuote(year: year, month: month, day: day, user: user) }
     }
 
-    /// The user's favourites, newest first (``favorites(user:)``).
+    /// The user's favourites, newest first (``favorites(user:)-2o6p``).
     ///
     /// - Parameter user: whose favourites.
     /// - Returns: the values, as an `AsyncSequence` that throws ``QuoteError``.
@@ -29,7 +29,7 @@ extension QuoteStore {
         store.observe { [self] () throws(QuoteError) -> [Quote] in try self.favorites(user: user) }
     }
 
-    /// What the user was sent, newest first (``history(user:since:limit:)``): a new delivery
+    /// What the user was sent, newest first (``history(user:since:limit:)-96or6``): a new delivery
     /// made by a timer's tick in another process arrives here too.
     ///
     /// - Parameters:
@@ -41,7 +41,7 @@ extension QuoteStore {
         store.observe { [self] () throws(QuoteError) -> [Delivery] in try self.history(user: user, since: since, limit: limit) }
     }
 
-    /// The user's schedule, nil while none is set (``schedule(user:)``).
+    /// The user's schedule, nil while none is set (``schedule(user:)-4yv47``).
     ///
     /// - Parameter user: whose schedule.
     /// - Returns: the values, as an `AsyncSequence` that throws ``QuoteError``.

@@ -11,7 +11,7 @@ extension QuoteStore {
     ///   - user: whose bag (and favourites).
     /// - Returns: the quote.
     /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches (``QuoteError/NoQuotesReason/emptyCollection``
-    ///   for a store without quotes: ``addStarterCollectionIfEmpty()`` fills it).
+    ///   for a store without quotes: ``addStarterCollectionIfEmpty()-9ltem`` fills it).
     public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
         let user = try Self.validated(name: user, .quoteUserName)
         return try write { db in
@@ -44,7 +44,7 @@ extension QuoteStore {
         throw QuoteError.noQuotes(.emptyCollection)
     }
 
-    /// Today's quote as `user` sees it: the quote of the day (``quoteOfTheDay(year:month:day:)``),
+    /// Today's quote as `user` sees it: the quote of the day (``quoteOfTheDay(year:month:day:)-8ycn5``),
     /// whether it is one of the user's favourites, and the user's notes on it, read in one snapshot.
     ///
     /// - Parameters:

@@ -56,7 +56,7 @@ extension QuoteStore {
     ///   - text: the new words, or nil.
     ///   - source: the new source, or nil.
     /// - Returns: the quote as it is now.
-    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)``,
+    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)-20qh7``,
     ///   ``QuoteError/duplicateQuote(existing:edited:)`` when the change would make it a duplicate of
     ///   another quote, ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
@@ -97,7 +97,7 @@ extension QuoteStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quote") ?? 0 }
     }
 
-    /// Whether the store holds no quote (one row read, where ``count()`` reads them all).
+    /// Whether the store holds no quote (one row read, where ``count()-2vq1d`` reads them all).
     public func isEmpty() throws(QuoteError) -> Bool {
         try read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") ?? false) }
     }

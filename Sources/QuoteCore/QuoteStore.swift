@@ -63,11 +63,11 @@ public final class QuoteStore: Sendable {
 
     /// A new, empty store in memory, with the same schema and checks as a store file, for previews
     /// and tests. Nothing is written to disk; no other process sees it; it is gone when released.
-    /// Like a new store file it holds no quote: ``addStarterCollectionIfEmpty()`` fills it.
+    /// Like a new store file it holds no quote: ``addStarterCollectionIfEmpty()-9ltem`` fills it.
     ///
     /// - Parameter now: the clock used for timestamps and deliveries.
     /// - Returns: the store.
-    /// - Throws: ``QuoteError/store(_:)`` with ``StoreError/Kind/missingFeature`` when SQLite lacks FTS5.
+    /// - Throws: ``QuoteError/store(_:)`` with `StoreError.Kind.missingFeature` when SQLite lacks FTS5.
     public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) -> QuoteStore {
         QuoteStore(store: try Store.inMemory(migrator: migrator, configuration: configuration(busyTimeout: 10)), now: now)
     }

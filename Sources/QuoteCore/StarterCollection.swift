@@ -58,7 +58,7 @@ extension QuoteStore {
     }
 
     /// Whether the store is due its starter collection: it holds no quote (it is new, or every
-    /// quote was removed). ``addStarterCollectionIfEmpty()`` adds it then; a read-only store can
+    /// quote was removed). ``addStarterCollectionIfEmpty()-9ltem`` adds it then; a read-only store can
     /// ask this first and open for writing only when it must.
     public func needsStarterCollection() throws(QuoteError) -> Bool {
         try isEmpty()
@@ -75,7 +75,7 @@ extension QuoteStore {
     /// - Returns: how many quotes were added: 0 when the store already had quotes, else
     ///   ``StarterCollection/count``.
     /// - Throws: ``QuoteError/store(_:)``; a store opened read-only cannot take it (ask
-    ///   ``needsStarterCollection()`` first, and open for writing only when it is due).
+    ///   ``needsStarterCollection()-21oi9`` first, and open for writing only when it is due).
     @discardableResult
     public func addStarterCollectionIfEmpty() throws(QuoteError) -> Int {
         let moment = stamp
