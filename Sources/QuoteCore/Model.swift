@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// What kind of thing a quote comes from.
 public enum SourceKind: String, Codable, Sendable, Hashable, CaseIterable {
@@ -7,8 +8,11 @@ public enum SourceKind: String, Codable, Sendable, Hashable, CaseIterable {
 
 /// Where a quote comes from: a person, a book, a film …
 public struct Source: Codable, Sendable, Hashable, Identifiable {
-    /// The source's number.
-    public var id: Int64
+    /// A source's id in the store.
+    public typealias ID = RecordID<Source>
+
+    /// The source's id (encoded as its number).
+    public var id: ID
     /// Its name, as written.
     public var name: String
     /// What kind of source it is.
@@ -17,8 +21,11 @@ public struct Source: Codable, Sendable, Hashable, Identifiable {
 
 /// A quote.
 public struct Quote: Codable, Sendable, Hashable, Identifiable {
-    /// The quote's number.
-    public var id: Int64
+    /// A quote's id in the store.
+    public typealias ID = RecordID<Quote>
+
+    /// The quote's id (encoded as its number).
+    public var id: ID
     /// The words.
     public var text: String
     /// Who or what said it, when known.
@@ -37,10 +44,13 @@ public struct Quote: Codable, Sendable, Hashable, Identifiable {
 
 /// A user's note on a quote.
 public struct Note: Codable, Sendable, Hashable, Identifiable {
-    /// The note's number.
-    public var id: Int64
+    /// A note's id in the store.
+    public typealias ID = RecordID<Note>
+
+    /// The note's id (encoded as its number).
+    public var id: ID
     /// The quote it is about.
-    public var quoteID: Int64
+    public var quoteID: Quote.ID
     /// Whose note it is.
     public var user: String
     /// The note.
@@ -49,6 +59,17 @@ public struct Note: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
     /// When it last changed.
     public var modifiedAt: Date
+}
+
+/// Today's quote as one user sees it: the quote of the day, whether it is one of the user's
+/// favourites, and the user's notes on it.
+public struct TodaysQuote: Codable, Sendable, Hashable {
+    /// The quote of the day (the same for every user).
+    public var quote: Quote
+    /// Whether it is one of the user's favourites.
+    public var isFavorite: Bool
+    /// The user's notes on it, oldest first.
+    public var notes: [Note]
 }
 
 /// A quote sent to a user.

@@ -24,15 +24,59 @@ extension QuoteImportFormat {
         let lower = name.lowercased()
         if lower.hasSuffix(".json") { return .json }
         if lower.hasSuffix(".csv") { return .csv }
-        let text = String(decoding: head.prefix(65_536), as: UTF8.self)
+        let text = String(decoding: head.prefix(headLength), as: UTF8.self)
         let start = text.unicodeScalars.first { !$0.properties.isWhitespace && $0 != "\u{FEFF}" }
         if start == "[" || start == "{" { return .json }
-        let lines = text.split(separator: "\n", omittingEmptySubsequences: false)
+        // "\r\n" is one Character: split on it too, so that a CRLF file shows its lines.
+        let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.dropLast().contains(where: { $0 == "%" || $0 == "%\r" }) { return .fortune }
         if let first = lines.first, let header = try? QuoteCSV.records(String(first), path: name).first?.1, QuoteCSV.isHeader(header) {
             return .csv
         }
         return nil
+    }
+}
+
+extension QuoteImportFormat {
+    /// How many first bytes of a file ``detect(_:)`` reads.
+    static let headLength = 65_536
+
+    /// The one format of the files and folders at `urls`, as an import would read them: a folder
+    /// holds fortune files; a file's format is told from its name and its first 64 KiB by
+    /// ``detect(name:head:)``. Nothing is imported and no store is needed.
+    ///
+    /// - Parameter urls: the files and folders to import.
+    /// - Returns: their format.
+    /// - Throws: ``QuoteError/unknownImportFormat(_:)``: ``QuoteError/ImportFormatProblem/unrecognised(_:)``
+    ///   for a file whose name and first bytes do not show its format (the first such file),
+    ///   ``QuoteError/ImportFormatProblem/notRegularFile(_:)`` for a pipe, FIFO or device (its bytes
+    ///   cannot be looked at and then imported), ``QuoteError/ImportFormatProblem/unreadable(_:)``
+    ///   for a file that cannot be opened, and ``QuoteError/ImportFormatProblem/mixed(_:)`` when
+    ///   they are not all in one format (or `urls` is empty);
+    ///   ``QuoteError/malformedImport(file:line:reason:)`` for a path where nothing is.
+    public static func detect(_ urls: [URL]) throws(QuoteError) -> QuoteImportFormat {
+        var found: Set<QuoteImportFormat> = []
+        for url in urls {
+            var isFolder: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: url.path, isDirectory: &isFolder) else {
+                throw .malformedImport(file: url.path, line: nil, reason: "no such file")
+            }
+            if isFolder.boolValue {
+                found.insert(.fortune)
+                continue
+            }
+            var info = stat()
+            guard stat(url.path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG else { throw .unknownImportFormat(.notRegularFile(url)) }
+            guard let handle = FileHandle(forReadingAtPath: url.path) else { throw .unknownImportFormat(.unreadable(url)) }
+            let head = (try? handle.read(upToCount: headLength)) ?? Data()
+            try? handle.close()
+            guard let format = detect(name: url.lastPathComponent, head: head) else { throw .unknownImportFormat(.unrecognised(url)) }
+            found.insert(format)
+        }
+        guard found.count == 1, let format = found.first else {
+            throw .unknownImportFormat(.mixed(found.sorted { $0.rawValue < $1.rawValue }))
+        }
+        return format
     }
 }
 
@@ -52,20 +96,21 @@ extension ImportedQuote {
     /// Checks every field with the same rules as ``QuoteStore/add(_:source:kind:categories:)``,
     /// naming the file, the record (a line, or a JSON item) and the field when one is refused.
     mutating func validate(path: String, byItem: Bool) throws(QuoteError) {
-        func check(_ value: String, _ field: TextField, _ what: String) throws(QuoteError) -> String {
-            switch TextRule.check(value, field) {
+        func check(_ value: String, _ kind: TextField, _ field: FieldName) throws(QuoteError) -> String {
+            switch TextRule.check(value, kind) {
             case .success(let checked): return checked
             case .failure(let problem):
-                if byItem { throw .malformedImport(file: path, line: nil, reason: "item \(line): \(problem.describe(what))") }
-                throw .malformedImport(file: path, line: line, reason: problem.describe(what))
+                let reason = InvalidText(field: field, problem: problem).description
+                if byItem { throw .malformedImport(file: path, line: nil, reason: "item \(line): \(reason)") }
+                throw .malformedImport(file: path, line: line, reason: reason)
             }
         }
         let name = TextField.line(limit: QuoteStore.maximumNameLength)
-        text = try check(text, .text(limit: QuoteStore.maximumTextLength), "quote")
-        if let value = source { source = try check(value, name, "source") }
-        if let value = citation { citation = try check(value, name, "citation") }
+        text = try check(text, .text(limit: QuoteStore.maximumTextLength), .quoteText)
+        if let value = source { source = try check(value, name, .quoteSource) }
+        if let value = citation { citation = try check(value, name, .quoteCitation) }
         var checked: [String] = []
-        for category in categories { checked.append(try check(category, name, "category")) }
+        for category in categories { checked.append(try check(category, name, .quoteCategory)) }
         categories = checked
     }
 }
@@ -336,7 +381,7 @@ enum QuoteJSON {
             guard let fields = item as? [String: Any] else { throw fail("not an object") }
             guard let text = (fields["content"] ?? fields["text"]) as? String else { throw fail("no 'content' or 'text' string") }
             let checked: String
-            do { checked = try QuoteStore.validated(text: text, what: "quote") } catch { throw fail(error.description) }
+            do { checked = try QuoteStore.validated(text: text, .quoteText) } catch { throw fail(error.description) }
             let author = (fields["author"] ?? fields["source"]).flatMap { $0 as? String }.map { $0.trimmingCharacters(in: .whitespaces) }
             if let raw = fields["author"] ?? fields["source"], !(raw is String), !(raw is NSNull) { throw fail("'author' is not a string") }
             var categories: [String] = []
@@ -390,7 +435,7 @@ enum QuoteCSV {
             let body = field(columns.text)
             if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
             let checked: String
-            do { checked = try QuoteStore.validated(text: body, what: "quote") } catch {
+            do { checked = try QuoteStore.validated(text: body, .quoteText) } catch {
                 throw .malformedImport(file: path, line: line, reason: error.description)
             }
             let author = field(columns.author).trimmingCharacters(in: .whitespaces)

@@ -16,13 +16,22 @@ extension QuoteStore {
     }
 
     /// Sets (or, with nil, removes) the user's schedule.
+    ///
+    /// - Throws: ``QuoteError/invalidSchedule(_:)`` for a schedule that cannot work, also
+    ///   ``QuoteError/ScheduleProblem/unknownCategory(_:)`` when its category is not in the store;
+    ///   ``QuoteError/invalidText(_:)`` for the user name.
     public func setSchedule(_ schedule: Schedule?, user: String) throws(QuoteError) {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         if let schedule { try schedule.validate() }
+        let category = schedule?.category
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         let text = schedule.flatMap { try? encoder.encode($0) }.map { String(decoding: $0, as: UTF8.self) }
         try write { db in
+            if let category,
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM category WHERE key = ?)", arguments: [Self.nameKey(category)]) != true {
+                throw QuoteError.invalidSchedule(.unknownCategory(category))
+            }
             if let text {
                 try db.execute(sql: "INSERT INTO schedule (user, definition) VALUES (?, ?) ON CONFLICT (user) DO UPDATE SET definition = excluded.definition",
                                arguments: [user, text])
@@ -48,7 +57,7 @@ extension QuoteStore {
                            arguments: [user, Millis(now).value]).map { Millis($0).date }
     }
 
-    /// What ``deliverDue(now:user:channel:)`` would deliver at `now`, recording nothing: neither
+    /// What ``deliverDue(now:user:channel:)-3e3x5`` would deliver at `now`, recording nothing: neither
     /// the delivery nor the shuffle bag's step (for trying a schedule out at another time).
     ///
     /// - Returns: the delivery a tick at `now` would make, or nil when nothing would be due.
@@ -62,7 +71,7 @@ extension QuoteStore {
                     return .rollback
                 }
                 let id = try Self.nextFromBag(filter, user: user, db: db)
-                let quote = try Self.loadQuote(id, db: db)
+                let quote = try Self.loadQuote(Quote.ID(id), db: db)
                 preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
                 return .rollback  // the bag's step is undone too
             }
@@ -79,7 +88,7 @@ extension QuoteStore {
     ///   - channel: how the caller will show it ("notify-send", "stdout").
     /// - Returns: the delivery, or nil when nothing is due.
     public func deliverDue(now: Date, user: String, channel: String) throws(QuoteError) -> Delivery? {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         guard let schedule = try schedule(user: user) else { return nil }
         let filter = QuoteFilter(category: schedule.category)
         return try write { db in
@@ -88,15 +97,15 @@ extension QuoteStore {
             try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
             guard db.changesCount > 0 else { return nil }
-            let quote = try Self.loadQuote(id, db: db)
+            let quote = try Self.loadQuote(Quote.ID(id), db: db)
             return Delivery(quote: quote, slot: Millis(Millis(slot).value).date,
                             deliveredAt: Millis(Millis(now).value).date, channel: channel)
         }
     }
 
     /// One quote by id, found in this transaction (a missing one is an error, never a trap).
-    static func loadQuote(_ id: Int64, db: Database) throws -> Quote {
-        guard let quote = try loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+    static func loadQuote(_ id: Quote.ID, db: Database) throws -> Quote {
+        guard let quote = try loadQuotes([id.rawValue], db: db).first else { throw QuoteError.quoteNotFound(id) }
         return quote
     }
 

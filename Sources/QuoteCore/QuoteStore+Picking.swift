@@ -6,37 +6,74 @@ extension QuoteStore {
     /// A random quote from a persistent shuffle bag for the user and filter: nothing repeats
     /// until every matching quote was shown, and a new round does not start with the last one.
     ///
-    /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches.
+    /// - Parameters:
+    ///   - filter: which quotes to pick from; each filter has its own bag.
+    ///   - user: whose bag (and favourites).
+    /// - Returns: the quote.
+    /// - Throws: ``QuoteError/noQuotes(_:)`` when nothing matches (``QuoteError/NoQuotesReason/emptyCollection``
+    ///   for a store without quotes: ``addStarterCollectionIfEmpty()-9ltem`` fills it).
     public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
-        let user = try Self.validated(name: user, what: "user name")
+        let user = try Self.validated(name: user, .quoteUserName)
         return try write { db in
             let id = try Self.nextFromBag(filter, user: user, db: db)
-            return try Self.loadQuote(id, db: db)
+            return try Self.loadQuote(Quote.ID(id), db: db)
         }
     }
 
     /// The quote of the day: the same for everybody all through `day` (a calendar day in the
     /// caller's time zone), different from one day to the next.
+    ///
+    /// - Throws: ``QuoteError/noQuotes(_:)`` with ``QuoteError/NoQuotesReason/emptyCollection``
+    ///   when the store holds no quote.
     public func quoteOfTheDay(year: Int, month: Int, day: Int) throws(QuoteError) -> Quote {
-        try read { db in
-            let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
-            guard bound > 0 else { throw QuoteError.noQuotes("in the collection yet: import some with 'suite quotes import'") }
-            let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
-            var cursor: UInt64 = 0
-            while cursor < permutation.domain {
-                if let id = permutation.value(at: cursor),
-                   try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
-                    return try Self.loadQuote(id, db: db)
-                }
-                cursor += 1
+        try read { db in try Self.quoteOfTheDay(year: year, month: month, day: day, db: db) }
+    }
+
+    static func quoteOfTheDay(year: Int, month: Int, day: Int, db: Database) throws -> Quote {
+        let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
+        guard bound > 0 else { throw QuoteError.noQuotes(.emptyCollection) }
+        let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
+        var cursor: UInt64 = 0
+        while cursor < permutation.domain {
+            if let id = permutation.value(at: cursor),
+               try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true {
+                return try loadQuote(Quote.ID(id), db: db)
             }
-            throw QuoteError.noQuotes("in the collection yet")
+            cursor += 1
+        }
+        throw QuoteError.noQuotes(.emptyCollection)
+    }
+
+    /// Today's quote as `user` sees it: the quote of the day (``quoteOfTheDay(year:month:day:)-8ycn5``),
+    /// whether it is one of the user's favourites, and the user's notes on it, read in one snapshot.
+    ///
+    /// - Parameters:
+    ///   - year: the calendar day, in the user's time zone …
+    ///   - month: … its month …
+    ///   - day: … and its day of the month.
+    ///   - user: whose favourites and notes.
+    /// - Returns: today's quote, or nil when the store holds no quote.
+    public func todaysQuote(year: Int, month: Int, day: Int, user: String) throws(QuoteError) -> TodaysQuote? {
+        try read { db in
+            let quote: Quote
+            do {
+                quote = try Self.quoteOfTheDay(year: year, month: month, day: day, db: db)
+            } catch QuoteError.noQuotes(.emptyCollection) {
+                return nil
+            }
+            let favorite = try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM favorite WHERE user = ? AND quote_id = ?)",
+                                             arguments: [user, quote.id]) ?? false
+            let notes = try Row.fetchAll(db, sql: "SELECT * FROM note WHERE user = ? AND quote_id = ? ORDER BY created_ms, id",
+                                         arguments: [user, quote.id]).map(Self.note(from:))
+            return TodaysQuote(quote: quote, isFavorite: favorite, notes: notes)
         }
     }
 
     /// Quotes like `id`: those sharing its categories first, then by the rarest words they share
     /// with it, ranked by bm25.
-    public func similar(to id: Int64, limit: Int = 5) throws(QuoteError) -> [Quote] {
+    ///
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``.
+    public func similar(to id: Quote.ID, limit: Int = 5) throws(QuoteError) -> [Quote] {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT text FROM quote WHERE id = ?", arguments: [id]) else {
                 throw QuoteError.quoteNotFound(id)
@@ -116,7 +153,7 @@ extension QuoteStore {
             }
             if state == nil { break }
         }
-        throw QuoteError.noQuotes(filter.isEmpty ? "in the collection yet: import some with 'suite quotes import'" : "match this filter")
+        throw QuoteError.noQuotes(filter.isEmpty ? .emptyCollection : .noMatch(filter))
     }
 
     private static func newRound(

@@ -11,34 +11,38 @@ extension QuoteStore {
     ///   - kind: the kind of source (used when the source is new).
     ///   - categories: categories to file it under.
     /// - Returns: the new quote.
-    /// - Throws: ``QuoteError/invalidText(_:)``; a duplicate (same text and source) is refused.
+    /// - Throws: ``QuoteError/invalidText(_:)`` naming the field; ``QuoteError/duplicateQuote(existing:edited:)``
+    ///   when a quote with the same text and source is there already.
     @discardableResult
     public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = []) throws(QuoteError) -> Quote {
-        let text = try Self.validated(text: text, what: "quote")
+        let text = try Self.validated(text: text, .quoteText)
         var sourceName: String?
-        if let source { sourceName = try Self.validated(name: source, what: "source") }
+        if let source { sourceName = try Self.validated(name: source, .quoteSource) }
         var names: [String] = []
-        for category in categories { names.append(try Self.validated(name: category, what: "category")) }
+        for category in categories { names.append(try Self.validated(name: category, .quoteCategory)) }
         let checkedSource = sourceName, checkedNames = names
         return try write { db in
             var cache = ImportCache()
             guard let id = try Self.insert(
                 ImportedQuote(text: text, source: checkedSource, kind: kind, citation: nil, categories: checkedNames, personal: true, addedAt: nil, line: 0),
                 db: db, stamp: stamp, cache: &cache) else {
-                throw QuoteError.invalidText("this quote is already in the collection")
+                let existing = try Quote.ID.fetchOne(db, sql: "SELECT id FROM quote WHERE dedupe = ?",
+                                                     arguments: [Self.dedupeKey(text: text, source: checkedSource)])
+                throw QuoteError.duplicateQuote(existing: existing ?? 0, edited: nil)
             }
-            return try Self.loadQuote(id, db: db)
+            return try Self.loadQuote(Quote.ID(id), db: db)
         }
     }
 
     /// Removes a quote with its favourites, notes and deliveries.
     ///
+    /// - Parameter id: the quote.
     /// - Returns: the quote as it was.
     /// - Throws: ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
-    public func removeQuote(_ id: Int64) throws(QuoteError) -> Quote {
+    public func removeQuote(_ id: Quote.ID) throws(QuoteError) -> Quote {
         try write { db in
-            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            guard let quote = try Self.loadQuotes([id.rawValue], db: db).first else { throw QuoteError.quoteNotFound(id) }
             try db.execute(sql: "DELETE FROM bag WHERE quote_id = ?", arguments: [id])
             try db.execute(sql: "DELETE FROM quote WHERE id = ?", arguments: [id])
             return quote
@@ -47,14 +51,20 @@ extension QuoteStore {
 
     /// Changes a quote's text and/or source; nil leaves a field as it is.
     ///
-    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)``
-    ///   (also when the change would make it a duplicate), ``QuoteError/quoteNotFound(_:)``.
+    /// - Parameters:
+    ///   - id: the quote.
+    ///   - text: the new words, or nil.
+    ///   - source: the new source, or nil.
+    /// - Returns: the quote as it is now.
+    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)-20qh7``,
+    ///   ``QuoteError/duplicateQuote(existing:edited:)`` when the change would make it a duplicate of
+    ///   another quote, ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
-    public func editQuote(_ id: Int64, text: String? = nil, source: String? = nil) throws(QuoteError) -> Quote {
-        let newText = try text.map { (value: String) throws(QuoteError) -> String in try Self.validated(text: value, what: "quote") }
-        let newSource = try source.map { (value: String) throws(QuoteError) -> String in try Self.validated(name: value, what: "source") }
+    public func editQuote(_ id: Quote.ID, text: String? = nil, source: String? = nil) throws(QuoteError) -> Quote {
+        let newText = try text.map { (value: String) throws(QuoteError) -> String in try Self.validated(text: value, .quoteText) }
+        let newSource = try source.map { (value: String) throws(QuoteError) -> String in try Self.validated(name: value, .quoteSource) }
         return try write { db in
-            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            guard let quote = try Self.loadQuotes([id.rawValue], db: db).first else { throw QuoteError.quoteNotFound(id) }
             let finalText = newText ?? quote.text
             let finalSource = newSource ?? quote.source?.name
             var sourceID = try Int64.fetchOne(db, sql: "SELECT source_id FROM quote WHERE id = ?", arguments: [id])
@@ -64,18 +74,20 @@ extension QuoteStore {
                 sourceID = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE key = ?", arguments: [key])
             }
             let dedupe = Self.dedupeKey(text: finalText, source: finalSource)
-            if try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE dedupe = ? AND id <> ?)", arguments: [dedupe, id]) == true {
-                throw QuoteError.invalidText("another quote has this text and source already")
+            if let existing = try Quote.ID.fetchOne(db, sql: "SELECT id FROM quote WHERE dedupe = ? AND id <> ?", arguments: [dedupe, id]) {
+                throw QuoteError.duplicateQuote(existing: existing, edited: id)
             }
             try db.execute(sql: "UPDATE quote SET text = ?, source_id = ?, dedupe = ? WHERE id = ?", arguments: [finalText, sourceID, dedupe, id])
-            return try Self.loadQuotes([id], db: db)[0]
+            return try Self.loadQuotes([id.rawValue], db: db)[0]
         }
     }
 
-    /// The quote with that number.
-    public func quote(_ id: Int64) throws(QuoteError) -> Quote {
+    /// The quote with that id.
+    ///
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``.
+    public func quote(_ id: Quote.ID) throws(QuoteError) -> Quote {
         try read { db in
-            guard let quote = try Self.loadQuotes([id], db: db).first else { throw QuoteError.quoteNotFound(id) }
+            guard let quote = try Self.loadQuotes([id.rawValue], db: db).first else { throw QuoteError.quoteNotFound(id) }
             return quote
         }
     }
@@ -85,7 +97,7 @@ extension QuoteStore {
         try read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM quote") ?? 0 }
     }
 
-    /// Whether the store holds no quote (one row read, where ``count()`` reads them all).
+    /// Whether the store holds no quote (one row read, where ``count()-2vq1d`` reads them all).
     public func isEmpty() throws(QuoteError) -> Bool {
         try read { db in try !(Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") ?? false) }
     }
@@ -122,10 +134,13 @@ extension QuoteStore {
 
     // MARK: - Favourites
 
-    /// Marks a quote as one of the user's favourites. Returns false when it already was.
+    /// Marks a quote as one of the user's favourites.
+    ///
+    /// - Returns: false when it already was one.
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``, ``QuoteError/invalidText(_:)`` for the user name.
     @discardableResult
-    public func favorite(_ id: Int64, user: String) throws(QuoteError) -> Bool {
-        let user = try Self.validated(name: user, what: "user name")
+    public func favorite(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
+        let user = try Self.validated(name: user, .quoteUserName)
         return try write { db in
             _ = try Self.requireQuote(id, db: db)
             try db.execute(sql: "INSERT OR IGNORE INTO favorite (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
@@ -133,9 +148,12 @@ extension QuoteStore {
         }
     }
 
-    /// Removes a quote from the user's favourites. Returns false when it was not one.
+    /// Removes a quote from the user's favourites.
+    ///
+    /// - Returns: false when it was not one.
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
-    public func unfavorite(_ id: Int64, user: String) throws(QuoteError) -> Bool {
+    public func unfavorite(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
         try write { db in
             _ = try Self.requireQuote(id, db: db)
             try db.execute(sql: "DELETE FROM favorite WHERE user = ? AND quote_id = ?", arguments: [user, id])
@@ -163,20 +181,25 @@ extension QuoteStore {
     // MARK: - Notes
 
     /// Writes a note on a quote.
+    ///
+    /// - Returns: the new note.
+    /// - Throws: ``QuoteError/quoteNotFound(_:)``, ``QuoteError/invalidText(_:)`` for the note or the user name.
     @discardableResult
-    public func addNote(_ text: String, on id: Int64, user: String) throws(QuoteError) -> Note {
-        let user = try Self.validated(name: user, what: "user name")
-        let text = try Self.validated(text: text, what: "note")
+    public func addNote(_ text: String, on id: Quote.ID, user: String) throws(QuoteError) -> Note {
+        let user = try Self.validated(name: user, .quoteUserName)
+        let text = try Self.validated(text: text, .quoteNote)
         return try write { db in
             _ = try Self.requireQuote(id, db: db)
             try db.execute(sql: "INSERT INTO note (user, quote_id, text, created_ms, modified_ms) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, id, text, stamp, stamp])
-            return try Self.loadNote(db.lastInsertedRowID, user: user, db: db)
+            return try Self.loadNote(Note.ID(db.lastInsertedRowID), user: user, db: db)
         }
     }
 
     /// The user's notes, on one quote or all, oldest first.
-    public func notes(on id: Int64? = nil, user: String) throws(QuoteError) -> [Note] {
+    ///
+    /// - Throws: ``QuoteError/quoteNotFound(_:)`` when `id` names no quote.
+    public func notes(on id: Quote.ID? = nil, user: String) throws(QuoteError) -> [Note] {
         try read { db in
             if let id { _ = try Self.requireQuote(id, db: db) }
             return try Row.fetchAll(db, sql: "SELECT * FROM note WHERE user = ? AND (? IS NULL OR quote_id = ?) ORDER BY created_ms, id",
@@ -185,10 +208,13 @@ extension QuoteStore {
     }
 
     /// Changes the text of one of the user's notes.
+    ///
+    /// - Returns: the note as it is now.
+    /// - Throws: ``QuoteError/noteNotFound(_:)`` (also for another user's note), ``QuoteError/invalidText(_:)``.
     @discardableResult
-    public func editNote(_ noteID: Int64, text: String, user: String) throws(QuoteError) -> Note {
-        let user = try Self.validated(name: user, what: "user name")
-        let text = try Self.validated(text: text, what: "note")
+    public func editNote(_ noteID: Note.ID, text: String, user: String) throws(QuoteError) -> Note {
+        let user = try Self.validated(name: user, .quoteUserName)
+        let text = try Self.validated(text: text, .quoteNote)
         return try write { db in
             _ = try Self.loadNote(noteID, user: user, db: db)
             try db.execute(sql: "UPDATE note SET text = ?, modified_ms = ? WHERE id = ?", arguments: [text, stamp, noteID])
@@ -197,7 +223,9 @@ extension QuoteStore {
     }
 
     /// Deletes one of the user's notes.
-    public func deleteNote(_ noteID: Int64, user: String) throws(QuoteError) {
+    ///
+    /// - Throws: ``QuoteError/noteNotFound(_:)`` (also for another user's note).
+    public func deleteNote(_ noteID: Note.ID, user: String) throws(QuoteError) {
         try write { db in
             _ = try Self.loadNote(noteID, user: user, db: db)
             try db.execute(sql: "DELETE FROM note WHERE id = ?", arguments: [noteID])
@@ -224,7 +252,7 @@ extension QuoteStore {
 
     // MARK: - Plumbing
 
-    static func requireQuote(_ id: Int64, db: Database) throws -> Int64 {
+    static func requireQuote(_ id: Quote.ID, db: Database) throws -> Quote.ID {
         guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE id = ?)", arguments: [id]) == true else {
             throw QuoteError.quoteNotFound(id)
         }
@@ -236,7 +264,7 @@ extension QuoteStore {
              createdAt: Millis(row["created_ms"] as Int64).date, modifiedAt: Millis(row["modified_ms"] as Int64).date)
     }
 
-    static func loadNote(_ id: Int64, user: String, db: Database) throws -> Note {
+    static func loadNote(_ id: Note.ID, user: String, db: Database) throws -> Note {
         guard let row = try Row.fetchOne(db, sql: "SELECT * FROM note WHERE id = ? AND user = ?", arguments: [id, user]) else {
             throw QuoteError.noteNotFound(id)
         }
@@ -249,14 +277,14 @@ extension QuoteStore {
         var arguments: StatementArguments = []
         if let category = filter.category {
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM category WHERE key = ?", arguments: [nameKey(category)]) else {
-                throw QuoteError.noQuotes("in category '\(category)' (see 'suite quotes categories')")
+                throw QuoteError.noQuotes(.unknownCategory(category))
             }
             clause += " AND q.id IN (SELECT quote_id FROM quote_category WHERE category_id = ?)"
             arguments += [id]
         }
         if let source = filter.source {
             guard let id = try Int64.fetchOne(db, sql: "SELECT id FROM source WHERE key = ?", arguments: [nameKey(source)]) else {
-                throw QuoteError.noQuotes("from source '\(source)' (see 'suite quotes sources')")
+                throw QuoteError.noQuotes(.unknownSource(source))
             }
             clause += " AND q.source_id = ?"
             arguments += [id]
@@ -269,7 +297,7 @@ extension QuoteStore {
         return (clause, arguments)
     }
 
-    /// Quotes by id, in the order given, with sources, categories and favourite counts.
+    /// Quotes by row id, in the order given, with sources, categories and favourite counts.
     static func loadQuotes(_ ids: [Int64], db: Database) throws -> [Quote] {
         guard !ids.isEmpty else { return [] }
         let list = ids.map(String.init).joined(separator: ",")
@@ -290,8 +318,8 @@ extension QuoteStore {
             FROM quote q LEFT JOIN source s ON s.id = q.source_id WHERE q.id IN (\(list))
             """) {
             let id: Int64 = row["id"]
-            let source = (row["sid"] as Int64?).map { Source(id: $0, name: row["name"], kind: SourceKind(rawValue: row["kind"]) ?? .other) }
-            quotes[id] = Quote(id: id, text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
+            let source = (row["sid"] as Int64?).map { Source(id: Source.ID($0), name: row["name"], kind: SourceKind(rawValue: row["kind"]) ?? .other) }
+            quotes[id] = Quote(id: Quote.ID(id), text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
                                isPersonal: row["personal"], addedAt: Millis(row["added_ms"] as Int64).date, favoriteCount: favorites[id] ?? 0)
         }
         return ids.compactMap { quotes[$0] }

@@ -17,8 +17,10 @@ extension QuoteStore {
     /// A term given twice counts once; more than 32 words once repeats are removed is refused
     /// (FTS5's work grows with every term: 800 repeated words took a minute).
     ///
+    /// - Returns: the hits, best first.
     /// - Throws: ``QuoteError/invalidQuery(_:)`` when the query has nothing to search for, or
-    ///   too many different words.
+    ///   too many different words; ``QuoteError/noQuotes(_:)`` when the filter names a category or
+    ///   source the store does not have.
     public func search(
         _ query: String, filter: QuoteFilter = QuoteFilter(), user: String, limit: Int = 20,
         markers: (open: String, close: String) = ("[", "]")
@@ -150,16 +152,13 @@ struct SearchQuery {
                 }
             }
         }
-        guard !terms.isEmpty else {
-            let shown = text.count > 60 ? String(text.prefix(60)) + "…" : text
-            throw .invalidQuery("'\(shown)' has no words to search for")
-        }
+        guard !terms.isEmpty else { throw .invalidQuery(.noWords(query: text)) }
         // A term given twice adds nothing to an AND query but work: keep the first of each.
         var seenTerms: Set<String> = []
         terms = terms.filter { seenTerms.insert($0).inserted }
         let termWords = terms.reduce(0) { count, term in count + max(1, term.split(separator: " ").count) }
         guard termWords <= Self.maximumTerms else {
-            throw .invalidQuery("the search has \(termWords) words once repeats are removed; at most \(Self.maximumTerms) are searched for at once")
+            throw .invalidQuery(.tooManyWords(count: termWords, limit: Self.maximumTerms))
         }
         match = terms.joined(separator: " ")
         plain = words.joined(separator: " ")

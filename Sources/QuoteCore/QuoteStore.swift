@@ -20,6 +20,10 @@ public final class QuoteStore: Sendable {
 
     /// Opens the store at `url`, creating it when missing.
     ///
+    /// This blocks while the file is opened (and, for a new or older store, created or migrated);
+    /// from an `async` context use ``open(at:readOnly:busyTimeout:now:)``, which does the same on a
+    /// background thread.
+    ///
     /// - Parameters:
     ///   - url: the store file.
     ///   - readOnly: read without writing anything to the file, for queries: no log set-up, no
@@ -27,12 +31,50 @@ public final class QuoteStore: Sendable {
     ///     through such a store fail.
     ///   - busyTimeout: how long to wait for another process holding the store.
     ///   - now: the clock used for timestamps and deliveries.
-    /// - Throws: ``QuoteError`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
+    /// - Throws: ``QuoteError/store(_:)`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
-        store = try Store.open(
-            at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, requiredFeatures: [.fts5]), readOnly: readOnly)  // "SQUT"
+        store = try Store.open(at: url, migrator: Self.migrator, configuration: Self.configuration(busyTimeout: busyTimeout), readOnly: readOnly)
         self.now = now
+    }
+
+    private init(store: Store<QuoteError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
+    /// thread, so that the calling actor (the main actor of a screen) is never blocked by the file,
+    /// a migration or another process holding the store.
+    ///
+    /// - Parameters:
+    ///   - url: the store file; created when missing.
+    ///   - readOnly: open for reading only; writes through the store fail.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - now: the clock used for timestamps and deliveries.
+    /// - Returns: the open store.
+    /// - Throws: ``QuoteError/store(_:)`` when the file cannot be used.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(QuoteError) -> QuoteStore {
+        try await Background.run { () throws(QuoteError) -> QuoteStore in
+            try QuoteStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
+    /// A new, empty store in memory, with the same schema and checks as a store file, for previews
+    /// and tests. Nothing is written to disk; no other process sees it; it is gone when released.
+    /// Like a new store file it holds no quote: ``addStarterCollectionIfEmpty()-9ltem`` fills it.
+    ///
+    /// - Parameter now: the clock used for timestamps and deliveries.
+    /// - Returns: the store.
+    /// - Throws: ``QuoteError/store(_:)`` with `StoreError.Kind.missingFeature` when SQLite lacks FTS5.
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) -> QuoteStore {
+        QuoteStore(store: try Store.inMemory(migrator: migrator, configuration: configuration(busyTimeout: 10)), now: now)
+    }
+
+    /// The store's application id ("SQUT"), busy timeout and need of FTS5.
+    static func configuration(busyTimeout: TimeInterval) -> StoreConfiguration {
+        StoreConfiguration(applicationID: applicationID, busyTimeout: busyTimeout, requiredFeatures: [.fts5])
     }
 
     static var migrator: DatabaseMigrator {
@@ -147,14 +189,14 @@ public final class QuoteStore: Sendable {
     /// Checks quote or note text with the one text rule (``SuiteStorage/TextRule``): not empty,
     /// at most ``maximumTextLength`` bytes, line breaks as LF, no control characters but tab.
     /// Returns it normalised and trimmed.
-    static func validated(text: String, what: String) throws(QuoteError) -> String {
-        try TextRule.check(text, .text(limit: maximumTextLength)).get(what, as: QuoteError.invalidText)
+    static func validated(text: String, _ field: FieldName) throws(QuoteError) -> String {
+        try TextRule.check(text, .text(limit: maximumTextLength)).get(field, as: QuoteError.invalidText)
     }
 
     /// Checks a one-line name (source, category, citation, user): at most
     /// ``maximumNameLength`` characters, no line break or control character.
-    static func validated(name: String, what: String) throws(QuoteError) -> String {
-        try TextRule.check(name, .line(limit: maximumNameLength)).get(what, as: QuoteError.invalidText)
+    static func validated(name: String, _ field: FieldName) throws(QuoteError) -> String {
+        try TextRule.check(name, .line(limit: maximumNameLength)).get(field, as: QuoteError.invalidText)
     }
 
     /// 16 bytes naming the normalised text and source: equal for duplicates.

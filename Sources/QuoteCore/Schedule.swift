@@ -8,7 +8,7 @@ public struct LocalTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
     /// Creates a time; hour 0…23, minute 0…59.
     public init(hour: Int, minute: Int) throws(QuoteError) {
         guard (0...23).contains(hour), (0...59).contains(minute) else {
-            throw .invalidSchedule(String(format: "%02d:%02d is not a time of day (00:00 to 23:59)", hour, minute))
+            throw .invalidSchedule(.notATimeOfDay(hour: hour, minute: minute))
         }
         minutes = hour * 60 + minute
     }
@@ -21,7 +21,7 @@ public struct LocalTime: Codable, Sendable, Hashable, Comparable, CustomStringCo
         guard parts.count == 2, (1...2).contains(parts[0].count), parts[1].count == 2,
               parts.allSatisfy({ $0.allSatisfy(\.isASCII) && $0.allSatisfy(\.isNumber) }),
               let hour = Int(parts[0]), let minute = Int(parts[1]) else {
-            throw .invalidSchedule("'\(text)' is not a time like 09:00")
+            throw .invalidSchedule(.unreadableTime(text))
         }
         return try LocalTime(hour: hour, minute: minute)
     }
@@ -47,7 +47,7 @@ public struct TimeRange: Codable, Sendable, Hashable, CustomStringConvertible {
     /// Reads `HH:MM-HH:MM`.
     public static func parse(_ text: String) throws(QuoteError) -> TimeRange {
         let parts = text.split(separator: "-", omittingEmptySubsequences: false)
-        guard parts.count == 2 else { throw .invalidSchedule("'\(text)' is not a range like 22:00-07:00") }
+        guard parts.count == 2 else { throw .invalidSchedule(.unreadableRange(text)) }
         return TimeRange(start: try LocalTime.parse(String(parts[0])), end: try LocalTime.parse(String(parts[1])))
     }
 
@@ -79,6 +79,11 @@ public struct Schedule: Codable, Sendable, Hashable {
         case skip
     }
 
+    /// The most deliveries a day: fixed times, or the count spread over a window.
+    public static let maximumPerDay = 96
+    /// The largest jitter, in minutes either way.
+    public static let maximumJitterMinutes = 180
+
     /// The times of day.
     public var times: Times
     /// ISO weekdays (1 = Monday … 7 = Sunday) on which quotes come.
@@ -95,7 +100,8 @@ public struct Schedule: Codable, Sendable, Hashable {
     /// Creates and checks a schedule.
     ///
     /// - Throws: ``QuoteError/invalidSchedule(_:)`` for an unknown time zone, an empty list of
-    ///   times or weekdays, a window that ends before it starts, or a count out of 1…96.
+    ///   times or weekdays, a window that ends before it starts, a count out of 1…96, or times that
+    ///   all fall in the quiet hours; the ``QuoteError/ScheduleProblem`` says which.
     public init(
         times: Times, weekdays: Set<Int> = Set(1...7), quietHours: [TimeRange] = [], timeZoneIdentifier: String,
         category: String? = nil, missedSlots: MissedSlots = .latest
@@ -111,9 +117,9 @@ public struct Schedule: Codable, Sendable, Hashable {
 
     func validate() throws(QuoteError) {
         guard TimeZone(identifier: timeZoneIdentifier) != nil else {
-            throw .invalidSchedule("unknown time zone '\(timeZoneIdentifier)' (use an IANA name like Europe/Berlin)")
+            throw .invalidSchedule(.unknownTimeZone(timeZoneIdentifier))
         }
-        guard !weekdays.isEmpty, weekdays.allSatisfy({ (1...7).contains($0) }) else { throw .invalidSchedule("no weekdays chosen") }
+        guard !weekdays.isEmpty, weekdays.allSatisfy({ (1...7).contains($0) }) else { throw .invalidSchedule(.noWeekdays) }
         // Times read back from a stored definition are checked too: every later computation
         // (slots, jitter, quiet hours) assumes minutes of one day.
         var clock = quietHours.flatMap { [$0.start, $0.end] }
@@ -121,29 +127,31 @@ public struct Schedule: Codable, Sendable, Hashable {
         case .fixed(let list): clock += list
         case .spread(_, let window, _): clock += [window.start, window.end]
         }
-        guard clock.allSatisfy({ (0..<1440).contains($0.minutes) }) else { throw .invalidSchedule("a time of day outside 00:00 to 23:59") }
+        guard clock.allSatisfy({ (0..<1440).contains($0.minutes) }) else { throw .invalidSchedule(.timeOutOfRange) }
         switch times {
         case .fixed(let list):
-            guard !list.isEmpty else { throw .invalidSchedule("no times given") }
-            guard list.count <= 96 else { throw .invalidSchedule("at most 96 times a day") }
+            guard !list.isEmpty else { throw .invalidSchedule(.noTimes) }
+            guard list.count <= Self.maximumPerDay else { throw .invalidSchedule(.tooManyTimes(list.count, limit: Self.maximumPerDay)) }
         case .spread(let count, let window, let jitter):
-            guard (1...96).contains(count) else { throw .invalidSchedule("the count must be 1 to 96, not \(count)") }
+            guard (1...Self.maximumPerDay).contains(count) else { throw .invalidSchedule(.countOutOfRange(count, limit: Self.maximumPerDay)) }
             guard window.start < window.end else {
-                throw .invalidSchedule("the window \(window) ends before it starts (it must lie within one day)")
+                throw .invalidSchedule(.windowEndsBeforeStart(window))
             }
-            guard (0...180).contains(jitter) else { throw .invalidSchedule("jitter must be 0 to 180 minutes") }
+            guard (0...Self.maximumJitterMinutes).contains(jitter) else {
+                throw .invalidSchedule(.jitterOutOfRange(jitter, limit: Self.maximumJitterMinutes))
+            }
         }
         // A schedule that can never deliver is a mistake, not a setting.
         func quiet(_ time: LocalTime) -> Bool { quietHours.contains { $0.contains(time) } }
         switch times {
         case .fixed(let list) where list.allSatisfy(quiet):
-            throw .invalidSchedule("every time falls in the quiet hours (\(quietHours.map(\.description).joined(separator: ", "))): it would never deliver")
+            throw .invalidSchedule(.everyTimeQuiet(quietHours))
         case .spread(let count, let window, let jitter):
             let span = window.end.minutes - window.start.minutes
             let planned = (0..<count).map { LocalTime(minutes: count == 1 ? window.start.minutes : window.start.minutes + $0 * span / (count - 1)) }
             let window = (window.start.minutes...window.end.minutes).map { LocalTime(minutes: $0) }
             if window.allSatisfy(quiet) || (jitter == 0 && planned.allSatisfy(quiet)) {
-                throw .invalidSchedule("the window falls in the quiet hours (\(quietHours.map(\.description).joined(separator: ", "))): it would never deliver")
+                throw .invalidSchedule(.windowQuiet(quietHours))
             }
         default:
             break
@@ -157,16 +165,16 @@ public struct Schedule: Codable, Sendable, Hashable {
     public static func parseTimes(_ text: String) throws(QuoteError) -> Times {
         let words = text.split(whereSeparator: { $0 == " " }).map(String.init)
         if words.count >= 3, words[1].lowercased() == "between" {
-            guard let count = Int(words[0]) else { throw .invalidSchedule("'\(words[0])' is not a number of quotes a day") }
+            guard let count = Int(words[0]) else { throw .invalidSchedule(.unreadableCount(words[0])) }
             let window = try TimeRange.parse(words[2])
             var jitter = 0
             if words.count == 5, words[3].lowercased() == "jitter" {
                 guard let value = Int(words[4].lowercased().replacingOccurrences(of: "m", with: "")) else {
-                    throw .invalidSchedule("'\(words[4])' is not a number of minutes")
+                    throw .invalidSchedule(.unreadableJitter(words[4]))
                 }
                 jitter = value
             } else if words.count != 3 {
-                throw .invalidSchedule("expected 'N between HH:MM-HH:MM [jitter M]'")
+                throw .invalidSchedule(.unreadableTimes(text))
             }
             return .spread(count: count, window: window, jitterMinutes: jitter)
         }
@@ -180,7 +188,7 @@ public struct Schedule: Codable, Sendable, Hashable {
         let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
         func day(_ word: Substring) throws(QuoteError) -> Int {
             let key = String(word.prefix(3)).lowercased()
-            guard let index = names.firstIndex(of: key) else { throw .invalidSchedule("'\(word)' is not a weekday") }
+            guard let index = names.firstIndex(of: key) else { throw .invalidSchedule(.unknownWeekday(String(word))) }
             return index + 1
         }
         switch text.lowercased() {
@@ -204,7 +212,7 @@ public struct Schedule: Codable, Sendable, Hashable {
                 result.insert(try day(part))
             }
         }
-        guard !result.isEmpty else { throw .invalidSchedule("no weekdays in '\(text)'") }
+        guard !result.isEmpty else { throw .invalidSchedule(.noWeekdaysIn(text)) }
         return result
     }
 

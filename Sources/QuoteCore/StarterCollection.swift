@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// A small collection of public-domain quotes, each with its source, so that a new store has
 /// something to show before anything is imported.
@@ -52,16 +53,47 @@ extension QuoteStore {
     /// - Returns: how many were added.
     @discardableResult
     public func installStarterCollection() throws(QuoteError) -> Int {
-        let quotes = StarterCollection.entries.enumerated().map { index, entry in
-            ImportedQuote(text: entry.0, source: entry.1, kind: entry.2, citation: entry.3, categories: [entry.4],
-                          personal: false, addedAt: nil, line: index + 1)
-        }
+        let moment = stamp
+        return try write { db in try Self.insertStarterCollection(db: db, stamp: moment) }
+    }
+
+    /// Whether the store is due its starter collection: it holds no quote (it is new, or every
+    /// quote was removed). ``addStarterCollectionIfEmpty()-9ltem`` adds it then; a read-only store can
+    /// ask this first and open for writing only when it must.
+    public func needsStarterCollection() throws(QuoteError) -> Bool {
+        try isEmpty()
+    }
+
+    /// Adds the starter collection when the store holds no quote, so that a new store has
+    /// something to pick, show and search before anything is imported. A store with quotes is
+    /// left as it is. The check and the adding are one transaction: two processes doing this at
+    /// once add the collection once.
+    ///
+    /// Call it before picking from a store that may be new (an app at launch; the CLI before
+    /// `random`, `today` and `tick`).
+    ///
+    /// - Returns: how many quotes were added: 0 when the store already had quotes, else
+    ///   ``StarterCollection/count``.
+    /// - Throws: ``QuoteError/store(_:)``; a store opened read-only cannot take it (ask
+    ///   ``needsStarterCollection()-21oi9`` first, and open for writing only when it is due).
+    @discardableResult
+    public func addStarterCollectionIfEmpty() throws(QuoteError) -> Int {
         let moment = stamp
         return try write { db in
-            var cache = ImportCache()
-            var added = 0
-            for quote in quotes where try Self.insert(quote, db: db, stamp: moment, cache: &cache) != nil { added += 1 }
-            return added
+            guard try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") != true else { return 0 }
+            return try Self.insertStarterCollection(db: db, stamp: moment)
         }
+    }
+
+    /// Stores the starter quotes not present yet; returns how many were.
+    static func insertStarterCollection(db: Database, stamp: Int64) throws -> Int {
+        var cache = ImportCache()
+        var added = 0
+        for (index, entry) in StarterCollection.entries.enumerated() {
+            let quote = ImportedQuote(text: entry.0, source: entry.1, kind: entry.2, citation: entry.3, categories: [entry.4],
+                                      personal: false, addedAt: nil, line: index + 1)
+            if try insert(quote, db: db, stamp: stamp, cache: &cache) != nil { added += 1 }
+        }
+        return added
     }
 }

@@ -183,8 +183,8 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
     @Test func aUserNameIsOneLineWithoutControlCharacters() throws {
         let store = try freshStore()
         try store.installStarterCollection()
-        #expect(throws: QuoteError.invalidText("the user name holds the control character U+001B")) { try store.favorite(1, user: "eve\u{1B}[31m") }
-        #expect(throws: QuoteError.invalidText("the user name holds a line break; it must be one line")) { try store.random(user: "a\nb") }
+        #expect(throws: QuoteError.invalidText(InvalidText(field: .quoteUserName, problem: .controlCharacter(0x1B)))) { try store.favorite(1, user: "eve\u{1B}[31m") }
+        #expect(throws: QuoteError.invalidText(InvalidText(field: .quoteUserName, problem: .lineBreak))) { try store.random(user: "a\nb") }
         #expect(try store.favorites(user: "eve\u{1B}[31m").isEmpty)
     }
 }

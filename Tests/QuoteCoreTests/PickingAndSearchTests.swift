@@ -53,7 +53,7 @@ import Testing
         #expect(try store.top(limit: 2).map(\.id) == [3, 5])
         #expect(try store.quote(3).favoriteCount == 2)
         #expect(try store.random(QuoteFilter(favoritesOnly: true), user: "ada").id == 3)
-        #expect(throws: QuoteError.noQuotes("match this filter")) { try store.random(QuoteFilter(favoritesOnly: true), user: "eve") }
+        #expect(throws: QuoteError.noQuotes(.noMatch(QuoteFilter(favoritesOnly: true)))) { try store.random(QuoteFilter(favoritesOnly: true), user: "eve") }
         #expect(try store.favorite(3, user: "ada") == false)
     }
 
@@ -67,7 +67,7 @@ import Testing
 
     @Test func emptyStoresAndUnknownIds() throws {
         let store = try freshStore()
-        #expect(throws: QuoteError.noQuotes("in the collection yet: import some with 'suite quotes import'")) { try store.random(user: "ada") }
+        #expect(throws: QuoteError.noQuotes(.emptyCollection)) { try store.random(user: "ada") }
         #expect(throws: QuoteError.quoteNotFound(9)) { try store.quote(9) }
         #expect(throws: QuoteError.quoteNotFound(9)) { try store.favorite(9, user: "ada") }
         #expect(throws: QuoteError.quoteNotFound(9)) { try store.addNote("x", on: 9, user: "ada") }
@@ -82,7 +82,7 @@ import Testing
         #expect(edited.text == "Read before every exam")
         #expect(try store.notes(user: "ada").map(\.text) == ["Read before every exam"])
         #expect(try store.notes(user: "bob").isEmpty)
-        #expect(throws: QuoteError.invalidText("the note is empty")) { try store.addNote("  ", on: 2, user: "ada") }
+        #expect(throws: QuoteError.invalidText(InvalidText(field: .quoteNote, problem: .empty))) { try store.addNote("  ", on: 2, user: "ada") }
         try store.deleteNote(note.id, user: "ada")
         #expect(try store.notes(on: 2, user: "ada").isEmpty)
     }
@@ -123,7 +123,7 @@ import Testing
         #expect(Set(try store.search("imag*", user: "u").map { $0.quote.source?.name }) == ["Albert Einstein", "Nobody"])
         #expect(try store.search("imag*", filter: QuoteFilter(category: "science"), user: "u").map { $0.quote.source?.name } == ["Albert Einstein"])
         #expect(try store.search("be", filter: QuoteFilter(source: "someone"), user: "u").count == 1)
-        #expect(throws: QuoteError.noQuotes("in category 'nope' (see 'suite quotes categories')")) {
+        #expect(throws: QuoteError.noQuotes(.unknownCategory("nope"))) {
             try store.search("be", filter: QuoteFilter(category: "nope"), user: "u")
         }
     }
@@ -170,7 +170,7 @@ import Testing
     func newQuotesComeUpInTheCurrentRoundWithoutRepeats(filter: QuoteFilter) throws {
         let store = try freshStore()
         try store.importData(Self.newQuotes(30, category: "work"), name: "old.csv", format: .csv)
-        var served: [Int64] = []
+        var served: [Quote.ID] = []
         for _ in 0..<3 { served.append(try store.random(filter, user: "ada").id) }
         let oldTop = try store.allQuotes().map(\.id).max() ?? 0
         try store.importData(Self.newQuotes(1_000, category: "work").map { $0 } + Data("\n\"Quite another\",X,work\n".utf8),

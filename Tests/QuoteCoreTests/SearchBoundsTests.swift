@@ -20,8 +20,9 @@ import Testing
             do {
                 _ = try SearchQuery(query)
             } catch {
-                guard case .invalidQuery(let reason) = error else { Issue.record("unexpected \(error)"); continue }
-                #expect(reason.contains("at most 32"))
+                guard case .invalidQuery(.tooManyWords(let count, let limit)) = error else { Issue.record("unexpected \(error)"); continue }
+                #expect(count > 32 && limit == 32)
+                #expect(error.description.contains("at most 32"))
             }
         }
     }

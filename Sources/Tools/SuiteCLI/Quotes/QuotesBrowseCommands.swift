@@ -63,43 +63,18 @@ struct QuotesImport: ParsableCommand {
         print("Read \(summary.read), imported \(summary.imported), duplicates \(summary.duplicates), skipped \(summary.skipped).")
     }
 
-    /// One format for all the inputs, from their names and first bytes.
+    /// One format for all the inputs, as the store tells it from their names and first bytes
+    /// (``QuoteImportFormat/detect(_:)``); ErrorReport says what to do when it cannot.
     static func detect(_ paths: [String], standardInput: Data?) throws -> QuoteImportFormat {
-        var found: Set<QuoteImportFormat> = []
-        for path in paths {
-            var isFolder: ObjCBool = false
-            if let standardInput {
-                guard let format = QuoteImportFormat.detect(name: "stdin", head: standardInput) else {
-                    throw CLIError.usage("cannot tell the format of standard input: give --format fortune, json or csv")
-                }
-                found.insert(format)
-            } else if FileManager.default.fileExists(atPath: path, isDirectory: &isFolder), isFolder.boolValue {
-                found.insert(.fortune)
-            } else {
-                // The first 64 KiB of a regular file; a pipe or FIFO cannot be read twice, so it needs --format.
-                guard let handle = FileHandle(forReadingAtPath: path), StoreFileKind.isRegular(path) else {
-                    throw CLIError.usage("cannot tell the format of \(path) without reading it up: give --format fortune, json or csv")
-                }
-                let head = (try? handle.read(upToCount: 65_536)) ?? Data()
-                try? handle.close()
-                guard let format = QuoteImportFormat.detect(name: path, head: head) else {
-                    throw CLIError.usage("cannot tell the format of \(path): give --format fortune, json or csv")
-                }
-                found.insert(format)
+        if let standardInput {
+            guard let format = QuoteImportFormat.detect(name: "stdin", head: standardInput) else {
+                throw CLIError.usage("cannot tell the format of standard input: give --format fortune, json or csv")
             }
+            return format
         }
-        guard found.count == 1, let format = found.first else {
-            throw CLIError.usage("these files are in different formats (\(found.map(\.rawValue).sorted().joined(separator: ", "))): import them one format at a time")
-        }
-        return format
-    }
-}
-
-/// What kind of file a path is.
-enum StoreFileKind {
-    static func isRegular(_ path: String) -> Bool {
-        var info = stat()
-        return stat(path, &info) == 0 && (info.st_mode & S_IFMT) == S_IFREG
+        // '-' among files is standard input, which cannot be looked at and then imported.
+        if paths.contains("-") { throw CLIError.usage("cannot tell the format of - without reading it up: give --format fortune, json or csv") }
+        return try QuoteImportFormat.detect(paths.map { URL(fileURLWithPath: $0) })
     }
 }
 
@@ -139,8 +114,8 @@ struct QuotesRandom: ParsableCommand {
         do {
             quote = try store.random(filter, user: options.userName)
         } catch {
-            guard case .noQuotes = error, try store.isEmpty() else { throw error }
-            try options.seed(store)
+            // An empty store gets the starter collection (the store's rule), and the pick is tried again.
+            guard case .noQuotes = error, try options.seed(store) else { throw error }
             quote = try store.random(filter, user: options.userName)
         }
         if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }

@@ -71,20 +71,25 @@ extension QuotesContext {
         try QuoteStore(url: common.storeFile(QuoteStore.fileName), readOnly: readOnly)
     }
 
-    /// Opens the store, adding the starter collection when it is empty.
+    /// Opens the store, adding the starter collection when the store says it is due
+    /// (``QuoteStore/needsStarterCollection()``); a read-only open is reopened for writing only then.
     func openSeeded(readOnly: Bool = false) throws -> QuoteStore {
         var store = try open(readOnly: readOnly)
-        if try store.isEmpty() {
+        if try store.needsStarterCollection() {
             if readOnly { store = try open() }
             try seed(store)
         }
         return store
     }
 
-    /// Adds the starter collection to an empty store, saying so on stderr.
-    func seed(_ store: QuoteStore) throws {
-        let added = try store.installStarterCollection()
-        Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes")
+    /// Adds the starter collection if the store is due it, saying so on stderr.
+    ///
+    /// - Returns: whether it was added.
+    @discardableResult
+    func seed(_ store: QuoteStore) throws -> Bool {
+        let added = try store.addStarterCollectionIfEmpty()
+        if added > 0 { Terminal.printError("suite: the store was empty: added the starter collection of \(added) public-domain quotes") }
+        return added > 0
     }
 }
 
@@ -111,7 +116,17 @@ enum Quotes {
         return text
     }
 
-    static func id(_ text: String) throws -> Int64 {
+    /// A quote's id as the user gives it: `12` or `#12`.
+    static func id(_ text: String) throws -> Quote.ID {
+        Quote.ID(try number(text))
+    }
+
+    /// A note's id as the user gives it: `3` or `#3`.
+    static func noteID(_ text: String) throws -> Note.ID {
+        Note.ID(try number(text))
+    }
+
+    private static func number(_ text: String) throws -> Int64 {
         let trimmed = text.hasPrefix("#") ? String(text.dropFirst()) : text
         guard let id = Int64(trimmed), id > 0 else { throw CLIError.usage("'\(text)' is not a quote number") }
         return id

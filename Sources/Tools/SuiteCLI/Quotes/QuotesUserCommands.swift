@@ -78,7 +78,7 @@ struct QuotesNoteEdit: ParsableCommand {
     @Argument(help: ArgumentHelp("The new text.", valueName: "text")) var text: String
 
     func run() throws {
-        let note = try options.open().editNote(try Quotes.id(id), text: text, user: options.userName)
+        let note = try options.open().editNote(try Quotes.noteID(id), text: text, user: options.userName)
         print("Note #\(note.id) changed.")
     }
 }
@@ -90,7 +90,7 @@ struct QuotesNoteDelete: ParsableCommand {
     @Argument(help: ArgumentHelp("The note's number.", valueName: "note-id")) var id: String
 
     func run() throws {
-        try options.open().deleteNote(try Quotes.id(id), user: options.userName)
+        try options.open().deleteNote(try Quotes.noteID(id), user: options.userName)
         print("Note #\(id) deleted.")
     }
 }

@@ -88,7 +88,7 @@ enum ErrorReport {
         case let error as BundleError:
             return (exitCode(error), message(error))
         case let error as QuoteError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         case let error as WorkplaceError:
             return (exitCode(error), error.description)
         default:
@@ -147,14 +147,38 @@ enum ErrorReport {
 
     static func exitCode(_ error: QuoteError) -> Int32 {
         switch error {
-        case .quoteNotFound, .noteNotFound, .noQuotes:
+        case .quoteNotFound, .noteNotFound, .noQuotes, .invalidSchedule(.unknownCategory):
             return ExitStatus.failure
-        case .invalidText, .malformedImport:
+        case .invalidText, .duplicateQuote, .malformedImport:
             return ExitStatus.dataError
-        case .invalidQuery, .invalidSchedule:
+        case .invalidQuery, .invalidSchedule, .unknownImportFormat:
             return ExitStatus.usage
         case .store(let error):
             return exitCode(error)
+        }
+    }
+
+    /// The line printed for a quote error: the core's sentence, with the command or option that
+    /// helps where there is one.
+    static func message(_ error: QuoteError) -> String {
+        let giveFormat = "give --format fortune, json or csv"
+        switch error {
+        case .noQuotes(.emptyCollection):
+            return "no quotes in the collection yet: import some with 'suite quotes import'"
+        case .noQuotes(.unknownCategory(let name)):
+            return "no quotes in category '\(name)' (see 'suite quotes categories')"
+        case .noQuotes(.unknownSource(let name)):
+            return "no quotes from source '\(name)' (see 'suite quotes sources')"
+        case .invalidSchedule(.unknownCategory(let name)):
+            return "no category '\(name)' (see 'suite quotes categories')"
+        case .unknownImportFormat(.unrecognised(let url)):
+            return "cannot tell the format of \(url.relativePath): \(giveFormat)"
+        case .unknownImportFormat(.notRegularFile(let url)), .unknownImportFormat(.unreadable(let url)):
+            return "cannot tell the format of \(url.relativePath) without reading it up: \(giveFormat)"
+        case .unknownImportFormat(.mixed(let formats)):
+            return "these files are in different formats (\(formats.map(\.rawValue).joined(separator: ", "))): import them one format at a time"
+        default:
+            return error.description
         }
     }
 

@@ -1,0 +1,164 @@
+import Foundation
+import Testing
+@testable import QuoteCore
+
+/// Values an observation gave, with when each came, for a test to wait on.
+final class Collected<Value: Sendable>: @unchecked Sendable {
+    private let lock = NSLock()
+    private var storage: [(value: Value, at: ContinuousClock.Instant)] = []
+    private var done = false
+
+    var values: [Value] { lock.withLock { storage.map(\.value) } }
+    /// When the latest value came.
+    var lastArrival: ContinuousClock.Instant? { lock.withLock { storage.last?.at } }
+    var finished: Bool { lock.withLock { done } }
+    func append(_ value: Value) { lock.withLock { storage.append((value, .now)) } }
+    func finish() { lock.withLock { done = true } }
+
+    /// Iterates `sequence` in a task of its own, collecting every value.
+    static func observing<S: AsyncSequence & Sendable>(_ sequence: S) -> (Collected<Value>, Task<Void, any Error>) where S.Element == Value {
+        let collected = Collected<Value>()
+        let task = Task {
+            defer { collected.finish() }
+            for try await value in sequence { collected.append(value) }
+        }
+        return (collected, task)
+    }
+}
+
+/// Waits until `condition` holds, checking every 10 ms; false when `seconds` pass first.
+///
+/// The default is only a guard against a hang: when the whole test run shares two cores, its
+/// synchronous tests hold every thread of the pool that runs tasks (GCD's too) for seconds at a
+/// time, and an observation's steps wait their turn.
+func eventually(within seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .seconds(seconds)
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(10))
+    }
+    return condition()
+}
+
+/// How long this process's tasks waited for a thread while it ran: a probe task sleeps 10 ms
+/// again and again, and every wake-up more than 50 ms late counts as time in which no task of
+/// ours could have run. A time limit on the store's own work is checked net of it.
+final class StarvationProbe: @unchecked Sendable {
+    private let lock = NSLock()
+    private var starved: Duration = .zero
+    private var task: Task<Void, Never>?
+
+    init() {
+        task = Task.detached { [weak self] in
+            var last = ContinuousClock.now
+            while !Task.isCancelled {
+                try? await Task.sleep(for: .milliseconds(10))
+                let now = ContinuousClock.now
+                let late = last.duration(to: now) - .milliseconds(10)
+                if late > .milliseconds(50) { self?.add(late) }
+                last = now
+            }
+        }
+    }
+
+    private func add(_ duration: Duration) { lock.withLock { starved += duration } }
+
+    /// The time starved so far.
+    var total: Duration { lock.withLock { starved } }
+
+    deinit { task?.cancel() }
+}
+
+@Suite struct ObservationTests {
+    @Test func theFirstValueComesAtOnceAndAnOwnWriteGivesTheNext() async throws {
+        let store = try QuoteStore.inMemory()
+        try await store.addStarterCollectionIfEmpty()
+        let (seen, task) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
+        defer { task.cancel() }
+        // No write is needed for the first value.
+        #expect(await eventually { seen.values.count == 1 })
+        #expect(seen.values.first == [])
+        try await store.favorite(3, user: "ada")
+        #expect(await eventually { seen.values.count == 2 })
+        #expect(seen.values.last?.map(\.id) == [3])
+        // A write that leaves the value as it was gives no new value; the next change does.
+        try await store.favorite(5, user: "bob")
+        try await store.unfavorite(3, user: "ada")
+        #expect(await eventually { seen.values.count >= 3 })
+        #expect(seen.values.map { $0.map(\.id) } == [[], [3], []])
+    }
+
+    @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
+        let url = freshStoreURL()
+        let store = try QuoteStore(url: url)
+        try await store.addStarterCollectionIfEmpty()
+        let (seen, task) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
+        defer { task.cancel() }
+        #expect(await eventually { seen.values.count == 1 })
+        // Another store on the same file, as the CLI in another process would be; its commit
+        // reaches this store only through the file.
+        let other = try QuoteStore(url: url)
+        let write = { () throws(QuoteError) in _ = try other.favorite(7, user: "ada") }
+        let probe = StarvationProbe()
+        try write()
+        let committed = ContinuousClock.now
+        #expect(await eventually { seen.values.count == 2 })
+        let arrived = try #require(seen.lastArrival)
+        let starved = probe.total
+        #expect(committed.duration(to: arrived) - starved < .seconds(1),
+                "arrived after \(committed.duration(to: arrived)), of which \(starved) waiting for a thread")
+        #expect(seen.values.last?.map(\.id) == [7])
+    }
+
+    @Test func todaysQuoteIsNilUntilTheStoreHasQuotesThenFollowsFavouritesAndNotes() async throws {
+        let url = freshStoreURL()
+        let store = try QuoteStore(url: url)
+        let (seen, task) = Collected<TodaysQuote?>.observing(store.observeTodaysQuote(year: 2026, month: 11, day: 20, user: "ada"))
+        defer { task.cancel() }
+        #expect(await eventually { seen.values.count == 1 })
+        #expect(seen.values.first == .some(nil))
+        try await store.addStarterCollectionIfEmpty()
+        #expect(await eventually { seen.values.count == 2 })
+        let today = try #require(seen.values.last ?? nil)
+        #expect(today.quote == (try await store.quoteOfTheDay(year: 2026, month: 11, day: 20)))
+        #expect(!today.isFavorite && today.notes.isEmpty)
+        let other = try QuoteStore(url: url)
+        try await other.favorite(today.quote.id, user: "ada")
+        try await other.addNote("For the fridge.", on: today.quote.id, user: "ada")
+        #expect(await eventually { (seen.values.last ?? nil)?.notes.count == 1 })
+        let now = try #require(seen.values.last ?? nil)
+        #expect(now.isFavorite && now.quote.favoriteCount == 1)
+    }
+
+    @Test func historyAndScheduleFollowDeliveriesMadeElsewhere() async throws {
+        let url = freshStoreURL()
+        let store = try QuoteStore(url: url)
+        try await store.addStarterCollectionIfEmpty()
+        let (schedules, scheduleTask) = Collected<Schedule?>.observing(store.observeSchedule(user: "ada"))
+        let (histories, historyTask) = Collected<[Delivery]>.observing(store.observeHistory(user: "ada"))
+        defer { scheduleTask.cancel(); historyTask.cancel() }
+        #expect(await eventually { schedules.values == [nil] && histories.values == [[]] })
+        // A timer's tick in another process.
+        let tick = try QuoteStore(url: url)
+        let plan = try schedule("09:00")
+        try await tick.setSchedule(plan, user: "ada")
+        let delivery = try #require(try await tick.deliverDue(now: date("2026-11-20T09:00:30Z"), user: "ada", channel: "stdout"))
+        #expect(await eventually { schedules.values.last == plan })
+        #expect(await eventually { histories.values.last == [delivery] })
+    }
+
+    @Test func cancellingTheIteratingTaskEndsTheObservation() async throws {
+        let url = freshStoreURL()
+        let store = try QuoteStore(url: url)
+        let (seen, task) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
+        #expect(await eventually { seen.values.count == 1 })
+        #expect(store.store.changes.subscriberCount == 1)
+        task.cancel()
+        #expect(await eventually { seen.finished })
+        #expect(await eventually { store.store.changes.subscriberCount == 0 })
+        try await store.addStarterCollectionIfEmpty()
+        try await store.favorite(1, user: "ada")
+        try await Task.sleep(for: .milliseconds(300))
+        #expect(seen.values.count == 1)
+    }
+}
