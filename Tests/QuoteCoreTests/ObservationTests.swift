@@ -40,35 +40,6 @@ func eventually(within seconds: Double = 120, _ condition: () -> Bool) async -> 
     return condition()
 }
 
-/// How long this process's tasks waited for a thread while it ran: a probe task sleeps 10 ms
-/// again and again, and every wake-up more than 50 ms late counts as time in which no task of
-/// ours could have run. A time limit on the store's own work is checked net of it.
-final class StarvationProbe: @unchecked Sendable {
-    private let lock = NSLock()
-    private var starved: Duration = .zero
-    private var task: Task<Void, Never>?
-
-    init() {
-        task = Task.detached { [weak self] in
-            var last = ContinuousClock.now
-            while !Task.isCancelled {
-                try? await Task.sleep(for: .milliseconds(10))
-                let now = ContinuousClock.now
-                let late = last.duration(to: now) - .milliseconds(10)
-                if late > .milliseconds(50) { self?.add(late) }
-                last = now
-            }
-        }
-    }
-
-    private func add(_ duration: Duration) { lock.withLock { starved += duration } }
-
-    /// The time starved so far.
-    var total: Duration { lock.withLock { starved } }
-
-    deinit { task?.cancel() }
-}
-
 @Suite struct ObservationTests {
     @Test func theFirstValueComesAtOnceAndAnOwnWriteGivesTheNext() async throws {
         let store = try QuoteStore.inMemory()
@@ -88,7 +59,9 @@ final class StarvationProbe: @unchecked Sendable {
         #expect(seen.values.map { $0.map(\.id) } == [[], [3], []])
     }
 
-    @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
+    /// How fast it arrives is measured where nothing else competes for the cores: by
+    /// `Scripts/check-watch-todos` (real processes, within 1 s), not by a timed unit test.
+    @Test func aWriteThroughAnotherConnectionArrives() async throws {
         let url = freshStoreURL()
         let store = try QuoteStore(url: url)
         try await store.addStarterCollectionIfEmpty()
@@ -99,14 +72,8 @@ final class StarvationProbe: @unchecked Sendable {
         // reaches this store only through the file.
         let other = try QuoteStore(url: url)
         let write = { () throws(QuoteError) in _ = try other.favorite(7, user: "ada") }
-        let probe = StarvationProbe()
         try write()
-        let committed = ContinuousClock.now
         #expect(await eventually { seen.values.count == 2 })
-        let arrived = try #require(seen.lastArrival)
-        let starved = probe.total
-        #expect(committed.duration(to: arrived) - starved < .seconds(1),
-                "arrived after \(committed.duration(to: arrived)), of which \(starved) waiting for a thread")
         #expect(seen.values.last?.map(\.id) == [7])
     }
 
