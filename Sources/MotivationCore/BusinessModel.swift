@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// How sure the author is of what a section says.
 public enum Confidence: String, CaseIterable, Codable, Sendable, Hashable {
@@ -26,9 +27,16 @@ public struct SectionEntry: Codable, Sendable, Hashable {
         self.updatedAt = updatedAt
     }
 
-    /// True when the text holds more than white space.
-    public var isAnswered: Bool {
-        !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    /// True when the text holds more than white space (see ``isAnswered(_:)``).
+    public var isAnswered: Bool { Self.isAnswered(text) }
+
+    /// Whether a section holding `text` counts as answered: the one definition, used for a
+    /// model's ``Completeness``, the percentage of ``BusinessModelStore/models()`` and everything
+    /// built on them. A text is answered when something is left once white space and line breaks
+    /// are trimmed from both ends as the text rule trims them (all of Unicode's white space: a
+    /// text of no-break or ideographic spaces is not an answer).
+    public static func isAnswered(_ text: String) -> Bool {
+        !TextRule.trimmed(text).isEmpty
     }
 }
 
@@ -83,7 +91,7 @@ public struct Completeness: Sendable, Hashable, Codable {
 
     /// Computes the completeness of `model`.
     public init(model: BusinessModel) {
-        hasName = !model.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        hasName = !TextRule.trimmed(model.name).isEmpty
         done = SectionCatalogue.guidedOrder.filter { model.isAnswered($0) }
         missing = SectionCatalogue.guidedOrder.filter { !model.isAnswered($0) }
         percent = done.count * 100 / SectionCatalogue.sections.count

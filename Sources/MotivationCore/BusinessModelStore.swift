@@ -98,10 +98,15 @@ public final class BusinessModelStore: Sendable {
     public func models() throws(MotivationError) -> [BusinessModelSummary] {
         try read { db in
             let current = try Self.currentID(db)
-            let counts = try Row.fetchAll(db, sql: """
-                SELECT model_id, count(*) AS answered FROM section_entry
-                WHERE trim(text, ' ' || char(9, 10, 13)) <> '' GROUP BY model_id
-                """).reduce(into: [String: Int]()) { $0[$1["model_id"]] = $1["answered"] }
+            // Answered as SectionEntry.isAnswered says. A text that starts with a printable ASCII
+            // character other than space is answered: only the others are read and decided there.
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT model_id, CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE text END AS text FROM section_entry
+                """) {
+                if let text = row["text"] as String?, !SectionEntry.isAnswered(text) { continue }
+                counts[row["model_id"], default: 0] += 1
+            }
             return try Row.fetchAll(db, sql: "SELECT id, name, updated_ms FROM model ORDER BY name COLLATE NOCASE")
                 .compactMap { row -> BusinessModelSummary? in
                     guard let id = UUID(uuidString: row["id"]) else { return nil }
