@@ -84,7 +84,7 @@ enum ErrorReport {
         case let error as CLIError:
             return (error.exitCode, error.description)
         case let error as MotivationError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         case let error as BundleError:
             return (exitCode(error), error.description)
         case let error as QuoteError:
@@ -100,11 +100,27 @@ enum ErrorReport {
         error.kind == .busy ? ExitStatus.temporary : ExitStatus.ioError
     }
 
+    /// The line printed for a MotivationError: the core's sentence, with the command or flag
+    /// that helps next.
+    static func message(_ error: MotivationError) -> String {
+        switch error {
+        case .modelNotFound(let id): return "no business model named '\(id.uuidString)' (see 'suite bmm list')"
+        case .noModelNamed(let name): return "no business model named '\(name)' (see 'suite bmm list')"
+        case .noCurrentModel: return "\(error.description): create one with 'suite bmm new NAME'"
+        case .invalidText(let invalid) where invalid.field == .businessName:
+            return "invalid business name: \(invalid.problem.describe("name"))"
+        case .invalidText(let invalid): return "invalid section text: \(invalid.problem.describe("text"))"
+        case .versionNotFound(let section, _): return "\(error.description) (see 'suite bmm history \(section.shortID)')"
+        case .notShareable: return "\(error.description); fill it in or use --force"
+        case .duplicateName, .textTooLong, .malformedDocument, .store: return error.description
+        }
+    }
+
     static func exitCode(_ error: MotivationError) -> Int32 {
         switch error {
-        case .modelNotFound, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
+        case .modelNotFound, .noModelNamed, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
             return ExitStatus.failure
-        case .invalidName, .textTooLong, .invalidText, .malformedDocument:
+        case .textTooLong, .invalidText, .malformedDocument:
             return ExitStatus.dataError
         case .store(let error):
             return exitCode(error)
