@@ -38,6 +38,32 @@ public final class BusinessModelStore: Sendable {
         self.now = now
     }
 
+    private init(store: Store<MotivationError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new, empty store in memory, with the same migrations as a store file: for previews and
+    /// tests. Nothing is written to disk, and no other process or store value can see it.
+    ///
+    /// - Parameter now: the clock used for timestamps.
+    /// - Throws: ``MotivationError/store(_:)`` when SQLite cannot make the database.
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) -> BusinessModelStore {
+        BusinessModelStore(
+            store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID)), now: now)
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
+    /// thread: creating, checking or migrating the file (and waiting up to `busyTimeout` for
+    /// another process) never blocks the caller's actor.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(MotivationError) -> BusinessModelStore {
+        try await Background.run { () throws(MotivationError) in
+            try BusinessModelStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerStoreMigration("v1") { db in
@@ -141,6 +167,12 @@ public final class BusinessModelStore: Sendable {
             guard let id = try Self.currentID(db) else { throw MotivationError.noCurrentModel }
             return try Self.load(id: id, db: db)
         }
+    }
+
+    /// The current model, or nil when there is none (what ``current()`` returns, for a screen
+    /// that shows an empty state rather than an error).
+    public func currentIfAny() throws(MotivationError) -> BusinessModel? {
+        try read { db in try Self.currentID(db).map { id in try Self.load(id: id, db: db) } }
     }
 
     /// Makes the model named `name` current.
