@@ -112,7 +112,7 @@ public enum MapRenderer {
             let (x, y) = positions[index]
             let color = item.place.pinColor
             let title = escape("\(item.place.name) — \(item.place.type.rawValue), \(Int(item.distance.rounded())) m")
-            var group = String(format: "<g class=\"pin\" data-id=\"%lld\" data-color=\"%@\"><title>%@</title>", item.place.id, color.rawValue, title)
+            var group = String(format: "<g class=\"pin\" data-id=\"%lld\" data-color=\"%@\"><title>%@</title>", item.place.id.rawValue, color.rawValue, title)
             group += pin(x: x, y: y, color: color) + "</g>"
             body.append(group)
         }

@@ -202,8 +202,10 @@ public final class PlaceStore: Sendable {
         }
     }
 
-    /// The place with that number.
-    public func place(_ id: Int64) throws(WorkplaceError) -> Place {
+    /// The place with that id.
+    ///
+    /// - Throws: ``WorkplaceError/placeNotFound(_:)``.
+    public func place(_ id: Place.ID) throws(WorkplaceError) -> Place {
         try read { db in try Self.load(id, db: db) }
     }
 
@@ -218,7 +220,9 @@ public final class PlaceStore: Sendable {
     }
 
     /// Removes a place and the user's rating of it.
-    public func remove(_ id: Int64) throws(WorkplaceError) {
+    ///
+    /// - Throws: ``WorkplaceError/placeNotFound(_:)``.
+    public func remove(_ id: Place.ID) throws(WorkplaceError) {
         try write { db in
             _ = try Self.load(id, db: db)
             try db.execute(sql: "DELETE FROM place WHERE id = ?", arguments: [id])
@@ -228,9 +232,10 @@ public final class PlaceStore: Sendable {
     /// Rates a place: only the fields given change. The place becomes saved (blue). Provider data
     /// is never changed; `type` is kept as the user's own view of the place.
     ///
-    /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``.
+    /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``, ``WorkplaceError/invalidText(_:)``
+    ///   (``FieldName/placeNote``), ``WorkplaceError/placeNotFound(_:)``.
     @discardableResult
-    public func rate(_ id: Int64, _ change: RatingChange) throws(WorkplaceError) -> Place {
+    public func rate(_ id: Place.ID, _ change: RatingChange) throws(WorkplaceError) -> Place {
         var change = change
         if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
         let checked = change
@@ -270,20 +275,20 @@ public final class PlaceStore: Sendable {
     static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
         var record = record
         let line = TextField.line(limit: maximumFieldLength)
-        func optional(_ value: String?, _ what: String, _ field: TextField = line) throws(WorkplaceError) -> String? {
+        func optional(_ value: String?, _ what: FieldName, _ field: TextField = line) throws(WorkplaceError) -> String? {
             guard let value else { return nil }
             let checked = try TextRule.check(value, field, allowEmpty: true).get(what, as: WorkplaceError.invalidText)
             return checked.isEmpty ? nil : checked
         }
-        record.name = try TextRule.check(record.name, .line(limit: maximumNameLength)).get("place name", as: WorkplaceError.invalidText)
-        record.address = try optional(record.address, "address")
-        record.phone = try optional(record.phone, "phone number", .line(limit: 100))
-        record.website = try optional(record.website, "website")
-        record.openingHours = try optional(record.openingHours, "opening hours")
-        record.providerID = try optional(record.providerID, "provider id", .line(limit: 1_000))
+        record.name = try TextRule.check(record.name, .line(limit: maximumNameLength)).get(.placeName, as: WorkplaceError.invalidText)
+        record.address = try optional(record.address, .address)
+        record.phone = try optional(record.phone, .phoneNumber, .line(limit: 100))
+        record.website = try optional(record.website, .website)
+        record.openingHours = try optional(record.openingHours, .openingHours)
+        record.providerID = try optional(record.providerID, .providerID, .line(limit: 1_000))
         var categories: [String] = []
         for category in record.categories {
-            if let checked = try optional(category, "category", .line(limit: 200)) { categories.append(checked) }
+            if let checked = try optional(category, .category, .line(limit: 200)) { categories.append(checked) }
         }
         record.categories = categories
         _ = try Coordinate(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude)
@@ -292,12 +297,12 @@ public final class PlaceStore: Sendable {
 
     /// Rating notes checked and normalised by the one text rule for multi-line text.
     static func validated(notes: String) throws(WorkplaceError) -> String {
-        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get("note", as: WorkplaceError.invalidText)
+        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get(.placeNote, as: WorkplaceError.invalidText)
     }
 
-    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Int64, isNew: Bool) {
+    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Place.ID, isNew: Bool) {
         let providerID = record.providerID ?? "\(record.origin.rawValue):\(UUID().uuidString.lowercased())"
-        let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
+        let existing = try Place.ID.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
                                           arguments: [record.origin.rawValue, providerID])
         let arguments: StatementArguments = [
             record.name, record.type.rawValue, record.coordinate.latitude, record.coordinate.longitude, record.address, record.phone,
@@ -315,7 +320,7 @@ public final class PlaceStore: Sendable {
             INSERT INTO place (name, type, lat, lon, address, phone, website, opening_hours, categories, fetched_ms, origin, provider_id, created_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: arguments + [record.origin.rawValue, providerID, stamp])
-        return (db.lastInsertedRowID, true)
+        return (Place.ID(db.lastInsertedRowID), true)
     }
 
     static let columns = """
@@ -350,7 +355,7 @@ public final class PlaceStore: Sendable {
             fetchedAt: (row["fetched_ms"] as Int64?).map { Millis($0).date }, rating: rating, isSaved: row["saved"])
     }
 
-    static func load(_ id: Int64, db: Database) throws -> Place {
+    static func load(_ id: Place.ID, db: Database) throws -> Place {
         guard let place = try fetch(db, "WHERE p.id = ?", [id]).first else { throw WorkplaceError.placeNotFound(id) }
         return place
     }

@@ -90,7 +90,7 @@ enum ErrorReport {
         case let error as QuoteError:
             return (exitCode(error), error.description)
         case let error as WorkplaceError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         default:
             return nil
         }
@@ -165,6 +165,19 @@ enum ErrorReport {
             return ExitStatus.temporary
         case .store(let error):
             return exitCode(error)
+        }
+    }
+
+    /// The line printed for a WorkplaceError: the core's sentence, with the command, flag or
+    /// environment variable that helps next.
+    static func message(_ error: WorkplaceError) -> String {
+        switch error {
+        case .noLocation: return "\(error.description): set one with 'suite places location set LAT,LON' or pass --at"
+        case .missingAPIKey: return "\(error.description): set YELP_API_KEY (or use --provider osm)"
+        case .invalidAPIKey: return "\(error.description): check YELP_API_KEY"
+        case .placeNotFound, .invalidCoordinate, .invalidRating, .invalidText, .invalidQuery, .addressNotFound, .providerUnauthorized,
+             .providerRateLimited, .providerUnavailable, .malformedImport, .store:
+            return error.description
         }
     }
 }
