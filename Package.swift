@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkplaceCoreTests",
-            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport"]
+            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "QuoteCoreTests",

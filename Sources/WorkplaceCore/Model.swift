@@ -249,6 +249,20 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
     }
 }
 
+/// The location the user set as theirs (a machine without GPS keeps one).
+public struct CurrentLocation: Codable, Sendable, Hashable {
+    /// Where.
+    public var coordinate: Coordinate
+    /// What the address lookup called it, when it was set from an address.
+    public var label: String?
+
+    /// Creates a location.
+    public init(coordinate: Coordinate, label: String? = nil) {
+        self.coordinate = coordinate
+        self.label = label
+    }
+}
+
 /// A place found by a search, with its distance and score.
 public struct NearbyPlace: Codable, Sendable, Hashable {
     /// The place.

@@ -94,6 +94,33 @@ public final class PlaceStore: Sendable {
         self.now = now
     }
 
+    private init(store: Store<WorkplaceError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new, empty store in memory, with the same migrations (and the same R*Tree index) as a
+    /// store file: for previews and tests. Nothing is written to disk, and no other process or
+    /// store value can see it.
+    ///
+    /// - Parameter now: the clock used for timestamps.
+    /// - Throws: ``WorkplaceError/store(_:)`` when SQLite cannot make the database (or lacks R*Tree).
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) -> PlaceStore {
+        PlaceStore(store: try Store.inMemory(
+            migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, requiredFeatures: [.rtree])), now: now)
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
+    /// thread: creating, checking or migrating the file (and waiting up to `busyTimeout` for
+    /// another process) never blocks the caller's actor.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(WorkplaceError) -> PlaceStore {
+        try await Background.run { () throws(WorkplaceError) in
+            try PlaceStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerStoreMigration("v1") { db in
@@ -148,12 +175,14 @@ public final class PlaceStore: Sendable {
 
     // MARK: - Current location
 
-    /// The "current location" (a machine without GPS keeps one the user set).
-    public func location() throws(WorkplaceError) -> (coordinate: Coordinate, label: String?)? {
+    /// The "current location" (a machine without GPS keeps one the user set), or nil when none
+    /// is stored.
+    public func location() throws(WorkplaceError) -> CurrentLocation? {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location'"),
                   let coordinate = try? Coordinate.parse(text) else { return nil }
-            return (coordinate, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location_label'"))
+            return CurrentLocation(
+                coordinate: coordinate, label: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location_label'"))
         }
     }
 
