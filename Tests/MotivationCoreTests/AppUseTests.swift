@@ -24,9 +24,11 @@ actor Recorder<Value: Sendable & Equatable> {
         }
     }
 
-    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). Tests run in
-    /// parallel on few cores, so the bound is generous; timing is checked where it matters.
-    func wait(seconds: Double = 60, until condition: ([Value]) -> Bool) async -> Bool {
+    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). The bound is
+    /// generous: tests run in parallel, and the synchronous ones (the CLI tests wait for processes)
+    /// can hold every thread of the cooperative pool for minutes on a machine with few cores, so
+    /// no task of this test runs meanwhile. Timing is checked where it matters, apart from that.
+    func wait(seconds: Double = 300, until condition: ([Value]) -> Bool) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while ContinuousClock.now < deadline {
             if condition(values) { return true }
@@ -36,7 +38,7 @@ actor Recorder<Value: Sendable & Equatable> {
     }
 
     /// Waits until the sequence ended (true) or `seconds` pass (false).
-    func waitUntilFinished(seconds: Double = 60) async -> Bool {
+    func waitUntilFinished(seconds: Double = 300) async -> Bool {
         let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
         while !finished && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
         return finished
@@ -44,7 +46,7 @@ actor Recorder<Value: Sendable & Equatable> {
 }
 
 /// Waits until `condition` holds, for at most `seconds`.
-func eventually(seconds: Double = 60, _ condition: () -> Bool) async -> Bool {
+func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
     let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
     while ContinuousClock.now < deadline {
         if condition() { return true }
@@ -174,18 +176,19 @@ func temporaryStoreURL() -> URL {
         defer { task.cancel() }
         #expect(await recorder.wait { $0.count == 1 })
 
-        // Another store value on the same file stands for another process (the CLI). Tests run in
-        // parallel, and other tests' synchronous work may hold every thread of the cooperative pool
-        // for a while: of five writes, one must arrive within a second (each arrives, however late).
+        // Another store value on the same file stands for another process (the CLI). While other
+        // tests hold every thread of the cooperative pool nothing here runs (see Recorder.wait), so
+        // writes are repeated until one arrives within a second of its commit; each must arrive.
         let other = try BusinessModelStore(url: url)
-        var fastest = Duration.seconds(60)
-        for attempt in 1...5 {
+        var fastest = Duration.seconds(3600), attempt = 0
+        let budget = ContinuousClock.now + .seconds(300)
+        while fastest >= .seconds(1) && ContinuousClock.now < budget {
+            attempt += 1
             let seen = await recorder.values.count
             let start = ContinuousClock.now
             try await other.save(text: "Bread \(attempt)", section: .valueProposition, in: model.id)
-            #expect(await recorder.wait { $0.count > seen })
+            try #require(await recorder.wait { $0.count > seen })
             fastest = min(fastest, ContinuousClock.now - start)
-            if fastest < .seconds(1) { break }
         }
         #expect(fastest < .seconds(1))
         #expect(await recorder.values.last?.first?.percent == 10)
