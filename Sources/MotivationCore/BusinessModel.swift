@@ -31,7 +31,7 @@ public struct SectionEntry: Codable, Sendable, Hashable {
     public var isAnswered: Bool { Self.isAnswered(text) }
 
     /// Whether a section holding `text` counts as answered: the one definition, used for a
-    /// model's ``Completeness``, the percentage of ``BusinessModelStore/models()`` and everything
+    /// model's ``Completeness``, the percentage of `BusinessModelStore.models()` and everything
     /// built on them. A text is answered when something is left once white space and line breaks
     /// are trimmed from both ends as the text rule trims them (all of Unicode's white space: a
     /// text of no-break or ideographic spaces is not an answer).

@@ -24,12 +24,12 @@ extension BusinessModelStore {
         store.observe { [self] () throws(MotivationError) in try model(id) }
     }
 
-    /// Every model with its percentage, by name, as ``models()`` lists them.
+    /// Every model with its percentage, by name, as `models()` lists them.
     public func observeModels() -> StoreObservation<[BusinessModelSummary], MotivationError> {
         store.observe { [self] () throws(MotivationError) in try models() }
     }
 
-    /// Every saved version of a section, oldest first, as ``history(of:in:)`` lists them.
+    /// Every saved version of a section, oldest first, as `history(of:in:)` lists them.
     public func observeHistory(of section: SectionID, in id: BusinessModel.ID) -> StoreObservation<[SectionVersion], MotivationError> {
         store.observe { [self] () throws(MotivationError) in try history(of: section, in: id) }
     }

@@ -169,7 +169,7 @@ public final class BusinessModelStore: Sendable {
         }
     }
 
-    /// The current model, or nil when there is none (what ``current()`` returns, for a screen
+    /// The current model, or nil when there is none (what `current()` returns, for a screen
     /// that shows an empty state rather than an error).
     public func currentIfAny() throws(MotivationError) -> BusinessModel? {
         try read { db in try Self.currentID(db).map { id in try Self.load(id: id, db: db) } }

@@ -6,60 +6,60 @@ import SuiteStorage
 // screen's actor is never blocked. Same parameters, results and errors.
 
 extension PlaceStore {
-    /// ``location()`` off the caller's thread.
+    /// `location()`, run off the caller's thread.
     public func location() async throws(WorkplaceError) -> CurrentLocation? {
         try await Background.run { [self] () throws(WorkplaceError) in try location() }
     }
 
-    /// ``setLocation(_:label:)`` off the caller's thread.
+    /// `setLocation(_:label:)`, run off the caller's thread.
     public func setLocation(_ coordinate: Coordinate, label: String? = nil) async throws(WorkplaceError) {
         try await Background.run { [self] () throws(WorkplaceError) in try setLocation(coordinate, label: label) }
     }
 
-    /// ``add(_:)`` off the caller's thread.
+    /// `add(_:)`, run off the caller's thread.
     @discardableResult
     public func add(_ record: PlaceRecord) async throws(WorkplaceError) -> Place {
         try await Background.run { [self] () throws(WorkplaceError) in try add(record) }
     }
 
-    /// ``upsert(_:fetched:)`` off the caller's thread.
+    /// `upsert(_:fetched:)`, run off the caller's thread.
     @discardableResult
     public func upsert(_ records: [PlaceRecord], fetched: Bool = true) async throws(WorkplaceError) -> PlaceImportSummary {
         try await Background.run { [self] () throws(WorkplaceError) in try upsert(records, fetched: fetched) }
     }
 
-    /// ``place(_:)`` off the caller's thread.
+    /// `place(_:)`, run off the caller's thread.
     public func place(_ id: Place.ID) async throws(WorkplaceError) -> Place {
         try await Background.run { [self] () throws(WorkplaceError) in try place(id) }
     }
 
-    /// ``count()`` off the caller's thread.
+    /// `count()`, run off the caller's thread.
     public func count() async throws(WorkplaceError) -> Int {
         try await Background.run { [self] () throws(WorkplaceError) in try count() }
     }
 
-    /// ``allPlaces()`` off the caller's thread.
+    /// `allPlaces()`, run off the caller's thread.
     public func allPlaces() async throws(WorkplaceError) -> [Place] {
         try await Background.run { [self] () throws(WorkplaceError) in try allPlaces() }
     }
 
-    /// ``remove(_:)`` off the caller's thread.
+    /// `remove(_:)`, run off the caller's thread.
     public func remove(_ id: Place.ID) async throws(WorkplaceError) {
         try await Background.run { [self] () throws(WorkplaceError) in try remove(id) }
     }
 
-    /// ``rate(_:_:)`` off the caller's thread.
+    /// `rate(_:_:)`, run off the caller's thread.
     @discardableResult
     public func rate(_ id: Place.ID, _ change: RatingChange) async throws(WorkplaceError) -> Place {
         try await Background.run { [self] () throws(WorkplaceError) in try rate(id, change) }
     }
 
-    /// ``near(_:)`` off the caller's thread.
+    /// `near(_:)`, run off the caller's thread.
     public func near(_ query: PlaceQuery) async throws(WorkplaceError) -> [NearbyPlace] {
         try await Background.run { [self] () throws(WorkplaceError) in try near(query) }
     }
 
-    /// ``importFile(_:name:)`` off the caller's thread.
+    /// `importFile(_:name:)`, run off the caller's thread.
     public func importFile(_ data: Data, name: String) async throws(WorkplaceError) -> PlaceImportSummary {
         try await Background.run { [self] () throws(WorkplaceError) in try importFile(data, name: name) }
     }

@@ -7,7 +7,7 @@ import SuiteStorage
 // within about 200 ms (see StoreObservation). Iterate in a task; cancelling the task ends it.
 
 extension PlaceStore {
-    /// The places near a point with their pins, as ``near(_:)`` finds them for `query`: a new
+    /// The places near a point with their pins, as `near(_:)` finds them for `query`: a new
     /// value when a place, rating, note or pin colour in the answer changes, or a place enters or
     /// leaves it. "Open now" is evaluated at `query.now`; observe again with a new query to move
     /// the time, the point or the filters.
@@ -26,7 +26,7 @@ extension PlaceStore {
         store.observe { [self] () throws(WorkplaceError) in try place(id) }
     }
 
-    /// Every place, by number, as ``allPlaces()`` lists them.
+    /// Every place, by number, as `allPlaces()` lists them.
     public func observeAllPlaces() -> StoreObservation<[Place], WorkplaceError> {
         store.observe { [self] () throws(WorkplaceError) in try allPlaces() }
     }

@@ -299,7 +299,7 @@ public final class PlaceStore: Sendable {
     public static let maximumNotesLength = 10_000
 
     /// The record with every text field checked and normalised by the one text rule
-    /// (``SuiteStorage/TextRule``): one line each, no control characters, within the limits; an
+    /// (SuiteStorage's `TextRule`): one line each, no control characters, within the limits; an
     /// empty optional field becomes nil.
     static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
         var record = record
