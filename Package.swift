@@ -78,7 +78,7 @@ let package = Package(
         ),
         .testTarget(
             name: "MotivationCoreTests",
-            dependencies: ["MotivationCore", "SuiteStorage"]
+            dependencies: ["MotivationCore", "SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Test helpers: a scripted HTTP server on loopback.
         .target(
@@ -88,7 +88,7 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkplaceCoreTests",
-            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport"]
+            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "QuoteCoreTests",

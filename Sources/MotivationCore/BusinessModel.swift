@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// How sure the author is of what a section says.
 public enum Confidence: String, CaseIterable, Codable, Sendable, Hashable {
@@ -26,16 +27,26 @@ public struct SectionEntry: Codable, Sendable, Hashable {
         self.updatedAt = updatedAt
     }
 
-    /// True when the text holds more than white space.
-    public var isAnswered: Bool {
-        !text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+    /// True when the text holds more than white space (see ``isAnswered(_:)``).
+    public var isAnswered: Bool { Self.isAnswered(text) }
+
+    /// Whether a section holding `text` counts as answered: the one definition, used for a
+    /// model's ``Completeness``, the percentage of `BusinessModelStore.models()` and everything
+    /// built on them. A text is answered when something is left once white space and line breaks
+    /// are trimmed from both ends as the text rule trims them (all of Unicode's white space: a
+    /// text of no-break or ideographic spaces is not an answer).
+    public static func isAnswered(_ text: String) -> Bool {
+        !TextRule.trimmed(text).isEmpty
     }
 }
 
 /// One business model: its name and the text of each section.
 public struct BusinessModel: Codable, Sendable, Hashable, Identifiable {
+    /// A model's identifier: a UUID, kept across export and import.
+    public typealias ID = UUID
+
     /// A stable identifier, kept across export and import.
-    public var id: UUID
+    public var id: ID
     /// The business name.
     public var name: String
     /// The entries of the sections written so far.
@@ -46,7 +57,7 @@ public struct BusinessModel: Codable, Sendable, Hashable, Identifiable {
     public var updatedAt: Date
 
     /// Creates a model.
-    public init(id: UUID = UUID(), name: String, entries: [SectionID: SectionEntry] = [:], createdAt: Date, updatedAt: Date) {
+    public init(id: ID = UUID(), name: String, entries: [SectionID: SectionEntry] = [:], createdAt: Date, updatedAt: Date) {
         self.id = id
         self.name = name
         self.entries = entries
@@ -83,7 +94,7 @@ public struct Completeness: Sendable, Hashable, Codable {
 
     /// Computes the completeness of `model`.
     public init(model: BusinessModel) {
-        hasName = !model.name.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty
+        hasName = !TextRule.trimmed(model.name).isEmpty
         done = SectionCatalogue.guidedOrder.filter { model.isAnswered($0) }
         missing = SectionCatalogue.guidedOrder.filter { !model.isAnswered($0) }
         percent = done.count * 100 / SectionCatalogue.sections.count
@@ -107,16 +118,18 @@ public struct Completeness: Sendable, Hashable, Codable {
 /// other unfinished core and recommended sections are listed as warnings, core first. Optional
 /// sections appear only in the completeness report.
 public struct ShareCheck: Sendable, Hashable {
+    /// True when the missing business name blocks sharing.
+    public let missingName: Bool
+    /// The required sections that are not answered, in guided order.
+    public let missingSections: [SectionID]
     /// What blocks sharing: "business name" and/or the required sections' titles.
-    public let blocking: [String]
+    public var blocking: [String] { (missingName ? ["business name"] : []) + missingSections.map(\.title) }
     /// Unfinished sections worth a warning, grouped by level (core first, then recommended).
     public let warnings: [(level: RequirementLevel, sections: [SectionID])]
 
     init(completeness: Completeness) {
-        var blocking: [String] = []
-        if !completeness.hasName { blocking.append("business name") }
-        blocking += completeness.missing(at: .required).map(\.title)
-        self.blocking = blocking
+        missingName = !completeness.hasName
+        missingSections = completeness.missing(at: .required)
         warnings = [RequirementLevel.required, .core, .recommended].compactMap { level in
             let sections = completeness.missing(at: level)
             return sections.isEmpty ? nil : (level, sections)
@@ -124,7 +137,7 @@ public struct ShareCheck: Sendable, Hashable {
     }
 
     /// True when nothing blocks sharing.
-    public var isAllowed: Bool { blocking.isEmpty }
+    public var isAllowed: Bool { !missingName && missingSections.isEmpty }
 
     /// One line listing the unfinished sections by level, or nil when there are none.
     public var warningText: String? {
@@ -136,18 +149,19 @@ public struct ShareCheck: Sendable, Hashable {
     /// Throws unless sharing is allowed or `force` is set.
     ///
     /// - Parameter force: share even though required parts are missing.
-    /// - Throws: ``MotivationError/notShareable(missing:)``.
+    /// - Throws: ``MotivationError/notShareable(missingName:missingSections:)``.
     public func enforce(force: Bool) throws(MotivationError) {
-        if !isAllowed && !force { throw .notShareable(missing: blocking) }
+        if !isAllowed && !force { throw .notShareable(missingName: missingName, missingSections: missingSections) }
     }
 
     public static func == (lhs: ShareCheck, rhs: ShareCheck) -> Bool {
-        lhs.blocking == rhs.blocking && lhs.warnings.map(\.level) == rhs.warnings.map(\.level)
-            && lhs.warnings.map(\.sections) == rhs.warnings.map(\.sections)
+        lhs.missingName == rhs.missingName && lhs.missingSections == rhs.missingSections
+            && lhs.warnings.map(\.level) == rhs.warnings.map(\.level) && lhs.warnings.map(\.sections) == rhs.warnings.map(\.sections)
     }
 
     public func hash(into hasher: inout Hasher) {
-        hasher.combine(blocking)
+        hasher.combine(missingName)
+        hasher.combine(missingSections)
         for warning in warnings { hasher.combine(warning.level); hasher.combine(warning.sections) }
     }
 }
@@ -175,7 +189,7 @@ public struct SectionVersion: Codable, Sendable, Hashable {
 /// A line of a model listing.
 public struct BusinessModelSummary: Sendable, Hashable, Identifiable {
     /// The model's id.
-    public let id: UUID
+    public let id: BusinessModel.ID
     /// The business name.
     public let name: String
     /// Whole percent of sections answered.

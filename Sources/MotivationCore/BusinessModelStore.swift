@@ -38,6 +38,32 @@ public final class BusinessModelStore: Sendable {
         self.now = now
     }
 
+    private init(store: Store<MotivationError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new, empty store in memory, with the same migrations as a store file: for previews and
+    /// tests. Nothing is written to disk, and no other process or store value can see it.
+    ///
+    /// - Parameter now: the clock used for timestamps.
+    /// - Throws: ``MotivationError/store(_:)`` when SQLite cannot make the database.
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) -> BusinessModelStore {
+        BusinessModelStore(
+            store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID)), now: now)
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
+    /// thread: creating, checking or migrating the file (and waiting up to `busyTimeout` for
+    /// another process) never blocks the caller's actor.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(MotivationError) -> BusinessModelStore {
+        try await Background.run { () throws(MotivationError) in
+            try BusinessModelStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerStoreMigration("v1") { db in
@@ -80,7 +106,8 @@ public final class BusinessModelStore: Sendable {
     ///   - makeCurrent: make the new model current; when false it becomes current only if no
     ///     model is.
     /// - Returns: the new model.
-    /// - Throws: ``MotivationError/invalidName(_:)``, ``MotivationError/duplicateName(_:)``.
+    /// - Throws: ``MotivationError/invalidText(_:)`` (``FieldName/businessName``),
+    ///   ``MotivationError/duplicateName(_:)``.
     @discardableResult
     public func create(name: String, makeCurrent: Bool = true) throws(MotivationError) -> BusinessModel {
         let name = try Self.validated(name: name)
@@ -98,10 +125,15 @@ public final class BusinessModelStore: Sendable {
     public func models() throws(MotivationError) -> [BusinessModelSummary] {
         try read { db in
             let current = try Self.currentID(db)
-            let counts = try Row.fetchAll(db, sql: """
-                SELECT model_id, count(*) AS answered FROM section_entry
-                WHERE trim(text, ' ' || char(9, 10, 13)) <> '' GROUP BY model_id
-                """).reduce(into: [String: Int]()) { $0[$1["model_id"]] = $1["answered"] }
+            // Answered as SectionEntry.isAnswered says. A text that starts with a printable ASCII
+            // character other than space is answered: only the others are read and decided there.
+            var counts: [String: Int] = [:]
+            for row in try Row.fetchAll(db, sql: """
+                SELECT model_id, CASE WHEN unicode(text) BETWEEN 33 AND 126 THEN NULL ELSE text END AS text FROM section_entry
+                """) {
+                if let text = row["text"] as String?, !SectionEntry.isAnswered(text) { continue }
+                counts[row["model_id"], default: 0] += 1
+            }
             return try Row.fetchAll(db, sql: "SELECT id, name, updated_ms FROM model ORDER BY name COLLATE NOCASE")
                 .compactMap { row -> BusinessModelSummary? in
                     guard let id = UUID(uuidString: row["id"]) else { return nil }
@@ -113,9 +145,18 @@ public final class BusinessModelStore: Sendable {
         }
     }
 
-    /// The model named `name` (case-insensitive).
+    /// The model named `name` (case-insensitive, white space at the ends ignored).
+    ///
+    /// - Throws: ``MotivationError/noModelNamed(_:)``.
     public func model(named name: String) throws(MotivationError) -> BusinessModel {
         try read { db in try Self.load(named: name, db: db) }
+    }
+
+    /// The model with that id.
+    ///
+    /// - Throws: ``MotivationError/modelNotFound(_:)``.
+    public func model(_ id: BusinessModel.ID) throws(MotivationError) -> BusinessModel {
+        try read { db in try Self.load(id: id, db: db) }
     }
 
     /// The current model.
@@ -128,7 +169,15 @@ public final class BusinessModelStore: Sendable {
         }
     }
 
+    /// The current model, or nil when there is none (what `current()` returns, for a screen
+    /// that shows an empty state rather than an error).
+    public func currentIfAny() throws(MotivationError) -> BusinessModel? {
+        try read { db in try Self.currentID(db).map { id in try Self.load(id: id, db: db) } }
+    }
+
     /// Makes the model named `name` current.
+    ///
+    /// - Throws: ``MotivationError/noModelNamed(_:)``.
     @discardableResult
     public func use(named name: String) throws(MotivationError) -> BusinessModel {
         try write { db in
@@ -138,9 +187,24 @@ public final class BusinessModelStore: Sendable {
         }
     }
 
-    /// Renames a model.
+    /// Makes the model with that id current.
+    ///
+    /// - Throws: ``MotivationError/modelNotFound(_:)``.
     @discardableResult
-    public func rename(_ id: UUID, to newName: String) throws(MotivationError) -> BusinessModel {
+    public func use(_ id: BusinessModel.ID) throws(MotivationError) -> BusinessModel {
+        try write { db in
+            let model = try Self.load(id: id, db: db)
+            try Self.setCurrentID(model.id, db: db)
+            return model
+        }
+    }
+
+    /// Renames a model.
+    ///
+    /// - Throws: ``MotivationError/invalidText(_:)`` (``FieldName/businessName``),
+    ///   ``MotivationError/duplicateName(_:)``, ``MotivationError/modelNotFound(_:)``.
+    @discardableResult
+    public func rename(_ id: BusinessModel.ID, to newName: String) throws(MotivationError) -> BusinessModel {
         let newName = try Self.validated(name: newName)
         return try write { db in
             var model = try Self.load(id: id, db: db)
@@ -161,7 +225,7 @@ public final class BusinessModelStore: Sendable {
     /// Copies a model, with its sections and their history, under a new name; the copy becomes
     /// current.
     @discardableResult
-    public func duplicate(_ id: UUID, as newName: String) throws(MotivationError) -> BusinessModel {
+    public func duplicate(_ id: BusinessModel.ID, as newName: String) throws(MotivationError) -> BusinessModel {
         let newName = try Self.validated(name: newName)
         return try write { db in
             let source = try Self.load(id: id, db: db)
@@ -183,17 +247,28 @@ public final class BusinessModelStore: Sendable {
 
     /// Deletes the model named `name` and its history. When it was current, the first remaining
     /// model by name becomes current.
+    ///
+    /// - Throws: ``MotivationError/noModelNamed(_:)``.
     public func delete(named name: String) throws(MotivationError) {
-        try write { db in
-            let model = try Self.load(named: name, db: db)
-            try db.execute(sql: "DELETE FROM model WHERE id = ?", arguments: [model.id.uuidString])
-            if try Self.currentID(db) == model.id {
-                if let next = try String.fetchOne(db, sql: "SELECT id FROM model ORDER BY name COLLATE NOCASE LIMIT 1"),
-                   let nextID = UUID(uuidString: next) {
-                    try Self.setCurrentID(nextID, db: db)
-                } else {
-                    try db.execute(sql: "DELETE FROM setting WHERE key = 'current'")
-                }
+        try write { db in try Self.delete(Self.load(named: name, db: db).id, db: db) }
+    }
+
+    /// Deletes the model with that id and its history. When it was current, the first remaining
+    /// model by name becomes current.
+    ///
+    /// - Throws: ``MotivationError/modelNotFound(_:)``.
+    public func delete(_ id: BusinessModel.ID) throws(MotivationError) {
+        try write { db in try Self.delete(Self.load(id: id, db: db).id, db: db) }
+    }
+
+    private static func delete(_ id: BusinessModel.ID, db: Database) throws {
+        try db.execute(sql: "DELETE FROM model WHERE id = ?", arguments: [id.uuidString])
+        if try currentID(db) == id {
+            if let next = try String.fetchOne(db, sql: "SELECT id FROM model ORDER BY name COLLATE NOCASE LIMIT 1"),
+               let nextID = UUID(uuidString: next) {
+                try setCurrentID(nextID, db: db)
+            } else {
+                try db.execute(sql: "DELETE FROM setting WHERE key = 'current'")
             }
         }
     }
@@ -208,10 +283,11 @@ public final class BusinessModelStore: Sendable {
     ///   - section: the section.
     ///   - id: the model.
     /// - Returns: the model after the change.
-    /// - Throws: ``MotivationError/textTooLong(length:limit:)``, ``MotivationError/invalidText(_:)``.
+    /// - Throws: ``MotivationError/textTooLong(length:limit:)``, ``MotivationError/invalidText(_:)``
+    ///   (``FieldName/sectionText``), ``MotivationError/modelNotFound(_:)``.
     @discardableResult
     public func save(
-        text: String, confidence: Confidence? = nil, section: SectionID, in id: UUID
+        text: String, confidence: Confidence? = nil, section: SectionID, in id: BusinessModel.ID
     ) throws(MotivationError) -> BusinessModel {
         let text = try Self.validated(text: text)
         return try write { db in
@@ -226,7 +302,7 @@ public final class BusinessModelStore: Sendable {
     /// Sets only the confidence of a section, keeping its text.
     @discardableResult
     public func setConfidence(
-        _ confidence: Confidence?, section: SectionID, in id: UUID
+        _ confidence: Confidence?, section: SectionID, in id: BusinessModel.ID
     ) throws(MotivationError) -> BusinessModel {
         try write { db in
             var model = try Self.load(id: id, db: db)
@@ -237,7 +313,7 @@ public final class BusinessModelStore: Sendable {
     }
 
     /// Every saved version of a section, oldest first; the last one is the current text.
-    public func history(of section: SectionID, in id: UUID) throws(MotivationError) -> [SectionVersion] {
+    public func history(of section: SectionID, in id: BusinessModel.ID) throws(MotivationError) -> [SectionVersion] {
         try read { db in
             _ = try Self.load(id: id, db: db)
             return try Self.versions(of: section, model: id, db: db)
@@ -245,8 +321,10 @@ public final class BusinessModelStore: Sendable {
     }
 
     /// Makes version `version` of a section's history its current text (kept as a new version).
+    ///
+    /// - Throws: ``MotivationError/versionNotFound(section:version:)``, ``MotivationError/modelNotFound(_:)``.
     @discardableResult
-    public func restore(section: SectionID, version: Int, in id: UUID) throws(MotivationError) -> BusinessModel {
+    public func restore(section: SectionID, version: Int, in id: BusinessModel.ID) throws(MotivationError) -> BusinessModel {
         try write { db in
             var model = try Self.load(id: id, db: db)
             guard let old = try Self.versions(of: section, model: id, db: db).first(where: { $0.version == version }) else {
@@ -261,7 +339,7 @@ public final class BusinessModelStore: Sendable {
     // MARK: - Documents
 
     /// The model and the history of its sections as an interchange document.
-    public func document(for id: UUID) throws(MotivationError) -> BusinessModelDocument {
+    public func document(for id: BusinessModel.ID) throws(MotivationError) -> BusinessModelDocument {
         try read { db in
             let model = try Self.load(id: id, db: db)
             var history: [SectionID: [SectionVersion]] = [:]
@@ -296,7 +374,12 @@ public final class BusinessModelStore: Sendable {
                 return try Self.validated(text: text)
             } catch {
                 let place = version.map { "\(section.title), version \($0)" } ?? section.title
-                throw .malformedDocument(reason: "\(place): \(error.description)")
+                let reason: String
+                switch error {
+                case .invalidText(let invalid): reason = "invalid section text: \(invalid.problem.describe("text"))"
+                default: reason = error.description
+                }
+                throw .malformedDocument(reason: "\(place): \(reason)")
             }
         }
         for (section, entry) in model.entries {
@@ -344,19 +427,24 @@ public final class BusinessModelStore: Sendable {
     // MARK: - Validation
 
     /// Checks a business name with the one text rule for one-line names and returns it trimmed.
+    ///
+    /// - Throws: ``MotivationError/invalidText(_:)`` with ``FieldName/businessName``.
     public static func validated(name: String) throws(MotivationError) -> String {
-        try TextRule.check(name, .line(limit: maximumNameLength)).get("name", as: MotivationError.invalidName)
+        try TextRule.check(name, .line(limit: maximumNameLength)).get(.businessName, as: MotivationError.invalidText)
     }
 
     /// Checks a section text with the one text rule for multi-line text: at most
     /// ``maximumTextLength`` UTF-8 bytes, line breaks as LF (CRLF and a lone CR become LF), no
     /// control characters but tab. Returns it normalised and trimmed; empty text is allowed (it
     /// clears the section).
+    ///
+    /// - Throws: ``MotivationError/textTooLong(length:limit:)``, ``MotivationError/invalidText(_:)``
+    ///   with ``FieldName/sectionText``.
     public static func validated(text: String) throws(MotivationError) -> String {
         switch TextRule.check(text, .text(limit: maximumTextLength), allowEmpty: true) {
         case .success(let checked): return checked
         case .failure(.tooLong(let length, let limit, _)): throw .textTooLong(length: length, limit: limit)
-        case .failure(let problem): throw .invalidText(problem.describe("text"))
+        case .failure(let problem): throw .invalidText(InvalidText(field: .sectionText, problem: problem))
         }
     }
 
@@ -403,7 +491,7 @@ public final class BusinessModelStore: Sendable {
         model.updatedAt = stamp.date
     }
 
-    private static func versions(of section: SectionID, model id: UUID, db: Database) throws -> [SectionVersion] {
+    private static func versions(of section: SectionID, model id: BusinessModel.ID, db: Database) throws -> [SectionVersion] {
         try Row.fetchAll(db, sql: """
             SELECT version, text, confidence, saved_ms FROM section_version
             WHERE model_id = ? AND section = ? ORDER BY version
@@ -417,11 +505,11 @@ public final class BusinessModelStore: Sendable {
             savedAt: Millis(row["saved_ms"] as Int64).date)
     }
 
-    private static func currentID(_ db: Database) throws -> UUID? {
+    private static func currentID(_ db: Database) throws -> BusinessModel.ID? {
         try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'current'").flatMap(UUID.init(uuidString:))
     }
 
-    private static func setCurrentID(_ id: UUID, db: Database) throws {
+    private static func setCurrentID(_ id: BusinessModel.ID, db: Database) throws {
         try db.execute(sql: """
             INSERT INTO setting (key, value) VALUES ('current', ?) ON CONFLICT (key) DO UPDATE SET value = excluded.value
             """, arguments: [id.uuidString])
@@ -431,15 +519,15 @@ public final class BusinessModelStore: Sendable {
         let key = name.trimmingCharacters(in: .whitespacesAndNewlines)
         guard let idText = try String.fetchOne(db, sql: "SELECT id FROM model WHERE name = ? COLLATE NOCASE", arguments: [key]),
               let id = UUID(uuidString: idText) else {
-            throw MotivationError.modelNotFound(name)
+            throw MotivationError.noModelNamed(name)
         }
         return try load(id: id, db: db)
     }
 
-    private static func load(id: UUID, db: Database) throws -> BusinessModel {
+    private static func load(id: BusinessModel.ID, db: Database) throws -> BusinessModel {
         guard let row = try Row.fetchOne(db, sql: "SELECT name, created_ms, updated_ms FROM model WHERE id = ?",
                                          arguments: [id.uuidString]) else {
-            throw MotivationError.modelNotFound(id.uuidString)
+            throw MotivationError.modelNotFound(id)
         }
         var entries: [SectionID: SectionEntry] = [:]
         for entry in try Row.fetchAll(db, sql: """

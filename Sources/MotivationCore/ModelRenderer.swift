@@ -179,7 +179,7 @@ public enum ModelRenderer {
         }
     }
 
-    /// Escapes text for HTML element content and attribute values (``SuiteStorage/Markup``'s one
+    /// Escapes text for HTML element content and attribute values (SuiteStorage's `Markup`, the one
     /// escaper: `& < > " '` as references, characters XML forbids replaced).
     public static func escape(_ text: String) -> String { Markup.escape(text) }
 

@@ -4,11 +4,28 @@ import Dispatch
 /// `async` caller's actor and Swift's cooperative threads are never blocked by it.
 package enum Background {
     package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        let work = Work(body)
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             DispatchQueue.global(qos: .userInitiated).async {
-                continuation.resume(returning: Result { () throws(E) -> T in try body() })
+                continuation.resume(returning: work.run())
             }
         }
         return try result.get()
+    }
+
+    /// The work, let go of as soon as it has run: what it captured (a store, say) is released
+    /// before the caller resumes, not later on the GCD thread. A program that ends right after
+    /// its last `await` (the CLI) still closes its store, checkpointing the write-ahead log.
+    private final class Work<T, E: Error>: @unchecked Sendable {
+        private var body: (@Sendable () throws(E) -> T)?
+
+        init(_ body: @escaping @Sendable () throws(E) -> T) { self.body = body }
+
+        /// Runs once, on one thread.
+        func run() -> Result<T, E> {
+            guard let body else { preconditionFailure("the work runs once") } // programmer error
+            self.body = nil
+            return Result { () throws(E) -> T in try body() }
+        }
     }
 }

@@ -94,7 +94,7 @@ package final class ChangeSignal: @unchecked Sendable {
 }
 
 /// The values of one query over a store, as an `AsyncSequence`: the current value at once, then
-/// a new value after every change that alters it (see ``ChangeSignal`` for how changes of other
+/// a new value after every change that alters it (see `ChangeSignal` for how changes of other
 /// processes arrive). Equal consecutive values are given once.
 ///
 /// The sequence ends when the task iterating it is cancelled; it throws, and ends, when a fetch

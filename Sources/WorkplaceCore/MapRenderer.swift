@@ -112,7 +112,7 @@ public enum MapRenderer {
             let (x, y) = positions[index]
             let color = item.place.pinColor
             let title = escape("\(item.place.name) — \(item.place.type.rawValue), \(Int(item.distance.rounded())) m")
-            var group = String(format: "<g class=\"pin\" data-id=\"%lld\" data-color=\"%@\"><title>%@</title>", item.place.id, color.rawValue, title)
+            var group = String(format: "<g class=\"pin\" data-id=\"%lld\" data-color=\"%@\"><title>%@</title>", item.place.id.rawValue, color.rawValue, title)
             group += pin(x: x, y: y, color: color) + "</g>"
             body.append(group)
         }
@@ -263,7 +263,7 @@ public enum MapRenderer {
         value == value.rounded() ? String(Int(value)) : String(format: "%.1f", value)
     }
 
-    /// Escapes text for XML content and attributes (``SuiteStorage/Markup``'s one escaper: the
+    /// Escapes text for XML content and attributes (SuiteStorage's `Markup`, the one escaper: the
     /// characters XML 1.0 forbids, U+FFFE and U+FFFF among them, are replaced, so the map is always
     /// well-formed).
     public static func escape(_ text: String) -> String { Markup.escape(text) }

@@ -167,8 +167,11 @@ public enum PinState: String, Codable, Sendable, Hashable {
 
 /// A place where one might work.
 public struct Place: Codable, Sendable, Hashable, Identifiable {
-    /// The place's number.
-    public var id: Int64
+    /// A place's identifier in its store: encodes as the bare number.
+    public typealias ID = RecordID<Place>
+
+    /// The place's number in its store.
+    public var id: ID
     /// Its name.
     public var name: String
     /// What kind of place it is.
@@ -215,7 +218,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
     }
 
     /// Creates a place (the store makes them; this is for tests and previews).
-    public init(id: Int64, name: String, type: BusinessType, coordinate: Coordinate, address: String?, phone: String?, website: String?,
+    public init(id: ID, name: String, type: BusinessType, coordinate: Coordinate, address: String?, phone: String?, website: String?,
                 openingHours: String?, categories: [String], origin: PlaceOrigin, providerID: String?, fetchedAt: Date?, rating: Rating?, isSaved: Bool) {
         self.id = id; self.name = name; self.type = type; self.coordinate = coordinate; self.address = address; self.phone = phone
         self.website = website; self.openingHours = openingHours; self.categories = categories; self.origin = origin
@@ -224,7 +227,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
 
     public init(from decoder: any Decoder) throws {
         let c = try decoder.container(keyedBy: CodingKeys.self)
-        self.init(id: try c.decode(Int64.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
+        self.init(id: try c.decode(ID.self, forKey: .id), name: try c.decode(String.self, forKey: .name),
                   type: try c.decode(BusinessType.self, forKey: .type), coordinate: try c.decode(Coordinate.self, forKey: .coordinate),
                   address: try c.decodeIfPresent(String.self, forKey: .address), phone: try c.decodeIfPresent(String.self, forKey: .phone),
                   website: try c.decodeIfPresent(String.self, forKey: .website), openingHours: try c.decodeIfPresent(String.self, forKey: .openingHours),
@@ -243,6 +246,20 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
         try c.encode(origin, forKey: .origin); try c.encodeIfPresent(providerID, forKey: .providerID)
         try c.encodeIfPresent(fetchedAt, forKey: .fetchedAt); try c.encodeIfPresent(rating, forKey: .rating)
         try c.encode(isSaved, forKey: .isSaved); try c.encode(pinColor, forKey: .pinColor); try c.encode(pinState, forKey: .pinState)
+    }
+}
+
+/// The location the user set as theirs (a machine without GPS keeps one).
+public struct CurrentLocation: Codable, Sendable, Hashable {
+    /// Where.
+    public var coordinate: Coordinate
+    /// What the address lookup called it, when it was set from an address.
+    public var label: String?
+
+    /// Creates a location.
+    public init(coordinate: Coordinate, label: String? = nil) {
+        self.coordinate = coordinate
+        self.label = label
     }
 }
 

@@ -90,7 +90,7 @@ public enum PlaceFiles {
                 values["pin_color"] = rating.pinColor?.rawValue
                 properties["rating"] = values
             }
-            return ["type": "Feature", "id": place.id,
+            return ["type": "Feature", "id": place.id.rawValue,
                     "geometry": ["type": "Point", "coordinates": [place.coordinate.longitude, place.coordinate.latitude]],
                     "properties": properties]
         }

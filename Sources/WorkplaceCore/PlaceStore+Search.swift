@@ -220,7 +220,7 @@ extension PlaceStore {
         let kept = Array(ordered.prefix(query.limit))
         guard !kept.isEmpty else { return [] }
         let places = Dictionary(uniqueKeysWithValues: try Self.fetch(db, "WHERE p.id IN (\(kept.map { String($0.id) }.joined(separator: ",")))", [])
-            .map { ($0.id, $0) })
+            .map { ($0.id.rawValue, $0) })
         return kept.compactMap { candidate in
             guard let place = places[candidate.id] else { return nil }
             let open = candidate.isOpen ?? place.openingHours.flatMap(WeeklyHours.parseOSM).map { $0.isOpen(at: query.now, timeZone: query.timeZone) }

@@ -94,6 +94,33 @@ public final class PlaceStore: Sendable {
         self.now = now
     }
 
+    private init(store: Store<WorkplaceError>, now: @escaping @Sendable () -> Date) {
+        self.store = store
+        self.now = now
+    }
+
+    /// A new, empty store in memory, with the same migrations (and the same R*Tree index) as a
+    /// store file: for previews and tests. Nothing is written to disk, and no other process or
+    /// store value can see it.
+    ///
+    /// - Parameter now: the clock used for timestamps.
+    /// - Throws: ``WorkplaceError/store(_:)`` when SQLite cannot make the database (or lacks R*Tree).
+    public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) -> PlaceStore {
+        PlaceStore(store: try Store.inMemory(
+            migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, requiredFeatures: [.rtree])), now: now)
+    }
+
+    /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
+    /// thread: creating, checking or migrating the file (and waiting up to `busyTimeout` for
+    /// another process) never blocks the caller's actor.
+    public static func open(
+        at url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init
+    ) async throws(WorkplaceError) -> PlaceStore {
+        try await Background.run { () throws(WorkplaceError) in
+            try PlaceStore(url: url, readOnly: readOnly, busyTimeout: busyTimeout, now: now)
+        }
+    }
+
     static var migrator: DatabaseMigrator {
         var migrator = DatabaseMigrator()
         migrator.registerStoreMigration("v1") { db in
@@ -148,12 +175,14 @@ public final class PlaceStore: Sendable {
 
     // MARK: - Current location
 
-    /// The "current location" (a machine without GPS keeps one the user set).
-    public func location() throws(WorkplaceError) -> (coordinate: Coordinate, label: String?)? {
+    /// The "current location" (a machine without GPS keeps one the user set), or nil when none
+    /// is stored.
+    public func location() throws(WorkplaceError) -> CurrentLocation? {
         try read { db in
             guard let text = try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location'"),
                   let coordinate = try? Coordinate.parse(text) else { return nil }
-            return (coordinate, try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location_label'"))
+            return CurrentLocation(
+                coordinate: coordinate, label: try String.fetchOne(db, sql: "SELECT value FROM setting WHERE key = 'location_label'"))
         }
     }
 
@@ -202,8 +231,10 @@ public final class PlaceStore: Sendable {
         }
     }
 
-    /// The place with that number.
-    public func place(_ id: Int64) throws(WorkplaceError) -> Place {
+    /// The place with that id.
+    ///
+    /// - Throws: ``WorkplaceError/placeNotFound(_:)``.
+    public func place(_ id: Place.ID) throws(WorkplaceError) -> Place {
         try read { db in try Self.load(id, db: db) }
     }
 
@@ -218,7 +249,9 @@ public final class PlaceStore: Sendable {
     }
 
     /// Removes a place and the user's rating of it.
-    public func remove(_ id: Int64) throws(WorkplaceError) {
+    ///
+    /// - Throws: ``WorkplaceError/placeNotFound(_:)``.
+    public func remove(_ id: Place.ID) throws(WorkplaceError) {
         try write { db in
             _ = try Self.load(id, db: db)
             try db.execute(sql: "DELETE FROM place WHERE id = ?", arguments: [id])
@@ -228,9 +261,10 @@ public final class PlaceStore: Sendable {
     /// Rates a place: only the fields given change. The place becomes saved (blue). Provider data
     /// is never changed; `type` is kept as the user's own view of the place.
     ///
-    /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``.
+    /// - Throws: ``WorkplaceError/invalidRating(dimension:value:)``, ``WorkplaceError/invalidText(_:)``
+    ///   (``FieldName/placeNote``), ``WorkplaceError/placeNotFound(_:)``.
     @discardableResult
-    public func rate(_ id: Int64, _ change: RatingChange) throws(WorkplaceError) -> Place {
+    public func rate(_ id: Place.ID, _ change: RatingChange) throws(WorkplaceError) -> Place {
         var change = change
         if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
         let checked = change
@@ -265,25 +299,25 @@ public final class PlaceStore: Sendable {
     public static let maximumNotesLength = 10_000
 
     /// The record with every text field checked and normalised by the one text rule
-    /// (``SuiteStorage/TextRule``): one line each, no control characters, within the limits; an
+    /// (SuiteStorage's `TextRule`): one line each, no control characters, within the limits; an
     /// empty optional field becomes nil.
     static func validated(_ record: PlaceRecord) throws(WorkplaceError) -> PlaceRecord {
         var record = record
         let line = TextField.line(limit: maximumFieldLength)
-        func optional(_ value: String?, _ what: String, _ field: TextField = line) throws(WorkplaceError) -> String? {
+        func optional(_ value: String?, _ what: FieldName, _ field: TextField = line) throws(WorkplaceError) -> String? {
             guard let value else { return nil }
             let checked = try TextRule.check(value, field, allowEmpty: true).get(what, as: WorkplaceError.invalidText)
             return checked.isEmpty ? nil : checked
         }
-        record.name = try TextRule.check(record.name, .line(limit: maximumNameLength)).get("place name", as: WorkplaceError.invalidText)
-        record.address = try optional(record.address, "address")
-        record.phone = try optional(record.phone, "phone number", .line(limit: 100))
-        record.website = try optional(record.website, "website")
-        record.openingHours = try optional(record.openingHours, "opening hours")
-        record.providerID = try optional(record.providerID, "provider id", .line(limit: 1_000))
+        record.name = try TextRule.check(record.name, .line(limit: maximumNameLength)).get(.placeName, as: WorkplaceError.invalidText)
+        record.address = try optional(record.address, .address)
+        record.phone = try optional(record.phone, .phoneNumber, .line(limit: 100))
+        record.website = try optional(record.website, .website)
+        record.openingHours = try optional(record.openingHours, .openingHours)
+        record.providerID = try optional(record.providerID, .providerID, .line(limit: 1_000))
         var categories: [String] = []
         for category in record.categories {
-            if let checked = try optional(category, "category", .line(limit: 200)) { categories.append(checked) }
+            if let checked = try optional(category, .category, .line(limit: 200)) { categories.append(checked) }
         }
         record.categories = categories
         _ = try Coordinate(latitude: record.coordinate.latitude, longitude: record.coordinate.longitude)
@@ -292,12 +326,12 @@ public final class PlaceStore: Sendable {
 
     /// Rating notes checked and normalised by the one text rule for multi-line text.
     static func validated(notes: String) throws(WorkplaceError) -> String {
-        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get("note", as: WorkplaceError.invalidText)
+        try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get(.placeNote, as: WorkplaceError.invalidText)
     }
 
-    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Int64, isNew: Bool) {
+    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Place.ID, isNew: Bool) {
         let providerID = record.providerID ?? "\(record.origin.rawValue):\(UUID().uuidString.lowercased())"
-        let existing = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
+        let existing = try Place.ID.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
                                           arguments: [record.origin.rawValue, providerID])
         let arguments: StatementArguments = [
             record.name, record.type.rawValue, record.coordinate.latitude, record.coordinate.longitude, record.address, record.phone,
@@ -315,7 +349,7 @@ public final class PlaceStore: Sendable {
             INSERT INTO place (name, type, lat, lon, address, phone, website, opening_hours, categories, fetched_ms, origin, provider_id, created_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: arguments + [record.origin.rawValue, providerID, stamp])
-        return (db.lastInsertedRowID, true)
+        return (Place.ID(db.lastInsertedRowID), true)
     }
 
     static let columns = """
@@ -350,7 +384,7 @@ public final class PlaceStore: Sendable {
             fetchedAt: (row["fetched_ms"] as Int64?).map { Millis($0).date }, rating: rating, isSaved: row["saved"])
     }
 
-    static func load(_ id: Int64, db: Database) throws -> Place {
+    static func load(_ id: Place.ID, db: Database) throws -> Place {
         guard let place = try fetch(db, "WHERE p.id = ?", [id]).first else { throw WorkplaceError.placeNotFound(id) }
         return place
     }

@@ -179,7 +179,7 @@ struct OutputFormatTests {
             let center = try Coordinate(latitude: -33.8688, longitude: 151.2093)
             // Built directly, past the store's rules: the renderer must cope with any text.
             let places = names.enumerated().map { index, name in
-                NearbyPlace(place: Place(id: Int64(index + 1), name: name, type: .library, coordinate: center, address: nil, phone: nil, website: nil,
+                NearbyPlace(place: Place(id: Place.ID(Int64(index + 1)), name: name, type: .library, coordinate: center, address: nil, phone: nil, website: nil,
                                          openingHours: nil, categories: [], origin: .user, providerID: nil, fetchedAt: nil, rating: nil, isSaved: false),
                             distance: Double(index) * 10, smoothedQuality: 0, score: 0, isOpen: nil)
             }

@@ -73,7 +73,8 @@ func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> Busin
         #expect(try store.current().name == "Acme Original")
         try store.delete(named: "Acme Original")
         #expect(throws: MotivationError.noCurrentModel) { try store.current() }
-        #expect(throws: MotivationError.modelNotFound("nope")) { try store.delete(named: "nope") }
+        #expect(throws: MotivationError.noModelNamed("nope")) { try store.delete(named: "nope") }
+        #expect(throws: MotivationError.modelNotFound(model.id)) { try store.delete(model.id) }
     }
 
     @Test(arguments: ["", "   ", "\n", "bad\u{0}name", "tab\u{7}bell", String(repeating: "x", count: 201)])
@@ -82,7 +83,7 @@ func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> Busin
         #expect {
             try store.create(name: name)
         } throws: { error in
-            if case .invalidName = error as? MotivationError { return true }
+            if case .invalidText(let invalid) = error as? MotivationError { return invalid.field == .businessName }
             return false
         }
         #expect(try store.models().isEmpty)
@@ -95,7 +96,7 @@ func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> Busin
         #expect(throws: MotivationError.textTooLong(length: 5_000_000, limit: BusinessModelStore.maximumTextLength)) {
             try store.save(text: huge, section: .valueProposition, in: model.id)
         }
-        #expect(throws: MotivationError.invalidText("the text holds the control character U+0000")) {
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .sectionText, problem: .controlCharacter(0)))) {
             try store.save(text: "a\u{0}b", section: .valueProposition, in: model.id)
         }
         #expect(try store.history(of: .valueProposition, in: model.id).isEmpty)

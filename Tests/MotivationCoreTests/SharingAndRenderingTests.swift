@@ -15,13 +15,15 @@ func model(name: String = "Acme Bakery", _ texts: [SectionID: String]) -> Busine
         let check = model([.customerNeeds: "fresh bread"]).completeness.shareCheck
         #expect(!check.isAllowed)
         #expect(check.blocking == ["Value Proposition"])
-        #expect(throws: MotivationError.notShareable(missing: ["Value Proposition"])) { try check.enforce(force: false) }
+        #expect(!check.missingName && check.missingSections == [.valueProposition])
+        #expect(throws: MotivationError.notShareable(missingName: false, missingSections: [.valueProposition])) { try check.enforce(force: false) }
         try check.enforce(force: true)
     }
 
     @Test func refusesWithoutABusinessName() {
         let check = model(name: "  ", [.valueProposition: "x"]).completeness.shareCheck
         #expect(check.blocking == ["business name"])
+        #expect(check.missingName && check.missingSections.isEmpty)
     }
 
     @Test func warnsAboutUnfinishedSectionsByLevelCoreFirst() throws {
@@ -156,7 +158,7 @@ func model(name: String = "Acme Bakery", _ texts: [SectionID: String]) -> Busine
         let store = try freshStore()
         var document = try BusinessModelDocument.decode(Data(Self.valid.utf8))
         document.model.name = "   "
-        #expect(throws: MotivationError.invalidName("the name is empty")) { try store.importDocument(document) }
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .businessName, problem: .empty))) { try store.importDocument(document) }
         #expect(try store.models().isEmpty)
     }
 }

@@ -35,7 +35,7 @@ import FoundationXML
         let place = try store.add(PlaceRecord(name: "Reading room", type: .library, coordinate: berlin, origin: .user))
         #expect(place.pinColor == .blue)
         #expect(place.origin == .user)
-        #expect(throws: WorkplaceError.invalidText("the place name is empty")) {
+        #expect(throws: WorkplaceError.invalidText(InvalidText(field: .placeName, problem: .empty))) {
             try store.add(PlaceRecord(name: "  ", type: .library, coordinate: berlin, origin: .user))
         }
     }

@@ -120,11 +120,11 @@ public actor NominatimGeocoder: Geocoder {
     public func geocode(_ address: String) async throws(WorkplaceError) -> (coordinate: Coordinate, displayName: String) {
         let name = "OpenStreetMap (Nominatim)"
         let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
-        guard !trimmed.isEmpty else { throw .invalidText("the address is empty") }
+        guard !trimmed.isEmpty else { throw .invalidText(InvalidText(field: .address, problem: .empty)) }
         var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "q", value: trimmed), URLQueryItem(name: "format", value: "jsonv2"),
                                   URLQueryItem(name: "limit", value: "1")]
-        guard let url = components?.url else { throw .invalidText("the address cannot be sent") }
+        guard let url = components?.url else { throw .providerUnavailable(provider: name, detail: "the address cannot be sent") }
         let request = HTTPRequest(url: url, headers: ["User-Agent": userAgent], timeout: timeout)
         let response = try await retry.send(request, with: client, provider: name, pacer: pacer)
         switch response.status {

@@ -54,7 +54,6 @@ public struct YelpProvider: PlaceProvider {
         switch error {
         case .providerUnauthorized(let provider, let detail): return .providerUnauthorized(provider: provider, detail: scrub(detail))
         case .providerUnavailable(let provider, let detail): return .providerUnavailable(provider: provider, detail: scrub(detail))
-        case .invalidText(let reason): return .invalidText(scrub(reason))
         case .invalidCoordinate(let detail): return .invalidCoordinate(scrub(detail))
         case .invalidQuery(let reason): return .invalidQuery(scrub(reason))
         default: return error

@@ -130,7 +130,7 @@ struct BMMDelete: ParsableCommand {
         let store = try BMM.open(options)
         let model = try store.model(named: name)
         try Confirmation.require("Remove '\(model.name)' and all its history?", yes: yes)
-        try store.delete(named: model.name)
+        try store.delete(model.id)
         print("Removed '\(model.name)'.")
     }
 }

@@ -152,7 +152,7 @@ struct BMMSet: ParsableCommand {
         let updated: BusinessModel
         if let newText {
             // Emptying a section is `clear`'s job: an empty file or pipe is more likely a mistake.
-            if newText.allSatisfy({ $0.isWhitespace }) {
+            if !SectionEntry.isAnswered(newText) {
                 throw CLIError.badInput("the text is empty; nothing was saved (to empty the section: suite bmm clear \(section.id.shortID))")
             }
             updated = try store.save(text: newText, confidence: confidence, section: section.id, in: model.id)

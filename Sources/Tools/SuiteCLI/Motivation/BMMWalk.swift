@@ -75,7 +75,7 @@ struct BMMWalk: ParsableCommand {
             }
             if !ended && !stop { stop = true }  // end of input: save what was typed, then stop
             let answer = lines.joined(separator: "\n")
-            if !answer.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty && answer != model.text(of: id) {
+            if SectionEntry.isAnswered(answer) && answer != model.text(of: id) {
                 model = try store.save(text: answer, section: id, in: model.id)
                 saved += 1
                 print("Saved \(id.title).")

@@ -63,7 +63,7 @@ enum Places {
     /// `--at`, else the stored current location.
     static func center(_ at: String?, store: PlaceStore) throws -> Coordinate {
         if let at { return try Coordinate.parse(at) }
-        guard let location = try store.location() else { throw CLIError.usage("no current location: set one with 'suite places location set LAT,LON' or pass --at") }
+        guard let location = try store.location() else { throw WorkplaceError.noLocation }
         return location.coordinate
     }
 
@@ -110,9 +110,9 @@ enum Places {
     }
 
     /// A place's number from the words of its positional argument (``SignedArgument``).
-    static func id(_ words: [String]) throws -> Int64 {
+    static func id(_ words: [String]) throws -> Place.ID {
         let text = try SignedArgument.one(words, name: "id")
-        guard let id = Int64(text) else { throw ValidationError("The value '\(text)' is invalid for '<id>'") }
+        guard let id = Place.ID(text) else { throw ValidationError("The value '\(text)' is invalid for '<id>'") }
         return id
     }
 

@@ -39,7 +39,7 @@ struct PlacesLocation: ParsableCommand {
             let place = try SignedArgument.one(words, name: "where")
             let store = try Places.open(options)
             if let coordinate = try? Coordinate.parse(place) {
-                try store.setLocation(coordinate)
+                try await store.setLocation(coordinate)
                 try report(coordinate, label: nil)
                 return
             }
@@ -48,7 +48,7 @@ struct PlacesLocation: ParsableCommand {
             }
             Places.progress()?("Looking up the address on OpenStreetMap…")
             let found = try await providers.geocoder().geocode(place)
-            try store.setLocation(found.coordinate, label: found.displayName)
+            try await store.setLocation(found.coordinate, label: found.displayName)
             try report(found.coordinate, label: found.displayName)
         }
 
@@ -181,7 +181,7 @@ struct PlacesFetch: AsyncParsableCommand {
                                       userAgent: ProviderOptions.userAgent, timeout: providers.timeout, client: CurlHTTPClient())
         }
         let records = try await source.places(near: center, radius: metres, progress: Places.progress())
-        let summary = try store.upsert(records)
+        let summary = try await store.upsert(records)
         if options.json { try Terminal.printJSON(summary); return }
         print("Fetched \(records.count) place\(records.count == 1 ? "" : "s") from \(source.name): \(summary.added) new, \(summary.updated) refreshed.")
     }
@@ -215,7 +215,7 @@ struct PlacesAdd: AsyncParsableCommand {
             Places.progress()?("Looking up the address on OpenStreetMap…")
             coordinate = try await providers.geocoder().geocode(address ?? "").coordinate
         }
-        let place = try store.add(PlaceRecord(name: name, type: type, coordinate: coordinate, address: address, phone: phone, website: website,
+        let place = try await store.add(PlaceRecord(name: name, type: type, coordinate: coordinate, address: address, phone: phone, website: website,
                                               openingHours: hours, origin: .user))
         if options.json { try Terminal.printJSON(place) } else { print("Added #\(place.id) \(place.name) at \(place.coordinate).") }
     }

@@ -84,13 +84,13 @@ enum ErrorReport {
         case let error as CLIError:
             return (error.exitCode, error.description)
         case let error as MotivationError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         case let error as BundleError:
             return (exitCode(error), message(error))
         case let error as QuoteError:
             return (exitCode(error), message(error))
         case let error as WorkplaceError:
-            return (exitCode(error), error.description)
+            return (exitCode(error), message(error))
         default:
             return nil
         }
@@ -100,11 +100,27 @@ enum ErrorReport {
         error.kind == .busy ? ExitStatus.temporary : ExitStatus.ioError
     }
 
+    /// The line printed for a MotivationError: the core's sentence, with the command or flag
+    /// that helps next.
+    static func message(_ error: MotivationError) -> String {
+        switch error {
+        case .modelNotFound(let id): return "no business model named '\(id.uuidString)' (see 'suite bmm list')"
+        case .noModelNamed(let name): return "no business model named '\(name)' (see 'suite bmm list')"
+        case .noCurrentModel: return "\(error.description): create one with 'suite bmm new NAME'"
+        case .invalidText(let invalid) where invalid.field == .businessName:
+            return "invalid business name: \(invalid.problem.describe("name"))"
+        case .invalidText(let invalid): return "invalid section text: \(invalid.problem.describe("text"))"
+        case .versionNotFound(let section, _): return "\(error.description) (see 'suite bmm history \(section.shortID)')"
+        case .notShareable: return "\(error.description); fill it in or use --force"
+        case .duplicateName, .textTooLong, .malformedDocument, .store: return error.description
+        }
+    }
+
     static func exitCode(_ error: MotivationError) -> Int32 {
         switch error {
-        case .modelNotFound, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
+        case .modelNotFound, .noModelNamed, .duplicateName, .noCurrentModel, .versionNotFound, .notShareable:
             return ExitStatus.failure
-        case .invalidName, .textTooLong, .invalidText, .malformedDocument:
+        case .textTooLong, .invalidText, .malformedDocument:
             return ExitStatus.dataError
         case .store(let error):
             return exitCode(error)
@@ -196,6 +212,19 @@ enum ErrorReport {
             return ExitStatus.temporary
         case .store(let error):
             return exitCode(error)
+        }
+    }
+
+    /// The line printed for a WorkplaceError: the core's sentence, with the command, flag or
+    /// environment variable that helps next.
+    static func message(_ error: WorkplaceError) -> String {
+        switch error {
+        case .noLocation: return "\(error.description): set one with 'suite places location set LAT,LON' or pass --at"
+        case .missingAPIKey: return "\(error.description): set YELP_API_KEY (or use --provider osm)"
+        case .invalidAPIKey: return "\(error.description): check YELP_API_KEY"
+        case .placeNotFound, .invalidCoordinate, .invalidRating, .invalidText, .invalidQuery, .addressNotFound, .providerUnauthorized,
+             .providerRateLimited, .providerUnavailable, .malformedImport, .store:
+            return error.description
         }
     }
 }

@@ -1,0 +1,264 @@
+import Foundation
+import GRDB
+import Testing
+@testable import MotivationCore
+
+/// The values an observation gave, collected by the task that iterates it.
+actor Recorder<Value: Sendable & Equatable> {
+    private(set) var values: [Value] = []
+    private(set) var failure: MotivationError?
+    private(set) var finished = false
+
+    func append(_ value: Value) { values.append(value) }
+    func end(_ error: MotivationError?) { failure = error; finished = true }
+
+    /// Iterates `observation` in a new task until it ends or the task is cancelled.
+    nonisolated func follow(_ observation: StoreObservation<Value, MotivationError>) -> Task<Void, Never> {
+        Task {
+            do throws(MotivationError) {
+                for try await value in observation { await append(value) }
+                await end(nil)
+            } catch {
+                await end(error)
+            }
+        }
+    }
+
+    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). The bound is
+    /// generous: tests run in parallel, and the synchronous ones (the CLI tests wait for processes)
+    /// can hold every thread of the cooperative pool for minutes on a machine with few cores, so
+    /// no task of this test runs meanwhile. Timing is checked where it matters, apart from that.
+    func wait(seconds: Double = 300, until condition: ([Value]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition(values) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(values)
+    }
+
+    /// Waits until the sequence ended (true) or `seconds` pass (false).
+    func waitUntilFinished(seconds: Double = 300) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while !finished && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return finished
+    }
+}
+
+/// Waits until `condition` holds, for at most `seconds`.
+func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
+    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+    while ContinuousClock.now < deadline {
+        if condition() { return true }
+        try? await Task.sleep(for: .milliseconds(5))
+    }
+    return condition()
+}
+
+func temporaryStoreURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("suite-bmm-tests-\(UUID().uuidString)")
+        .appendingPathComponent(BusinessModelStore.fileName)
+}
+
+@Suite struct InMemoryStoreTests {
+    @Test func hasTheSameSchemaAsAStoreFileAndWorks() throws {
+        let memory = try BusinessModelStore.inMemory()
+        let file = try BusinessModelStore(url: temporaryStoreURL())
+        func schema(_ store: BusinessModelStore) throws -> [String] {
+            try store.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") }
+        }
+        #expect(try schema(memory) == schema(file))
+        #expect(try memory.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } == ["v1"])
+        let model = try memory.create(name: "Acme")
+        try memory.save(text: "Bread by 7", section: .valueProposition, in: model.id)
+        #expect(try memory.current().completeness.done == [.valueProposition])
+        #expect(try memory.models().map(\.percent) == [10])
+    }
+
+    @Test func writesNothingToDiskAndIsSeenByNoOtherStore() throws {
+        let folder = FileManager.default.currentDirectoryPath
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let first = try BusinessModelStore.inMemory(), second = try BusinessModelStore.inMemory()
+        try first.create(name: "Acme")
+        #expect(first.path == ":memory:")
+        #expect(try second.models().isEmpty)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == before)
+        #expect(!FileManager.default.fileExists(atPath: ":memory:"))
+    }
+}
+
+@Suite struct AsyncCallTests {
+    @Test func openAndEveryScreenCallWorkFromAsyncCode() async throws {
+        let url = temporaryStoreURL()
+        let store = try await BusinessModelStore.open(at: url)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(try await store.currentIfAny() == nil)
+        let model = try await store.create(name: "Acme")
+        try await store.save(text: "first", section: .valueProposition, in: model.id)
+        try await store.save(text: "second", confidence: .validated, section: .valueProposition, in: model.id)
+        try await store.setConfidence(.assumption, section: .valueProposition, in: model.id)
+        #expect(try await store.history(of: .valueProposition, in: model.id).map(\.text) == ["first", "second", "second"])
+        try await store.restore(section: .valueProposition, version: 1, in: model.id)
+        #expect(try await store.model(model.id).text(of: .valueProposition) == "first")
+        #expect(try await store.model(named: "ACME").id == model.id)
+        let copy = try await store.duplicate(model.id, as: "Acme 2")
+        try await store.rename(copy.id, to: "Acme Two")
+        try await store.use(model.id)
+        #expect(try await store.current().id == model.id)
+        try await store.use(named: "acme two")
+        #expect(try await store.models().map(\.name) == ["Acme", "Acme Two"])
+        let document = try await store.document(for: model.id)
+        try await store.delete(model.id)
+        try await store.delete(named: "Acme Two")
+        #expect(try await store.models().isEmpty)
+        #expect(try await store.importDocument(document, as: "Imported").name == "Imported")
+
+        let readOnly = try await BusinessModelStore.open(at: url, readOnly: true)
+        #expect(try await readOnly.current().name == "Imported")
+        await #expect(throws: MotivationError.self) { try await readOnly.create(name: "Nope") }
+    }
+
+    @Test func errorsArriveTyped() async throws {
+        let store = try BusinessModelStore.inMemory()
+        let missing = BusinessModel.ID()
+        do throws(MotivationError) {
+            try await store.save(text: "x", section: .channels, in: missing)
+            Issue.record("saved into a missing model")
+        } catch .modelNotFound(let id) {
+            #expect(id == missing)
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Suite struct ObservationTests {
+    @Test func givesTheCurrentValueAtOnceThenEachOwnWrite() async throws {
+        let store = try BusinessModelStore.inMemory()
+        let recorder = Recorder<BusinessModel?>()
+        let task = recorder.follow(store.observeCurrent())
+        defer { task.cancel() }
+        // Nothing is written: the first value comes without a change.
+        #expect(await recorder.wait { $0.count == 1 })
+        #expect(await recorder.values == [nil])
+
+        let model = try await store.create(name: "Acme")
+        #expect(await recorder.wait { $0.last??.id == model.id })
+        try await store.save(text: "Bread", section: .valueProposition, in: model.id)
+        #expect(await recorder.wait { $0.last??.completeness.percent == 10 })
+        // A write that changes nothing observed gives no new value.
+        let count = await recorder.values.count
+        try await store.create(name: "Other", makeCurrent: false)
+        try? await Task.sleep(for: .milliseconds(300))
+        #expect(await recorder.values.count == count)
+    }
+
+    @Test func completenessChangesOnlyWhenWhatIsDoneChanges() async throws {
+        let store = try BusinessModelStore.inMemory()
+        let model = try await store.create(name: "Acme")
+        let recorder = Recorder<Completeness?>()
+        let task = recorder.follow(store.observeCurrentCompleteness())
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0.count == 1 })
+        try await store.save(text: "Bread", section: .valueProposition, in: model.id)
+        #expect(await recorder.wait { $0.last??.percent == 10 })
+        try await store.save(text: "Bread by 7", section: .valueProposition, in: model.id)
+        try? await Task.sleep(for: .milliseconds(300))
+        #expect(await recorder.values.compactMap { $0?.percent } == [0, 10])
+    }
+
+    @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
+        let url = temporaryStoreURL()
+        let screen = try await BusinessModelStore.open(at: url)
+        let model = try await screen.create(name: "Acme")
+        let recorder = Recorder<[BusinessModelSummary]>()
+        let task = recorder.follow(screen.observeModels())
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0.count == 1 })
+
+        // Another store value on the same file stands for another process (the CLI). While other
+        // tests hold every thread of the cooperative pool nothing here runs (see Recorder.wait), so
+        // writes are repeated until one arrives within a second of its commit; each must arrive.
+        let other = try BusinessModelStore(url: url)
+        var fastest = Duration.seconds(3600), attempt = 0
+        let budget = ContinuousClock.now + .seconds(300)
+        while fastest >= .seconds(1) && ContinuousClock.now < budget {
+            attempt += 1
+            let seen = await recorder.values.count
+            let start = ContinuousClock.now
+            try await other.save(text: "Bread \(attempt)", section: .valueProposition, in: model.id)
+            try #require(await recorder.wait { $0.count > seen })
+            fastest = min(fastest, ContinuousClock.now - start)
+        }
+        #expect(fastest < .seconds(1))
+        #expect(await recorder.values.last?.first?.percent == 10)
+    }
+
+    @Test func cancellingTheTaskEndsTheSequenceAndTheWatching() async throws {
+        let store = try BusinessModelStore(url: temporaryStoreURL())
+        let model = try await store.create(name: "Acme")
+        let recorder = Recorder<[SectionVersion]>()
+        let task = recorder.follow(store.observeHistory(of: .channels, in: model.id))
+        #expect(await recorder.wait { $0.count == 1 })
+        #expect(store.store.changes.subscriberCount == 1)
+        task.cancel()
+        #expect(await recorder.waitUntilFinished())
+        #expect(await recorder.failure == nil)
+        #expect(await eventually { store.store.changes.subscriberCount == 0 })
+    }
+
+    @Test func aDeletedModelEndsItsObservationWithTheTypedError() async throws {
+        let store = try BusinessModelStore.inMemory()
+        let model = try await store.create(name: "Acme")
+        let recorder = Recorder<BusinessModel>()
+        let task = recorder.follow(store.observeModel(model.id))
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0.count == 1 })
+        try await store.delete(model.id)
+        #expect(await recorder.waitUntilFinished())
+        #expect(await recorder.failure == .modelNotFound(model.id))
+    }
+}
+
+@Suite struct TypedErrorTests {
+    @Test func notFoundErrorsCarryTheIdOrTheName() throws {
+        let store = try BusinessModelStore.inMemory()
+        let id = BusinessModel.ID()
+        #expect(throws: MotivationError.modelNotFound(id)) { try store.model(id) }
+        #expect(throws: MotivationError.modelNotFound(id)) { try store.rename(id, to: "x") }
+        #expect(throws: MotivationError.noModelNamed("Nope")) { try store.use(named: "Nope") }
+        let model = try store.create(name: "Acme")
+        #expect(throws: MotivationError.versionNotFound(section: .channels, version: 3)) {
+            try store.restore(section: .channels, version: 3, in: model.id)
+        }
+    }
+
+    @Test func invalidTextCarriesTheFieldAndTheProblem() throws {
+        let store = try BusinessModelStore.inMemory()
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .businessName, problem: .empty))) { try store.create(name: " ") }
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .businessName, problem: .lineBreak))) { try store.create(name: "a\nb") }
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .businessName, problem: .tooLong(length: 201, limit: 200, bytes: false)))) {
+            try store.create(name: String(repeating: "n", count: 201))
+        }
+        let model = try store.create(name: "Acme")
+        #expect(throws: MotivationError.invalidText(InvalidText(field: .sectionText, problem: .controlCharacter(0x1B)))) {
+            try store.save(text: "a\u{1B}[31m", section: .channels, in: model.id)
+        }
+        #expect(throws: MotivationError.textTooLong(length: 1_000_001, limit: 1_000_000)) {
+            try store.save(text: String(repeating: "t", count: 1_000_001), section: .channels, in: model.id)
+        }
+    }
+
+    @Test func noMessageNamesACommandOrAFlag() throws {
+        let errors: [MotivationError] = [
+            .modelNotFound(BusinessModel.ID()), .noModelNamed("x"), .duplicateName("x"), .noCurrentModel,
+            .textTooLong(length: 2, limit: 1), .invalidText(InvalidText(field: .businessName, problem: .empty)),
+            .versionNotFound(section: .channels, version: 2), .notShareable(missingName: true, missingSections: [.valueProposition]),
+            .malformedDocument(reason: "x"), .store(StoreError(kind: .busy, path: "/x")),
+        ]
+        for error in errors {
+            #expect(!error.description.contains("suite "), "\(error)")
+            #expect(!error.description.contains("--"), "\(error)")
+        }
+    }
+}

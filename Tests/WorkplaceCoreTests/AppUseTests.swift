@@ -1,0 +1,257 @@
+import Foundation
+import GRDB
+import Testing
+@testable import WorkplaceCore
+
+/// The values an observation gave, collected by the task that iterates it.
+actor Recorder<Value: Sendable & Equatable> {
+    private(set) var values: [Value] = []
+    private(set) var failure: WorkplaceError?
+    private(set) var finished = false
+
+    func append(_ value: Value) { values.append(value) }
+    func end(_ error: WorkplaceError?) { failure = error; finished = true }
+
+    /// Iterates `observation` in a new task until it ends or the task is cancelled.
+    nonisolated func follow(_ observation: StoreObservation<Value, WorkplaceError>) -> Task<Void, Never> {
+        Task {
+            do throws(WorkplaceError) {
+                for try await value in observation { await append(value) }
+                await end(nil)
+            } catch {
+                await end(error)
+            }
+        }
+    }
+
+    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). The bound is
+    /// generous: tests run in parallel, and the synchronous ones (the CLI tests wait for processes)
+    /// can hold every thread of the cooperative pool for minutes on a machine with few cores, so
+    /// no task of this test runs meanwhile. Timing is checked where it matters, apart from that.
+    func wait(seconds: Double = 300, until condition: ([Value]) -> Bool) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while ContinuousClock.now < deadline {
+            if condition(values) { return true }
+            try? await Task.sleep(for: .milliseconds(5))
+        }
+        return condition(values)
+    }
+
+    /// Waits until the sequence ended (true) or `seconds` pass (false).
+    func waitUntilFinished(seconds: Double = 300) async -> Bool {
+        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
+        while !finished && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        return finished
+    }
+}
+
+func temporaryPlaceStoreURL() -> URL {
+    FileManager.default.temporaryDirectory.appendingPathComponent("suite-places-tests-\(UUID().uuidString)")
+        .appendingPathComponent(PlaceStore.fileName)
+}
+
+/// Two places a few hundred metres from `berlin`.
+func nearbyRecords() throws -> [PlaceRecord] {
+    [
+        PlaceRecord(name: "Kaffee Eck", type: .coffeeShop, coordinate: try Coordinate(latitude: 52.5203, longitude: 13.4049),
+                    origin: .openStreetMap, providerID: "node/1"),
+        PlaceRecord(name: "Stadtbibliothek", type: .library, coordinate: try Coordinate(latitude: 52.5190, longitude: 13.4070),
+                    origin: .openStreetMap, providerID: "node/2"),
+    ]
+}
+
+@Suite struct InMemoryPlaceStoreTests {
+    @Test func hasTheSameSchemaAsAStoreFileAndWorks() throws {
+        let memory = try PlaceStore.inMemory()
+        let file = try PlaceStore(url: temporaryPlaceStoreURL())
+        func schema(_ store: PlaceStore) throws -> [String] {
+            try store.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") }
+        }
+        #expect(try schema(memory) == schema(file))
+        #expect(try schema(memory).contains { $0.contains("USING rtree") })
+        try memory.upsert(try nearbyRecords())
+        let found = try memory.near(PlaceQuery(center: berlin, radius: 500))
+        #expect(found.map(\.place.name) == ["Kaffee Eck", "Stadtbibliothek"])
+        let rated = try memory.rate(found[1].place.id, RatingChange(values: [.wifi: 5]))
+        #expect(rated.pinColor == .blue)
+        try memory.setLocation(berlin, label: "Mitte")
+        #expect(try memory.location() == CurrentLocation(coordinate: berlin, label: "Mitte"))
+    }
+
+    @Test func writesNothingToDiskAndIsSeenByNoOtherStore() throws {
+        let folder = FileManager.default.currentDirectoryPath
+        let before = try FileManager.default.contentsOfDirectory(atPath: folder)
+        let first = try PlaceStore.inMemory(), second = try PlaceStore.inMemory()
+        try first.upsert(try nearbyRecords())
+        #expect(first.path == ":memory:")
+        #expect(try second.count() == 0)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder) == before)
+        #expect(!FileManager.default.fileExists(atPath: ":memory:"))
+    }
+}
+
+@Suite struct AsyncPlaceCallTests {
+    @Test func openAndEveryScreenCallWorkFromAsyncCode() async throws {
+        let url = temporaryPlaceStoreURL()
+        let store = try await PlaceStore.open(at: url)
+        #expect(FileManager.default.fileExists(atPath: url.path))
+        #expect(try await store.location() == nil)
+        try await store.setLocation(berlin)
+        #expect(try await store.location() == CurrentLocation(coordinate: berlin))
+        #expect(try await store.upsert(try nearbyRecords()) == PlaceImportSummary(added: 2, updated: 0))
+        let mine = try await store.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user))
+        #expect(try await store.count() == 3)
+        try await store.rate(mine.id, RatingChange(values: [.wifi: 4], notes: "by the window"))
+        #expect(try await store.place(mine.id).rating?.notes == "by the window")
+        #expect(try await store.near(PlaceQuery(center: berlin, radius: 100)).first?.place.id == mine.id)
+        let geoJSON = PlaceFiles.geoJSON(try await store.allPlaces())
+        try await store.remove(mine.id)
+        #expect(try await store.allPlaces().map(\.name) == ["Kaffee Eck", "Stadtbibliothek"])
+        #expect(try await store.importFile(geoJSON, name: "places.geojson") == PlaceImportSummary(added: 1, updated: 2))
+
+        let readOnly = try await PlaceStore.open(at: url, readOnly: true)
+        #expect(try await readOnly.count() == 3)
+        await #expect(throws: WorkplaceError.self) { try await readOnly.setLocation(berlin) }
+    }
+
+    @Test func errorsArriveTyped() async throws {
+        let store = try PlaceStore.inMemory()
+        do throws(WorkplaceError) {
+            try await store.rate(42, RatingChange(values: [.wifi: 1]))
+            Issue.record("rated a missing place")
+        } catch .placeNotFound(let id) {
+            #expect(id == Place.ID(42))
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
+    }
+}
+
+@Suite struct PlaceObservationTests {
+    @Test func nearGivesTheAnswerAtOnceThenAfterEachOwnWrite() async throws {
+        let store = try PlaceStore.inMemory()
+        try await store.upsert(try nearbyRecords())
+        let recorder = Recorder<[NearbyPlace]>()
+        let task = recorder.follow(store.observeNear(PlaceQuery(center: berlin, radius: 500)))
+        defer { task.cancel() }
+        // Nothing is written: the first value comes without a change.
+        #expect(await recorder.wait { $0.count == 1 })
+        #expect(await recorder.values.first?.map(\.place.pinColor) == [.red, .red])
+
+        let library = try #require(await recorder.values.first?[1].place.id)
+        try await store.rate(library, RatingChange(pinColor: .green))
+        #expect(await recorder.wait { $0.last?.map(\.place.pinColor) == [.red, .green] })
+        // A change outside the answer gives no new value.
+        let count = await recorder.values.count
+        try await store.upsert([PlaceRecord(name: "Far away", type: .bar, coordinate: try Coordinate(latitude: -33.87, longitude: 151.21),
+                                            origin: .openStreetMap, providerID: "node/9")])
+        try? await Task.sleep(for: .milliseconds(300))
+        #expect(await recorder.values.count == count)
+    }
+
+    @Test func theLocationIsObserved() async throws {
+        let store = try PlaceStore.inMemory()
+        let recorder = Recorder<CurrentLocation?>()
+        let task = recorder.follow(store.observeLocation())
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0 == [nil] })
+        try await store.setLocation(berlin, label: "Alexanderplatz")
+        #expect(await recorder.wait { $0.last == CurrentLocation(coordinate: berlin, label: "Alexanderplatz") })
+    }
+
+    @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
+        let url = temporaryPlaceStoreURL()
+        let screen = try await PlaceStore.open(at: url)
+        try await screen.upsert(try nearbyRecords())
+        let recorder = Recorder<[NearbyPlace]>()
+        let task = recorder.follow(screen.observeNear(PlaceQuery(center: berlin, radius: 500)))
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0.count == 1 })
+        let id = try #require(await recorder.values.first?.first?.place.id)
+
+        // Another store value on the same file stands for another process (the CLI). While other
+        // tests hold every thread of the cooperative pool nothing here runs (see Recorder.wait), so
+        // writes are repeated until one arrives within a second of its commit; each must arrive.
+        let other = try PlaceStore(url: url)
+        var fastest = Duration.seconds(3600), attempt = 0
+        let budget = ContinuousClock.now + .seconds(300)
+        while fastest >= .seconds(1) && ContinuousClock.now < budget {
+            attempt += 1
+            let seen = await recorder.values.count
+            let start = ContinuousClock.now
+            try await other.rate(id, RatingChange(values: [.wifi: attempt % 6]))  // each a new value
+            try #require(await recorder.wait { $0.count > seen })
+            fastest = min(fastest, ContinuousClock.now - start)
+        }
+        #expect(fastest < .seconds(1))
+        #expect(await recorder.values.last?.first?.place.pinColor == .blue)
+    }
+
+    @Test func cancellingTheTaskEndsTheSequenceAndTheWatching() async throws {
+        let store = try PlaceStore(url: temporaryPlaceStoreURL())
+        let recorder = Recorder<[Place]>()
+        let task = recorder.follow(store.observeAllPlaces())
+        #expect(await recorder.wait { $0.count == 1 })
+        #expect(store.store.changes.subscriberCount == 1)
+        task.cancel()
+        #expect(await recorder.waitUntilFinished())
+        #expect(await recorder.failure == nil)
+        let deadline = ContinuousClock.now + .seconds(300)
+        while store.store.changes.subscriberCount != 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
+        #expect(store.store.changes.subscriberCount == 0)
+    }
+
+    @Test func aRemovedPlaceEndsItsObservationWithTheTypedError() async throws {
+        let store = try PlaceStore.inMemory()
+        let place = try await store.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user))
+        let recorder = Recorder<Place>()
+        let task = recorder.follow(store.observePlace(place.id))
+        defer { task.cancel() }
+        #expect(await recorder.wait { $0.count == 1 })
+        try await store.remove(place.id)
+        #expect(await recorder.waitUntilFinished())
+        #expect(await recorder.failure == .placeNotFound(place.id))
+    }
+}
+
+@Suite struct TypedPlaceErrorTests {
+    @Test func notFoundCarriesTheTypedID() throws {
+        let store = try PlaceStore.inMemory()
+        let missing: Place.ID = 7
+        #expect(throws: WorkplaceError.placeNotFound(missing)) { try store.place(missing) }
+        #expect(throws: WorkplaceError.placeNotFound(missing)) { try store.remove(missing) }
+        #expect(WorkplaceError.placeNotFound(missing).description == "no place 7")
+    }
+
+    @Test func invalidTextCarriesTheFieldAndTheProblem() throws {
+        let store = try PlaceStore.inMemory()
+        func record(name: String = "Desk", address: String? = nil, phone: String? = nil) -> PlaceRecord {
+            PlaceRecord(name: name, type: .other, coordinate: berlin, address: address, phone: phone, origin: .user)
+        }
+        #expect(throws: WorkplaceError.invalidText(InvalidText(field: .placeName, problem: .empty))) { try store.add(record(name: " ")) }
+        #expect(throws: WorkplaceError.invalidText(InvalidText(field: .address, problem: .lineBreak))) { try store.add(record(address: "a\nb")) }
+        #expect(throws: WorkplaceError.invalidText(InvalidText(field: .phoneNumber, problem: .tooLong(length: 101, limit: 100, bytes: false)))) {
+            try store.add(record(phone: String(repeating: "1", count: 101)))
+        }
+        let place = try store.add(record())
+        #expect(throws: WorkplaceError.invalidText(InvalidText(field: .placeNote, problem: .controlCharacter(0x07)))) {
+            try store.rate(place.id, RatingChange(notes: "bell\u{7}"))
+        }
+        #expect(WorkplaceError.invalidText(InvalidText(field: .placeName, problem: .empty)).description == "the place name is empty")
+    }
+
+    @Test func noMessageNamesACommandAFlagOrAnEnvironmentVariable() {
+        let errors: [WorkplaceError] = [
+            .placeNotFound(1), .invalidCoordinate("x"), .invalidRating(dimension: "wifi", value: "9"),
+            .invalidText(InvalidText(field: .placeNote, problem: .empty)), .invalidQuery("x"), .noLocation, .addressNotFound("x"),
+            .missingAPIKey(provider: "Yelp"), .invalidAPIKey(provider: "Yelp"), .providerUnauthorized(provider: "Yelp", detail: "x"),
+            .providerRateLimited(provider: "Yelp"), .providerUnavailable(provider: "Yelp", detail: "x"),
+            .malformedImport(file: "f", reason: "r"), .store(StoreError(kind: .busy, path: "/x")),
+        ]
+        for error in errors {
+            #expect(!error.description.contains("suite "), "\(error)")
+            #expect(!error.description.contains("--"), "\(error)")
+            #expect(!error.description.contains("API_KEY"), "\(error)")
+        }
+    }
+}
