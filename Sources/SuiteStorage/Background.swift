@@ -2,11 +2,17 @@ import Dispatch
 
 /// Runs blocking store work (SQLite calls, `fsync`, waiting on a lock) on a GCD thread, so that an
 /// `async` caller's actor and Swift's cooperative threads are never blocked by it.
+///
+/// The work goes to a queue of our own, not to a global queue: GCD gives a queue of our own a
+/// thread even when the global queues' threads (as many as cores) are all busy or blocked, so
+/// store work never waits behind unrelated blocking work in the same process.
 package enum Background {
+    package static let queue = DispatchQueue(label: "suite.store", qos: .userInitiated, attributes: .concurrent)
+
     package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let work = Work(body)
         let result: Result<T, E> = await withCheckedContinuation { continuation in
-            DispatchQueue.global(qos: .userInitiated).async {
+            queue.async {
                 continuation.resume(returning: work.run())
             }
         }

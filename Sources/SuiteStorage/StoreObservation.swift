@@ -7,21 +7,25 @@ import GRDB
 /// - A commit made by any other connection (another process such as the `suite` CLI, or another
 ///   `Store` value on the same file) is seen by polling SQLite's `PRAGMA data_version` on a
 ///   dedicated read-only connection: its value changes whenever another connection commits to the
-///   file. The poll runs every ``pollInterval`` only while something observes the store, costs one
-///   read of the shared WAL index, and writes nothing.
+///   file. The poll runs every ``pollInterval`` only while something observes the store, reads
+///   the shared WAL index only, and writes nothing.
+///
+/// Everything here runs on GCD queues of its own (a timer, and each observer's serial queue), not
+/// on Swift's cooperative threads: an observation keeps up even when the process's tasks keep
+/// those threads busy.
 ///
 /// GRDB's `ValueObservation` is not used because it sees only writes made through the same
 /// `DatabaseWriter`, never another process's.
 package final class ChangeSignal: @unchecked Sendable {
     /// How often another connection's commits are looked for.
-    package static let pollInterval: Duration = .milliseconds(200)
+    package static let pollInterval: DispatchTimeInterval = .milliseconds(200)
 
     private let path: String?
     private let busyTimeout: TimeInterval
     private let lock = NSLock()
     // Guarded by `lock`.
-    private var subscribers: [UUID: AsyncStream<Void>.Continuation] = [:]
-    private var poller: Task<Void, Never>?
+    private var subscribers: [UUID: @Sendable () -> Void] = [:]
+    private var poller: Poller?
 
     /// `path` is the store file, or nil for a store no other connection can see (in memory).
     package init(path: String?, busyTimeout: TimeInterval) {
@@ -29,37 +33,37 @@ package final class ChangeSignal: @unchecked Sendable {
         self.busyTimeout = busyTimeout
     }
 
-    deinit { poller?.cancel() }
+    deinit { poller?.stop() }
 
     /// Signals every subscriber (after a commit by this process).
     package func notify() {
         lock.lock()
-        let continuations = Array(subscribers.values)
+        let callbacks = Array(subscribers.values)
         lock.unlock()
-        for continuation in continuations { continuation.yield() }
+        for callback in callbacks { callback() }
     }
 
-    /// A stream with one element per change (changes in a burst may be coalesced into one),
-    /// until the consuming task is cancelled.
-    package func subscribe() -> AsyncStream<Void> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
+    /// Calls `onChange` after every change (from any thread; changes in a burst may come as one
+    /// call) until the returned token's subscription is ended with ``unsubscribe(_:)``.
+    package func subscribe(_ onChange: @escaping @Sendable () -> Void) -> UUID {
         let id = UUID()
-        continuation.onTermination = { [weak self] _ in self?.unsubscribe(id) }
         lock.lock()
-        subscribers[id] = continuation
-        if poller == nil, let path { poller = Self.startPolling(path: path, busyTimeout: busyTimeout, signal: self) }
+        subscribers[id] = onChange
+        if poller == nil, let path { poller = Poller(path: path, busyTimeout: busyTimeout, signal: self) }
         lock.unlock()
-        return stream
+        return id
     }
 
-    private func unsubscribe(_ id: UUID) {
+    package func unsubscribe(_ id: UUID) {
         lock.lock()
         subscribers[id] = nil
+        var stopped: Poller?
         if subscribers.isEmpty {
-            poller?.cancel()
+            stopped = poller
             poller = nil
         }
         lock.unlock()
+        stopped?.stop()
     }
 
     /// Observers at the moment (for tests).
@@ -69,36 +73,57 @@ package final class ChangeSignal: @unchecked Sendable {
         return subscribers.count
     }
 
-    private static func startPolling(path: String, busyTimeout: TimeInterval, signal: ChangeSignal) -> Task<Void, Never> {
-        Task.detached { [weak signal] in
-            var config = Configuration()
-            config.readonly = true
-            config.busyMode = .timeout(busyTimeout)
-            guard let connection = try? DatabaseQueue(path: path, configuration: config) else { return }
-            defer { try? connection.close() }
-            func version() -> Int? {
-                try? connection.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+    /// Reads `PRAGMA data_version` every ``pollInterval`` on its own read-only connection, and
+    /// signals when it changes.
+    private final class Poller: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "suite.store.poll", qos: .utility)
+        private let timer: DispatchSourceTimer
+        // Used on `queue` only.
+        private var connection: DatabaseQueue?
+        private var last: Int?
+
+        init(path: String, busyTimeout: TimeInterval, signal: ChangeSignal) {
+            timer = DispatchSource.makeTimerSource(queue: queue)
+            queue.async { [self] in
+                var config = Configuration()
+                config.readonly = true
+                config.busyMode = .timeout(busyTimeout)
+                connection = try? DatabaseQueue(path: path, configuration: config)
+                last = version()
             }
-            var last = version()
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: pollInterval) } catch { return }
+            timer.schedule(deadline: .now() + pollInterval, repeating: pollInterval, leeway: .milliseconds(20))
+            timer.setEventHandler { [weak self, weak signal] in
+                guard let self, let signal else { return }
                 let current = version()
                 if current != last {
                     last = current
-                    guard let signal else { return }
                     signal.notify()
                 }
+            }
+            timer.resume()
+        }
+
+        private func version() -> Int? {
+            try? connection?.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+        }
+
+        func stop() {
+            timer.cancel()
+            queue.async { [self] in
+                try? connection?.close()
+                connection = nil
             }
         }
     }
 }
 
 /// The values of one query over a store, as an `AsyncSequence`: the current value at once, then
-/// a new value after every change that alters it (see `ChangeSignal` for how changes of other
-/// processes arrive). Equal consecutive values are given once.
+/// a new value after every change that alters it (see `ChangeSignal` in SuiteStorage for how
+/// changes of other processes arrive). Equal consecutive values are given once; when changes come
+/// faster than values are taken, the newest value is kept.
 ///
 /// The sequence ends when the task iterating it is cancelled; it throws, and ends, when a fetch
-/// fails. Each iterator observes on its own.
+/// fails. Each iterator observes on its own; fetches run on a GCD queue of the iterator's own.
 public struct StoreObservation<Element: Sendable & Equatable, Failure: Error & Sendable>: AsyncSequence, Sendable {
     private let signal: ChangeSignal
     private let fetch: @Sendable () throws(Failure) -> Element
@@ -110,33 +135,15 @@ public struct StoreObservation<Element: Sendable & Equatable, Failure: Error & S
 
     public func makeAsyncIterator() -> Iterator {
         let (stream, continuation) = AsyncStream.makeStream(of: Result<Element, Failure>.self, bufferingPolicy: .bufferingNewest(1))
-        let signal = signal, fetch = fetch
-        let producer = Task.detached {
-            // Subscribed before the first fetch, so no change after it is missed.
-            let changes = signal.subscribe()
-            var last: Element?
-            func deliver() async -> Bool {
-                do throws(Failure) {
-                    let value = try await Background.run(fetch)
-                    if value != last {
-                        last = value
-                        continuation.yield(.success(value))
-                    }
-                    return true
-                } catch {
-                    continuation.yield(.failure(error))
-                    continuation.finish()
-                    return false
-                }
-            }
-            guard await deliver() else { return }
-            for await _ in changes {
-                if Task.isCancelled { break }
-                guard await deliver() else { return }
-            }
-            continuation.finish()
+        let run = Run(fetch: fetch, continuation: continuation)
+        // Subscribed before the first fetch, so no change after it is missed.
+        let token = signal.subscribe { run.changed() }
+        let signal = signal
+        continuation.onTermination = { _ in
+            signal.unsubscribe(token)
+            run.stop()
         }
-        continuation.onTermination = { _ in producer.cancel() }
+        run.changed()
         return Iterator(base: stream.makeAsyncIterator())
     }
 
@@ -146,6 +153,60 @@ public struct StoreObservation<Element: Sendable & Equatable, Failure: Error & S
         public mutating func next() async throws(Failure) -> Element? {
             guard let result = await base.next() else { return nil }
             return try result.get()
+        }
+    }
+
+    /// One iterator's fetching: on a serial queue, one fetch at a time; a change signalled while
+    /// a fetch is waiting to run adds nothing (that fetch sees it).
+    private final class Run: @unchecked Sendable {
+        private let queue = DispatchQueue(label: "suite.store.observation", qos: .userInitiated)
+        private let fetch: @Sendable () throws(Failure) -> Element
+        private let continuation: AsyncStream<Result<Element, Failure>>.Continuation
+        private let lock = NSLock()
+        // Guarded by `lock`.
+        private var scheduled = false
+        private var stopped = false
+        // Used on `queue` only.
+        private var last: Element?
+
+        init(fetch: @escaping @Sendable () throws(Failure) -> Element, continuation: AsyncStream<Result<Element, Failure>>.Continuation) {
+            self.fetch = fetch
+            self.continuation = continuation
+        }
+
+        func changed() {
+            lock.lock()
+            let schedule = !scheduled && !stopped
+            if schedule { scheduled = true }
+            lock.unlock()
+            guard schedule else { return }
+            queue.async { [self] in
+                lock.lock()
+                scheduled = false
+                let done = stopped
+                lock.unlock()
+                if !done { deliver() }
+            }
+        }
+
+        func stop() {
+            lock.lock()
+            stopped = true
+            lock.unlock()
+        }
+
+        private func deliver() {
+            do throws(Failure) {
+                let value = try fetch()
+                if value != last {
+                    last = value
+                    continuation.yield(.success(value))
+                }
+            } catch {
+                continuation.yield(.failure(error))
+                continuation.finish()
+                stop()
+            }
         }
     }
 }

@@ -2,8 +2,9 @@ import Foundation
 import Testing
 @testable import BundleCore
 
-/// Waits (polling) until `condition` holds, for at most `seconds`.
-func eventually(within seconds: Double = 10, _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
+/// Waits (polling) until `condition` holds, for at most `seconds`: a guard against a hang only,
+/// as a full test run on two cores can keep every thread of the cooperative pool busy for minutes.
+func eventually(within seconds: Double = 300, _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
     let deadline = Date().addingTimeInterval(seconds)
     while Date() < deadline {
         if try await condition() { return true }

@@ -176,21 +176,13 @@ func temporaryStoreURL() -> URL {
         defer { task.cancel() }
         #expect(await recorder.wait { $0.count == 1 })
 
-        // Another store value on the same file stands for another process (the CLI). While other
-        // tests hold every thread of the cooperative pool nothing here runs (see Recorder.wait), so
-        // writes are repeated until one arrives within a second of its commit; each must arrive.
+        // Another store value on the same file stands for another process (the CLI): its commit
+        // reaches this store only through the file. (How fast is measured with real processes on
+        // idle cores by Scripts/check-watch-todos, not by a timed unit test.)
         let other = try BusinessModelStore(url: url)
-        var fastest = Duration.seconds(3600), attempt = 0
-        let budget = ContinuousClock.now + .seconds(300)
-        while fastest >= .seconds(1) && ContinuousClock.now < budget {
-            attempt += 1
-            let seen = await recorder.values.count
-            let start = ContinuousClock.now
-            try await other.save(text: "Bread \(attempt)", section: .valueProposition, in: model.id)
-            try #require(await recorder.wait { $0.count > seen })
-            fastest = min(fastest, ContinuousClock.now - start)
-        }
-        #expect(fastest < .seconds(1))
+        let seen = await recorder.values.count
+        try await other.save(text: "Bread", section: .valueProposition, in: model.id)
+        #expect(await recorder.wait { $0.count > seen })
         #expect(await recorder.values.last?.first?.percent == 10)
     }
 

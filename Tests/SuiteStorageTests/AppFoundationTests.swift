@@ -76,7 +76,7 @@ import Testing
         #expect(seen.first == 0 || seen.first == 1)
         #expect(seen.last == 2)
         // Leaving the loop cancels the observation's work.
-        for _ in 0..<500 where store.changes.subscriberCount != 0 { try await Task.sleep(for: .milliseconds(10)) }
+        for _ in 0..<30_000 where store.changes.subscriberCount != 0 { try await Task.sleep(for: .milliseconds(10)) }
         #expect(store.changes.subscriberCount == 0)
     }
 }

@@ -169,21 +169,13 @@ func nearbyRecords() throws -> [PlaceRecord] {
         #expect(await recorder.wait { $0.count == 1 })
         let id = try #require(await recorder.values.first?.first?.place.id)
 
-        // Another store value on the same file stands for another process (the CLI). While other
-        // tests hold every thread of the cooperative pool nothing here runs (see Recorder.wait), so
-        // writes are repeated until one arrives within a second of its commit; each must arrive.
+        // Another store value on the same file stands for another process (the CLI): its commit
+        // reaches this store only through the file. (How fast is measured with real processes on
+        // idle cores by Scripts/check-watch-todos, not by a timed unit test.)
         let other = try PlaceStore(url: url)
-        var fastest = Duration.seconds(3600), attempt = 0
-        let budget = ContinuousClock.now + .seconds(300)
-        while fastest >= .seconds(1) && ContinuousClock.now < budget {
-            attempt += 1
-            let seen = await recorder.values.count
-            let start = ContinuousClock.now
-            try await other.rate(id, RatingChange(values: [.wifi: attempt % 6]))  // each a new value
-            try #require(await recorder.wait { $0.count > seen })
-            fastest = min(fastest, ContinuousClock.now - start)
-        }
-        #expect(fastest < .seconds(1))
+        let seen = await recorder.values.count
+        try await other.rate(id, RatingChange(values: [.wifi: 4]))
+        #expect(await recorder.wait { $0.count > seen })
         #expect(await recorder.values.last?.first?.place.pinColor == .blue)
     }
 
