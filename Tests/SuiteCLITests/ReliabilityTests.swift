@@ -213,7 +213,7 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
             try generate(size).write(to: URL(fileURLWithPath: input))
             // How long a whole import takes here, so the kill lands in the middle of one.
             let started = Date()
-            #expect(try timing.run(command + [input]).status == 0, "\(name)")
+            #expect(try timing.runProcess(command + [input]).status == 0, "\(name)")
             let duration = Date().timeIntervalSince(started)
             #expect(try count(timing, file, countSQL) == size)
 
