@@ -22,7 +22,7 @@ enum FastPath {
     static func run(_ arguments: [String], context: CLIContext) -> Int32? {
         if context.environment["SUITE_NO_FAST_PATH"].map({ !$0.isEmpty && $0 != "0" }) == true { return nil }
         let context = context.forOneRun()
-        return CLIContext.$current.withValue(context) { () -> Int32? in
+        return CLIContext.$bound.withValue(context) { () -> Int32? in
             guard let run = command(for: arguments) else { return nil }
             defer { context.standardOutput.flush() }
             do {

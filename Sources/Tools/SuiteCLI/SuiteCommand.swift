@@ -39,7 +39,7 @@ public enum SuiteMain {
     public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
         let context = context.forOneRun()
         defer { context.standardOutput.flush() }
-        return await CLIContext.$current.withValue(context) {
+        return await CLIContext.$bound.withValue(context) {
             do {
                 let arguments = hoistingSharedOptions(arguments)
                 try checkCommandWords(arguments)

@@ -62,7 +62,12 @@ public struct CLIContext: Sendable {
     }
 
     /// The context of the command running now; the process's own outside a run.
-    @TaskLocal static var current = CLIContext.process
+    static var current: CLIContext { bound ?? processDefault }
+
+    /// The context bound by ``SuiteMain`` for a run (nil outside one: no environment read, no
+    /// streams made, until something asks).
+    @TaskLocal static var bound: CLIContext?
+    private static let processDefault = CLIContext.process
 
     /// This context with a colour choice of its own, for one run.
     func forOneRun() -> CLIContext {
@@ -109,7 +114,14 @@ public final class CLIOutput: @unchecked Sendable {
     }
 
     /// Writes `text` as UTF-8.
-    public func write(_ text: String) { write(Data(text.utf8)) }
+    public func write(_ text: String) {
+        var text = text
+        // From the contiguous bytes: `Data(text.utf8)` costs a start-up's worth of generic lookups.
+        text.withUTF8 { bytes in
+            guard let base = bytes.baseAddress else { return }
+            write(Data(bytes: base, count: bytes.count))
+        }
+    }
 
     /// Writes out what is buffered.
     public func flush() {
