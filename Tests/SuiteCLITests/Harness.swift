@@ -100,25 +100,17 @@ struct Suite: Sendable {
             stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
 
-    /// ``run(_:stdin:environment:viaShell:)`` on a GCD thread, so an async test never blocks Swift's
-    /// cooperative pool (an HTTP server in the same process needs those threads to answer).
+    /// ``run(_:stdin:environment:viaShell:)`` on a thread of its own, so an async test never blocks
+    /// Swift's cooperative pool (an HTTP server in the same process needs those threads to answer).
     @discardableResult
     func runAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try self.run(arguments, environment: extra) })
-            }
-        }
+        try await InProcess.onThread { try self.run(arguments, environment: extra) }
     }
 
-    /// ``runProcess(_:stdin:environment:)`` on a GCD thread (see ``runAsync(_:environment:)``).
+    /// ``runProcess(_:stdin:environment:)`` on a thread of its own (see ``runAsync(_:environment:)``).
     @discardableResult
     func runProcessAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try self.runProcess(arguments, environment: extra) })
-            }
-        }
+        try await InProcess.onThread { try self.runProcess(arguments, environment: extra) }
     }
 
     @discardableResult
@@ -187,38 +179,94 @@ enum InProcess {
         let context = CLIContext(environment: environment, standardOutput: CLIOutput { output.append($0) },
                                  standardError: CLIOutput { errors.append($0) }, standardInput: CLIInput(stdin),
                                  executable: Suite.binary.path)
-        let status = SuiteMain.runFast(arguments, context: context) ?? blocking { await SuiteMain.run(arguments, context: context) }
+        // On a thread of its own while the caller waits (blocked, as for a process): the caller may
+        // be one of the cooperative pool's few threads, which an HTTP server in this process needs.
+        let status = onThreadWaiting {
+            SuiteMain.runFast(arguments, context: context) ?? blocking { await SuiteMain.run(arguments, context: context) }
+        }
         return Suite.Result(status: status, stdout: output.text, stderr: errors.text)
     }
 
-    /// Waits for `operation`, run on GCD threads rather than Swift's cooperative pool: the caller
-    /// may itself be one of the pool's few threads, which must not all wait for the pool.
-    static func blocking(_ operation: @escaping @Sendable () async -> Int32) -> Int32 {
+    /// Runs `work` on a new thread and waits for it.
+    static func onThreadWaiting(_ work: @escaping @Sendable () -> Int32) -> Int32 {
         final class Box: @unchecked Sendable { var value: Int32 = 0 }
         let box = Box(), done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = work()
+            done.signal()
+        }
+        // Room for deep parsing and rendering, as a main thread has.
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return box.value
+    }
+
+    /// Runs `operation` to its end on the calling thread, neither on Swift's cooperative pool (the
+    /// caller may be one of its few threads, which must not all wait for the pool) nor on GCD's
+    /// threads (which the commands' own work, a fetch say, needs).
+    static func blocking(_ operation: @escaping @Sendable () async -> Int32) -> Int32 {
+        final class Box: @unchecked Sendable { var value: Int32 = 0 }
+        let box = Box()
         if #available(macOS 15.0, iOS 18.0, *) {
-            Task(executorPreference: GCDExecutor.shared) {
+            let executor = CallingThreadExecutor()
+            Task(executorPreference: executor) {
                 box.value = await operation()
-                done.signal()
+                executor.finish()
             }
+            executor.run()
         } else {
+            let done = DispatchSemaphore(value: 0)
             Task.detached {
                 box.value = await operation()
                 done.signal()
             }
+            done.wait()
         }
-        done.wait()
         return box.value
+    }
+
+    /// Spawns a thread of its own for `work` (not one of GCD's, which commands need).
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
     }
 }
 
-/// Runs tasks' jobs on GCD's global queue.
+/// Runs a task's jobs on the thread that calls ``run()``, until ``finish()``.
 @available(macOS 15.0, iOS 18.0, *)
-final class GCDExecutor: TaskExecutor {
-    static let shared = GCDExecutor()
+final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
 
     func enqueue(_ job: consuming ExecutorJob) {
         let job = UnownedJob(job)
-        DispatchQueue.global().async { job.runSynchronously(on: self.asUnownedTaskExecutor()) }
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !finished { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
     }
 }
