@@ -49,8 +49,9 @@ import Testing
         }
     }
 
+    /// The built executable itself, end to end.
     @Test func versionPrintsTheVersion() throws {
-        let result = try Suite().run("--version")
+        let result = try Suite().runProcess(["--version"])
         #expect(result.status == 0)
         #expect(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines) == SuiteVersion.current)
     }
@@ -119,7 +120,7 @@ import Testing
         let suite = try Suite()
         let statuses = try await withThrowingTaskGroup(of: Int32.self) { group in
             for index in 0..<6 {
-                group.addTask { try await suite.runAsync(["bmm", "new", "Model \(index)"]).status }
+                group.addTask { try await suite.runProcessAsync(["bmm", "new", "Model \(index)"]).status }
             }
             var statuses: [Int32] = []
             for try await status in group { statuses.append(status) }

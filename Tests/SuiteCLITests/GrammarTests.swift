@@ -245,12 +245,13 @@ extension BundleRoughEdgeTests {
     @Test func scheduleTimesNameAZoneThatIsNotTheLocalOne() throws {
         let suite = try Suite()
         try suite.run("quotes", "starter")
-        let set = try suite.run(["quotes", "schedule", "set", "09:00", "--tz", "Europe/Berlin"], environment: ["TZ": "Asia/Tokyo"])
+        // Processes of their own: $TZ is read by the process (TimeZone.current).
+        let set = try suite.runProcess(["quotes", "schedule", "set", "09:00", "--tz", "Europe/Berlin"], environment: ["TZ": "Asia/Tokyo"])
         #expect(set.status == 0, "\(set.stderr)")
-        let other = try suite.run(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Asia/Tokyo"])
+        let other = try suite.runProcess(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Asia/Tokyo"])
         let lines = other.stdout.split(separator: "\n").map(String.init)
         #expect(lines.count == 2 && lines.allSatisfy { $0.hasSuffix(" 09:00 Europe/Berlin") }, "\(lines)")
-        let local = try suite.run(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Europe/Berlin"])
+        let local = try suite.runProcess(["quotes", "schedule", "next", "--count", "2"], environment: ["TZ": "Europe/Berlin"])
         #expect(local.stdout.split(separator: "\n").allSatisfy { $0.hasSuffix(" 09:00") }, "\(local.stdout)")
     }
 
@@ -258,7 +259,8 @@ extension BundleRoughEdgeTests {
         let suite = try Suite()
         try suite.run("bmm", "add", "Acme")
         try suite.run("bmm", "set", "vp", "--text", "Bread")
-        let history = try suite.run(["bmm", "history", "vp"], environment: ["TZ": "America/Sao_Paulo"])
+        // A process of its own: $TZ is read by the process (TimeZone.current).
+        let history = try suite.runProcess(["bmm", "history", "vp"], environment: ["TZ": "America/Sao_Paulo"])
         let line = history.stdout.split(separator: "\n").first.map(String.init) ?? ""
         #expect(line.range(of: #"^  1  (Mon|Tue|Wed|Thu|Fri|Sat|Sun) \d{4}-\d{2}-\d{2} \d{2}:\d{2}  Bread"#, options: .regularExpression) != nil, "\(line)")
         var calendar = Calendar(identifier: .gregorian)

@@ -1,9 +1,15 @@
 import Foundation
 import GRDB
 import Testing
+@testable import SuiteCLI
 
-/// Runs the real `suite` binary built beside the test bundle.
-struct Suite {
+/// Runs `suite` commands for one test: in this process by default (``run(_:stdin:environment:viaShell:)``,
+/// with the test's own environment and streams), or as the real binary built beside the test bundle
+/// where the process itself matters (``runProcess(_:stdin:environment:)``, `viaShell:`): signals and
+/// kills, several processes at once, raw argument bytes, file descriptors, the process's time zone.
+///
+/// Each test gets a private folder, removed when the test's last copy of its `Suite` goes.
+struct Suite: Sendable {
     struct Result {
         let status: Int32
         let stdout: String
@@ -24,11 +30,13 @@ struct Suite {
 
     let folder: URL
     var environment: [String: String]
+    /// Removes `folder` when the last copy of this `Suite` goes.
+    private let cleanup: TemporaryFolder
 
     /// A private folder for this test, used as $HOME; the store folder defaults to `store` inside it.
     init() throws {
-        folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-cli-tests-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        cleanup = try TemporaryFolder(prefix: "suite-cli-tests")
+        folder = cleanup.url
         environment = [
             "HOME": folder.path,
             "PATH": ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin",
@@ -41,17 +49,29 @@ struct Suite {
 
     func path(_ name: String) -> String { folder.appendingPathComponent(name).path }
 
+    /// Runs `suite` in this process as the executable does (the fast path, else ArgumentParser),
+    /// with this test's environment, `stdin`, and stdout and stderr captured; none is a terminal.
+    /// With `viaShell`, runs `/bin/sh -c` instead: `arguments` are the script, then $0, $1 ….
     @discardableResult
     func run(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:], viaShell: Bool = false) throws -> Result {
-        let process = Process()
         if viaShell {
-            // arguments: the shell script, then $0, $1 …
-            process.executableURL = URL(fileURLWithPath: "/bin/sh")
-            process.arguments = ["-c"] + arguments
-        } else {
-            process.executableURL = Self.binary
-            process.arguments = arguments
+            return try spawn(URL(fileURLWithPath: "/bin/sh"), ["-c"] + arguments, stdin: stdin, environment: extra)
         }
+        var environment = self.environment
+        for (key, value) in extra { environment[key] = value }
+        return InProcess.run(arguments, stdin: stdin, environment: environment)
+    }
+
+    /// Runs the real binary in a process of its own.
+    @discardableResult
+    func runProcess(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:]) throws -> Result {
+        try spawn(Self.binary, arguments, stdin: stdin, environment: extra)
+    }
+
+    private func spawn(_ executable: URL, _ arguments: [String], stdin: Data, environment extra: [String: String?]) throws -> Result {
+        let process = Process()
+        process.executableURL = executable
+        process.arguments = arguments
         var environment = self.environment
         for (key, value) in extra { environment[key] = value }
         process.environment = environment
@@ -80,15 +100,17 @@ struct Suite {
             stderr: String(decoding: try Data(contentsOf: errors), as: UTF8.self))
     }
 
-    /// Runs the binary on a GCD thread, so an async test never blocks Swift's cooperative pool
-    /// (an HTTP server in the same process needs those threads to answer).
+    /// ``run(_:stdin:environment:viaShell:)`` on a thread of its own, so an async test never blocks
+    /// Swift's cooperative pool (an HTTP server in the same process needs those threads to answer).
     @discardableResult
     func runAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async {
-                continuation.resume(with: Swift.Result { try self.run(arguments, environment: extra) })
-            }
-        }
+        try await InProcess.onThread { try self.run(arguments, environment: extra) }
+    }
+
+    /// ``runProcess(_:stdin:environment:)`` on a thread of its own (see ``runAsync(_:environment:)``).
+    @discardableResult
+    func runProcessAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
+        try await InProcess.onThread { try self.runProcess(arguments, environment: extra) }
     }
 
     @discardableResult
@@ -125,4 +147,126 @@ func expectFailure(_ result: Suite.Result, status: Int32, _ message: String, sou
     #expect(result.stderr.hasPrefix("suite: "), sourceLocation: sourceLocation)
     #expect(result.stderr.contains(message), "stderr: \(result.stderr)", sourceLocation: sourceLocation)
     #expect(!result.stderr.contains("Fatal error"), sourceLocation: sourceLocation)
+}
+
+/// A folder in the temporary folder, removed with everything in it when this goes.
+final class TemporaryFolder: Sendable {
+    let url: URL
+
+    init(prefix: String) throws {
+        url = FileManager.default.temporaryDirectory.appendingPathComponent("\(prefix)-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+    }
+
+    deinit {
+        try? FileManager.default.removeItem(at: url)
+    }
+}
+
+/// Runs commands in this process, as the executable does.
+enum InProcess {
+    /// What a stream received.
+    final class Capture: @unchecked Sendable {
+        private let lock = NSLock()
+        private var bytes = Data()
+
+        func append(_ data: Data) { lock.lock(); bytes.append(data); lock.unlock() }
+        var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
+    }
+
+    static func run(_ arguments: [String], stdin: Data, environment: [String: String]) -> Suite.Result {
+        let output = Capture(), errors = Capture()
+        let context = CLIContext(environment: environment, standardOutput: CLIOutput { output.append($0) },
+                                 standardError: CLIOutput { errors.append($0) }, standardInput: CLIInput(stdin),
+                                 executable: Suite.binary.path)
+        // On a thread of its own while the caller waits (blocked, as for a process): the caller may
+        // be one of the cooperative pool's few threads, which an HTTP server in this process needs.
+        let status = onThreadWaiting {
+            SuiteMain.runFast(arguments, context: context) ?? blocking { await SuiteMain.run(arguments, context: context) }
+        }
+        return Suite.Result(status: status, stdout: output.text, stderr: errors.text)
+    }
+
+    /// Runs `work` on a new thread and waits for it.
+    static func onThreadWaiting(_ work: @escaping @Sendable () -> Int32) -> Int32 {
+        final class Box: @unchecked Sendable { var value: Int32 = 0 }
+        let box = Box(), done = DispatchSemaphore(value: 0)
+        let thread = Thread {
+            box.value = work()
+            done.signal()
+        }
+        // Room for deep parsing and rendering, as a main thread has.
+        thread.stackSize = 8 << 20
+        thread.start()
+        done.wait()
+        return box.value
+    }
+
+    /// Runs `operation` to its end on the calling thread, neither on Swift's cooperative pool (the
+    /// caller may be one of its few threads, which must not all wait for the pool) nor on GCD's
+    /// threads (which the commands' own work, a fetch say, needs).
+    static func blocking(_ operation: @escaping @Sendable () async -> Int32) -> Int32 {
+        final class Box: @unchecked Sendable { var value: Int32 = 0 }
+        let box = Box()
+        if #available(macOS 15.0, iOS 18.0, *) {
+            let executor = CallingThreadExecutor()
+            Task(executorPreference: executor) {
+                box.value = await operation()
+                executor.finish()
+            }
+            executor.run()
+        } else {
+            let done = DispatchSemaphore(value: 0)
+            Task.detached {
+                box.value = await operation()
+                done.signal()
+            }
+            done.wait()
+        }
+        return box.value
+    }
+
+    /// Spawns a thread of its own for `work` (not one of GCD's, which commands need).
+    static func onThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await withCheckedThrowingContinuation { continuation in
+            Thread { continuation.resume(with: Result { try work() }) }.start()
+        }
+    }
+}
+
+/// Runs a task's jobs on the thread that calls ``run()``, until ``finish()``.
+@available(macOS 15.0, iOS 18.0, *)
+final class CallingThreadExecutor: TaskExecutor, @unchecked Sendable {
+    private let condition = NSCondition()
+    private var jobs: [UnownedJob] = []
+    private var finished = false
+
+    func enqueue(_ job: consuming ExecutorJob) {
+        let job = UnownedJob(job)
+        condition.lock()
+        jobs.append(job)
+        condition.signal()
+        condition.unlock()
+    }
+
+    func finish() {
+        condition.lock()
+        finished = true
+        condition.signal()
+        condition.unlock()
+    }
+
+    func run() {
+        while true {
+            condition.lock()
+            while jobs.isEmpty && !finished { condition.wait() }
+            if jobs.isEmpty {
+                condition.unlock()
+                return
+            }
+            let job = jobs.removeFirst()
+            condition.unlock()
+            job.runSynchronously(on: asUnownedTaskExecutor())
+        }
+    }
 }

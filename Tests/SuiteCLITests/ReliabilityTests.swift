@@ -41,11 +41,10 @@ final class Spawned: @unchecked Sendable {
 }
 
 extension Task where Success == Never, Failure == Never {
-    /// Runs blocking work (process waits) on a GCD thread instead of the cooperative pool.
-    static func detachedOnGCD<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { continuation in
-            DispatchQueue.global().async { continuation.resume(with: Result { try work() }) }
-        }
+    /// Runs blocking work (process waits) on a thread of its own, neither on the cooperative pool
+    /// nor on GCD's few threads (which in-process commands need, for a fetch say).
+    static func detachedOnThread<T: Sendable>(_ work: @escaping @Sendable () throws -> T) async throws -> T {
+        try await InProcess.onThread(work)
     }
 }
 
@@ -114,7 +113,7 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
         let results = try await withThrowingTaskGroup(of: (Int, Int, [String]).self) { group in
             for writer in 0..<writers {
                 group.addTask {
-                    try await Task.detachedOnGCD {
+                    try await Task.detachedOnThread {
                     var generator = SystemRandomNumberGenerator()
                     var writes = 0, kills = 0
                     var acknowledged: [String] = []
@@ -153,8 +152,8 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
     /// The negative control: a writer that acknowledges before it commits. The same checks must
     /// catch the loss, or the harness proves nothing.
     @Test func theHarnessCatchesAWriterThatAcknowledgesEarly() async throws {
-        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
-        try await Task.detachedOnGCD {
+        // Runs on a thread of its own: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnThread {
             let target = crashTargets[3]
             let suite = try Suite()
             for command in target.setup { #expect(try suite.run(command).status == 0) }
@@ -204,8 +203,8 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
 
     @Test(arguments: imports.indices)
     func aKilledImportLeavesAllOrNothingAndARerunSucceeds(index: Int) async throws {
-        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
-        try await Task.detachedOnGCD {
+        // Runs on a thread of its own: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnThread {
             let (name, file, generate, command, countSQL) = Self.imports[index]
             let size = index == 2 ? 8_000 : 20_000
             let timing = try Suite()
@@ -213,7 +212,7 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
             try generate(size).write(to: URL(fileURLWithPath: input))
             // How long a whole import takes here, so the kill lands in the middle of one.
             let started = Date()
-            #expect(try timing.run(command + [input]).status == 0, "\(name)")
+            #expect(try timing.runProcess(command + [input]).status == 0, "\(name)")
             let duration = Date().timeIntervalSince(started)
             #expect(try count(timing, file, countSQL) == size)
 
@@ -315,8 +314,8 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
 
     @Test(arguments: bigWrites.indices)
     func aFullDiskFailsCleanlyAndLosesNothing(index: Int) async throws {
-        // Runs on a GCD thread: long process waits must not starve the cooperative pool.
-        try await Task.detachedOnGCD {
+        // Runs on a thread of its own: long process waits must not starve the cooperative pool.
+        try await Task.detachedOnThread {
             let store = Self.bigWrites[index]
             let suite = try Suite()
             #expect(try suite.run(store.setup).status == 0)

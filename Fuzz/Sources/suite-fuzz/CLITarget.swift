@@ -129,12 +129,12 @@ enum CLIFuzz {
         _ = home
         _ = FileManager.default.changeCurrentDirectoryPath(folder.path)
         defer { _ = FileManager.default.changeCurrentDirectoryPath(home) }
-        if let status = SuiteMain.runFast(arguments) { return status }
+        if let status = SuiteMain.runFast(arguments, context: .process) { return status }
         final class Box: @unchecked Sendable { var status: Int32 = 0 }
         let box = Box()
         let done = DispatchSemaphore(value: 0)
         Task.detached {
-            box.status = await SuiteMain.run(arguments)
+            box.status = await SuiteMain.run(arguments, context: .process)
             done.signal()
         }
         done.wait()

@@ -18,15 +18,19 @@ import WorkplaceCore
 /// next word here too.
 /// `SUITE_NO_FAST_PATH=1` turns this off; the CLI tests compare both ways on the same stores.
 enum FastPath {
-    /// Runs `arguments` when they have one of the shapes handled here; nil otherwise.
-    static func run(_ arguments: [String], environment: [String: String]) -> Int32? {
-        if environment["SUITE_NO_FAST_PATH"].map({ !$0.isEmpty && $0 != "0" }) == true { return nil }
-        guard let run = command(for: arguments) else { return nil }
-        do {
-            try run()
-            return 0
-        } catch {
-            return ErrorReport.report(error)
+    /// Runs `arguments` in `context` when they have one of the shapes handled here; nil otherwise.
+    static func run(_ arguments: [String], context: CLIContext) -> Int32? {
+        if context.environment["SUITE_NO_FAST_PATH"].map({ !$0.isEmpty && $0 != "0" }) == true { return nil }
+        let context = context.forOneRun()
+        return CLIContext.$bound.withValue(context) { () -> Int32? in
+            guard let run = command(for: arguments) else { return nil }
+            defer { context.standardOutput.flush() }
+            do {
+                try run()
+                return 0
+            } catch {
+                return ErrorReport.report(error)
+            }
         }
     }
 

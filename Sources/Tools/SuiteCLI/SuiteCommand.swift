@@ -29,20 +29,30 @@ public struct SuiteCommand: AsyncParsableCommand {
 ///
 /// Every error is turned into one line on stderr and an exit code here, in one place.
 public enum SuiteMain {
-    /// Runs the command line through ArgumentParser (the executable tries ``runFast(_:)`` first).
-    public static func run(_ arguments: [String]) async -> Int32 {
-        do {
-            let arguments = hoistingSharedOptions(arguments)
-            try checkCommandWords(arguments)
-            var command = try SuiteCommand.parseAsRoot(arguments)
-            if var asyncCommand = command as? any AsyncParsableCommand {
-                try await asyncCommand.run()
-            } else {
-                try command.run()
+    /// Runs the command line through ArgumentParser (the executable tries ``runFast(_:context:)`` first).
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line without the program name.
+    ///   - context: the environment and standard streams the command uses (``CLIContext/process``
+    ///     for this process's own); stdout is flushed before this returns.
+    /// - Returns: the exit status.
+    public static func run(_ arguments: [String], context: CLIContext) async -> Int32 {
+        let context = context.forOneRun()
+        defer { context.standardOutput.flush() }
+        return await CLIContext.$bound.withValue(context) {
+            do {
+                let arguments = hoistingSharedOptions(arguments)
+                try checkCommandWords(arguments)
+                var command = try SuiteCommand.parseAsRoot(arguments)
+                if var asyncCommand = command as? any AsyncParsableCommand {
+                    try await asyncCommand.run()
+                } else {
+                    try command.run()
+                }
+                return 0
+            } catch {
+                return ErrorReport.report(error)
             }
-            return 0
-        } catch {
-            return ErrorReport.report(error)
         }
     }
 
@@ -91,9 +101,14 @@ public enum SuiteMain {
     }
 
     /// Runs the command line when it is one of the frequent read commands `FastPath` takes, on
-    /// the calling thread; nil when it is not (then call ``run(_:)``).
-    public static func runFast(_ arguments: [String]) -> Int32? {
-        FastPath.run(arguments, environment: ProcessInfo.processInfo.environment)
+    /// the calling thread; nil when it is not (then call ``run(_:context:)``).
+    ///
+    /// - Parameters:
+    ///   - arguments: the command line without the program name.
+    ///   - context: as for ``run(_:context:)``.
+    /// - Returns: the exit status, or nil when the command line is left to ``run(_:context:)``.
+    public static func runFast(_ arguments: [String], context: CLIContext) -> Int32? {
+        FastPath.run(arguments, context: context)
     }
 
     /// Lets the shared options stand before the group too (`suite --store-dir D bmm list`): those

@@ -9,7 +9,9 @@ import Darwin
 // the process mid-write.
 signal(SIGXFSZ, SIG_IGN)
 if let status = SuiteMain.refuseInvalidArguments() { exit(status) }
+// This process's environment and standard streams.
+let context = CLIContext.process
 // The frequent read commands run here, on the main thread: no hop to a worker thread, whose
 // malloc arena would grow in hundreds of small mprotect calls.
-if let status = SuiteMain.runFast(Array(CommandLine.arguments.dropFirst())) { exit(status) }
-exit(await SuiteMain.run(Array(CommandLine.arguments.dropFirst())))
+if let status = SuiteMain.runFast(Array(CommandLine.arguments.dropFirst()), context: context) { exit(status) }
+exit(await SuiteMain.run(Array(CommandLine.arguments.dropFirst()), context: context))

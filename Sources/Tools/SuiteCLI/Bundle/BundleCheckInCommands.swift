@@ -66,7 +66,7 @@ struct BundleCheckIn: ParsableCommand {
                 print("  \(String(index + 1).leftPadded(2)). \(mark)\(Bundles.line(todo, now: now))")
             }
             guard Terminal.stdinIsTerminal, !open.isEmpty else { return }
-            FileHandle.standardOutput.write(Data("Numbers (e.g. 1,3), 'all', or empty to cancel: ".utf8))
+            Terminal.write(Data("Numbers (e.g. 1,3), 'all', or empty to cancel: ".utf8))
             let answer = (try LineReader().next() ?? "").trimmingCharacters(in: .whitespaces)
             if answer.isEmpty { print("Nothing bundled."); return }
             positions = answer.lowercased() == "all" ? open : try parsePick(answer, count: listed.count)

@@ -27,8 +27,9 @@ struct BundleAdd: ParsableCommand {
         #if DEBUG
         // The crash harness's negative control: acknowledge before committing, so that a kill
         // in between loses an acknowledged todo and the harness must notice. Debug builds only.
-        if ProcessInfo.processInfo.environment["SUITE_TEST_UNSAFE_EARLY_ACK"] != nil {
-            FileHandle.standardOutput.write(Data("ACK \(text)\n".utf8))
+        if Terminal.environment["SUITE_TEST_UNSAFE_EARLY_ACK"] != nil {
+            Terminal.write(Data("ACK \(text)\n".utf8))
+            CLIContext.current.standardOutput.flush()
             Thread.sleep(forTimeInterval: 2)
         }
         #endif
@@ -173,7 +174,7 @@ extension BundleRemind {
         func run() throws {
             let interval = try Bundles.duration(within)
             let todos = try Bundles.open(options).takeReminders(within: interval, timeZone: Bundles.timeZone)
-            let environment = ProcessInfo.processInfo.environment
+            let environment = Terminal.environment
             let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
             let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
             for todo in todos {
@@ -182,6 +183,7 @@ extension BundleRemind {
                     let process = Process()
                     process.executableURL = notifier
                     process.arguments = ["--app-name=suite", "Due soon", body]
+                    Terminal.prepare(process)
                     try? process.run()
                     process.waitUntilExit()
                     if process.terminationStatus != 0 { print(body) }

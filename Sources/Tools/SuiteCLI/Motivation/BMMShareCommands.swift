@@ -116,6 +116,7 @@ struct BMMPrint: ParsableCommand {
         let process = Process()
         process.executableURL = lp
         process.arguments = (printer.map { ["-d", $0] } ?? []) + ["-t", "\(model.name) — business model"]
+        Terminal.prepare(process)
         let pipe = Pipe()
         process.standardInput = pipe
         do {
@@ -158,7 +159,7 @@ struct BMMAbout: ParsableCommand {
 /// Finds programs on $PATH.
 enum Executables {
     static func find(_ name: String) -> URL? {
-        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        let path = Terminal.environment["PATH"] ?? "/usr/bin:/bin"
         for folder in path.split(separator: ":") where !folder.isEmpty {
             let candidate = URL(fileURLWithPath: String(folder)).appendingPathComponent(name)
             if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate }

@@ -37,7 +37,6 @@ struct BMMWalk: ParsableCommand {
             print("")
             print("The walk asks for each of the ten sections in turn; everything is saved as you go.")
             print("What is the business called? ", terminator: "")
-            fflush(nil)
             guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
                 print("")
                 throw CLIError.failed("no business name given; nothing was created (or: suite bmm walk --name NAME)")
@@ -108,7 +107,7 @@ struct BMMEdit: ParsableCommand {
     func run() throws {
         let store = try BMM.open(options)
         let model = try selection.model(in: store)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Terminal.environment
         guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty })
             ?? (Terminal.stdinIsTerminal ? "vi" : nil) else {
             throw CLIError.usage("no editor: set $VISUAL or $EDITOR, or use 'suite bmm set'")
@@ -132,6 +131,7 @@ struct BMMEdit: ParsableCommand {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/bin/sh")
         process.arguments = ["-c", "\(editor) \"$1\"", "suite-editor", file.path]
+        Terminal.prepare(process)
         do {
             try process.run()
         } catch {

@@ -41,7 +41,7 @@ struct ProviderOptions: ParsableArguments {
     static let userAgent = "suite-places/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
 
     func url(_ text: String?, environment key: String, default fallback: String) throws -> URL {
-        let value = text ?? ProcessInfo.processInfo.environment[key] ?? fallback
+        let value = text ?? Terminal.environment[key] ?? fallback
         guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else {
             throw CLIError.usage("'\(value)' is not an http(s) URL")
         }
@@ -68,8 +68,9 @@ enum Places {
     }
 
     static func progress() -> FetchProgress? {
-        guard Terminal.stderrIsTerminal else { return nil }
-        return { @Sendable message in Terminal.printError(message) }
+        let context = CLIContext.current
+        guard context.stderrIsTerminal else { return nil }
+        return { @Sendable message in Terminal.printError(message, context: context) }
     }
 
     /// One line for a found place; with `showScore`, its score and smoothed quality after the distance.

@@ -173,7 +173,7 @@ struct PlacesFetch: AsyncParsableCommand {
         let source: any PlaceProvider
         switch provider {
         case .yelp:
-            let key = ProcessInfo.processInfo.environment["YELP_API_KEY"] ?? ""
+            let key = Terminal.environment["YELP_API_KEY"] ?? ""
             source = YelpProvider(apiKey: key, baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
                                   hoursLimit: hours, timeout: providers.timeout, client: CurlHTTPClient())
         case .osm:

@@ -39,8 +39,9 @@ struct QuotesImport: ParsableCommand {
     func run() throws {
         let (paths, given) = inputs
         var progress: (@Sendable (Int) -> Void)?
-        if Terminal.stderrIsTerminal {
-            progress = { @Sendable count in Terminal.printError("… \(count) quotes") }
+        let context = CLIContext.current
+        if context.stderrIsTerminal {
+            progress = { @Sendable count in Terminal.printError("… \(count) quotes", context: context) }
         }
         // Everything is read and its format settled before the store is opened.
         var standardInput: Data?

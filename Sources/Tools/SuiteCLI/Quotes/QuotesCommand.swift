@@ -62,7 +62,7 @@ extension QuotesContext {
     var json: Bool { common.json }
 
     var userName: String {
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Terminal.environment
         return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
     }
 

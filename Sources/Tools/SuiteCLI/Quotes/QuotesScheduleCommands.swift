@@ -156,7 +156,7 @@ struct QuotesTick: ParsableCommand {
             return
         }
         let now = Date()
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Terminal.environment
         let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
         let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
         let store = try options.openSeeded()
@@ -169,6 +169,7 @@ struct QuotesTick: ParsableCommand {
             let process = Process()
             process.executableURL = notifier
             process.arguments = ["--app-name=suite", QuoteExport.attribution(delivery.quote) ?? "Quote", delivery.quote.text]
+            Terminal.prepare(process)
             try? process.run()
             process.waitUntilExit()
             if process.terminationStatus == 0 { return }

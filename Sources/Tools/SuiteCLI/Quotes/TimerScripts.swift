@@ -9,7 +9,7 @@ import Foundation
 enum TimerScripts {
     /// This binary's absolute path: a bare name was found on PATH, a relative path is from here.
     static func binaryPath() -> String {
-        let invoked = CommandLine.arguments.first ?? "suite"
+        let invoked = CLIContext.current.executable
         return invoked.contains("/") ? URL(fileURLWithPath: invoked).standardizedFileURL.path
             : ((invoked.isEmpty ? nil : Executables.find(invoked)) ?? Executables.find("suite"))?.path ?? "suite"
     }
@@ -23,7 +23,7 @@ enum TimerScripts {
             return
         }
         let execStart = try execStart(arguments)
-        let environment = ProcessInfo.processInfo.environment
+        let environment = Terminal.environment
         let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
             ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
         let folder = home + "/systemd/user"

@@ -40,12 +40,13 @@ enum Colour {
     /// U+FDD9: back to the default colour.
     static let resetMarker = String(decoding: [0xEF, 0xB7, 0x99], as: UTF8.self)
 
-    /// The choice for this process, made once while the command line is read (before `run`).
-    private struct Choice: Sendable {
+    /// The choice for this run, made once while the command line is read (before `run`), kept in
+    /// the run's ``CLIContext``.
+    struct Choice: Sendable {
         var enabled = false
         var accent = Name.cyan
     }
-    nonisolated(unsafe) private static var choice = Choice()
+    private static var choice: Choice { CLIContext.current.colour.value }
 
     /// Whether colour is on for `mode`, given the environment and whether stdout is a terminal.
     static func isEnabled(_ mode: ColorMode, environment: [String: String], stdoutIsTerminal: Bool) -> Bool {
@@ -71,10 +72,11 @@ enum Colour {
         return name
     }
 
-    /// Chooses colour for this process from `--color` and the environment.
-    static func choose(_ mode: ColorMode, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
-        choice = Choice(enabled: isEnabled(mode, environment: environment, stdoutIsTerminal: Terminal.stdoutIsTerminal),
-                        accent: try accent(environment: environment))
+    /// Chooses colour for this run from `--color` and the environment.
+    static func choose(_ mode: ColorMode) throws {
+        let context = CLIContext.current
+        context.colour.value = Choice(enabled: isEnabled(mode, environment: context.environment, stdoutIsTerminal: context.stdoutIsTerminal),
+                                      accent: try accent(environment: context.environment))
     }
 
     static var enabled: Bool { choice.enabled }
@@ -107,4 +109,15 @@ struct ColorOption: ParsableArguments {
     var mode: ColorMode = .auto
 
     func validate() throws { try Colour.choose(mode) }
+}
+
+/// The colour chosen for one run (``CLIContext/colour``).
+final class ColourChoice: @unchecked Sendable {
+    private let lock = NSLock()
+    private var choice = Colour.Choice()
+
+    var value: Colour.Choice {
+        get { lock.lock(); defer { lock.unlock() }; return choice }
+        set { lock.lock(); choice = newValue; lock.unlock() }
+    }
 }

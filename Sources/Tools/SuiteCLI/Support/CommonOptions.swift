@@ -44,7 +44,7 @@ struct PlainStoreOptions: StoreOptions {
 extension StoreOptions {
     /// The store folder chosen by the precedence rules.
     func storeFolder() throws -> URL {
-        try StoreLocation.folder(storeDir: storeDir, environment: ProcessInfo.processInfo.environment)
+        try StoreLocation.folder(storeDir: storeDir, environment: Terminal.environment)
     }
 
     /// The URL of `fileName` inside the store folder.

@@ -12,7 +12,7 @@ enum Confirmation {
         guard Terminal.stdinIsTerminal else {
             throw CLIError.usage("\(question.trimmingCharacters(in: CharacterSet(charactersIn: "?"))): this needs --yes when not asked on a terminal")
         }
-        FileHandle.standardError.write(Data(VisibleText.visible("\(question) [y/N] ", oneLine: true).utf8))
+        CLIContext.current.standardError.write(VisibleText.visible("\(question) [y/N] ", oneLine: true))
         let answer = try LineReader().next() ?? ""
         guard ["y", "yes"].contains(answer.lowercased().trimmingCharacters(in: .whitespaces)) else {
             throw CLIError.failed("nothing was removed")

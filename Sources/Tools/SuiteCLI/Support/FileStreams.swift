@@ -105,7 +105,7 @@ enum OutputFile {
     @discardableResult
     static func write(_ data: Data, to path: String) throws -> Destination {
         if path == "-" {
-            FileHandle.standardOutput.write(data)
+            Terminal.write(data)
             return .standardOutput
         }
         var info = stat()

@@ -11,12 +11,34 @@ enum Terminal {
     /// Writes one line to stderr: line breaks and control characters in it are made visible, so
     /// quoted user text can never start a second (forged) line.
     static func printError(_ line: String) {
-        FileHandle.standardError.write(Data((VisibleText.visible(line, oneLine: true) + "\n").utf8))
+        printError(line, context: .current)
     }
 
-    static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
-    static var stdinIsTerminal: Bool { isatty(STDIN_FILENO) == 1 }
-    static var stderrIsTerminal: Bool { isatty(STDERR_FILENO) == 1 }
+    /// ``printError(_:)`` to `context`'s stderr, from work that runs outside the command's task
+    /// (progress from another thread).
+    static func printError(_ line: String, context: CLIContext) {
+        context.standardError.write(VisibleText.visible(line, oneLine: true) + "\n")
+    }
+
+    static var stdoutIsTerminal: Bool { CLIContext.current.stdoutIsTerminal }
+    static var stdinIsTerminal: Bool { CLIContext.current.stdinIsTerminal }
+    static var stderrIsTerminal: Bool { CLIContext.current.stderrIsTerminal }
+
+    /// The run's environment variables.
+    static var environment: [String: String] { CLIContext.current.environment }
+
+    /// Readies another program to run in this run's place: this run's environment, and what was
+    /// printed so far written out before the program writes.
+    static func prepare(_ process: Process) {
+        let context = CLIContext.current
+        process.environment = context.environment
+        context.standardOutput.flush()
+    }
+
+    /// Writes bytes to stdout as they are (documents; text for people goes through `print`).
+    static func write(_ data: Data) {
+        CLIContext.current.standardOutput.write(data)
+    }
 
     /// Prints `value` as one pretty-printed JSON document with sorted keys.
     static func printJSON<T: Encodable>(_ value: T) throws {
@@ -27,14 +49,14 @@ enum Terminal {
             try container.encode(date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true)))
         }
         let data = try encoder.encode(value)
-        FileHandle.standardOutput.write(data + Data("\n".utf8))
+        write(data + Data("\n".utf8))
     }
 
     /// Writes a command's document to `output` or to stdout (no `output`, or `-`). A regular file
     /// is replaced atomically, saying so on stdout; see ``OutputFile`` for the other kinds.
     static func emit(_ data: Data, to output: String?, note: String = "") throws {
         guard let output else {
-            FileHandle.standardOutput.write(data)
+            write(data)
             return
         }
         if try OutputFile.write(data, to: output) == .regularFile {
@@ -60,10 +82,15 @@ enum Terminal {
 
     /// All of standard input as bytes, at most `limit` (an endless pipe is refused, exit 65).
     static func readStandardInput(limit: Int = FileContents.importLimit) throws -> Data {
-        switch FileContents.read(FileHandle.standardInput, limit: limit) {
-        case .data(let data): return data
-        case .tooLarge(let limit): throw CLIError.badInput("standard input is larger than \(limit >> 20) MiB; nothing was read in")
-        case .unreadable: throw CLIError.io("cannot read standard input")
+        let context = CLIContext.current
+        context.standardOutput.flush()
+        var data = Data()
+        while true {
+            let chunk: Data
+            do { chunk = try context.standardInput.read(upTo: 1 << 20) } catch { throw CLIError.io("cannot read standard input") }
+            if chunk.isEmpty { return data }
+            data.append(chunk)
+            if data.count > limit { throw CLIError.badInput("standard input is larger than \(limit >> 20) MiB; nothing was read in") }
         }
     }
 
@@ -78,10 +105,10 @@ enum Terminal {
 final class LineReader {
     private var buffer: [UInt8] = []
     private var atEnd = false
-    private let descriptor: Int32
+    private let context: CLIContext
 
-    init(descriptor: Int32 = STDIN_FILENO) {
-        self.descriptor = descriptor
+    init(context: CLIContext = .current) {
+        self.context = context
     }
 
     /// The next line without its line break, nil at end of input.
@@ -99,13 +126,10 @@ final class LineReader {
                 buffer.removeAll()
                 return try decode(line)
             }
-            var chunk = [UInt8](repeating: 0, count: 65_536)
-            let count = read(descriptor, &chunk, chunk.count)
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CLIError.io("cannot read standard input: \(String(cString: strerror(errno)))")
-            }
-            if count == 0 { atEnd = true } else { buffer += chunk[..<count] }
+            // What was asked is on the screen before waiting for the answer.
+            context.standardOutput.flush()
+            let chunk = try context.standardInput.read(upTo: 65_536)
+            if chunk.isEmpty { atEnd = true } else { buffer += chunk }
         }
     }
 

@@ -37,7 +37,7 @@ enum VisibleText {
     /// escape sequences `suite` writes are its own.
     static func printEmphasised(_ text: String) {
         let shown = visible(text).replacingOccurrences(of: emphasisOpen, with: "\u{1B}[1m").replacingOccurrences(of: emphasisClose, with: "\u{1B}[0m")
-        Swift.print(shown)
+        CLIContext.current.standardOutput.write(shown + "\n")
     }
 
     /// Whether `text` holds anything ``visible(_:oneLine:)`` changes: C0 controls and DEL as
@@ -59,11 +59,11 @@ enum VisibleText {
     }
 }
 
-/// Every line `suite` prints for people goes through here: the standard library's `print` with
-/// control characters made visible (see ``VisibleText``), then colour markers turned into colour
-/// or removed (see ``Colour``). Documents (exports, JSON) are written as
-/// bytes elsewhere and keep their own escaping.
+/// Every line `suite` prints for people goes through here, to the run's stdout (``CLIContext``),
+/// as the standard library's `print` would write it, with control characters made visible (see
+/// ``VisibleText``), then colour markers turned into colour or removed (see ``Colour``).
+/// Documents (exports, JSON) are written as bytes elsewhere and keep their own escaping.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     let text = items.map { "\($0)" }.joined(separator: separator)
-    Swift.print(Colour.render(VisibleText.visible(text)), terminator: terminator)
+    CLIContext.current.standardOutput.write(Colour.render(VisibleText.visible(text)) + terminator)
 }
