@@ -11,7 +11,7 @@ extension BundleStore {
 
     // MARK: - Observation
 
-    /// The todos ``todos(event:includeFinished:)`` returns, now and after every change.
+    /// The todos `todos(event:includeFinished:)` returns, now and after every change.
     public func observeTodos(event: String? = nil, includeFinished: Bool = false) -> StoreObservation<[Todo], BundleError> {
         store.observe { [self] () throws(BundleError) -> [Todo] in try todos(event: event, includeFinished: includeFinished) }
     }
@@ -27,7 +27,7 @@ extension BundleStore {
         store.observe { [self] () throws(BundleError) -> TodoBundle in try bundle(id) }
     }
 
-    /// Completed bundles, as ``review(event:from:to:)`` returns them, now and after every change.
+    /// Completed bundles, as `review(event:from:to:)` returns them, now and after every change.
     public func observeReview(event: String? = nil, from: Date? = nil, to: Date? = nil) -> StoreObservation<[TodoBundle], BundleError> {
         store.observe { [self] () throws(BundleError) -> [TodoBundle] in try review(event: event, from: from, to: to) }
     }

@@ -15,12 +15,12 @@ extension BundleStore {
         }
     }
 
-    /// What a check-in lists, numbered as the person chooses: ``offer(event:direction:timeZone:)``
+    /// What a check-in lists, numbered as the person chooses: `offer(event:direction:timeZone:)`
     /// and the todos already in an open bundle of the same event and direction (status
     /// ``TodoStatus/inBundle``), all in one order. So the numbers a first listing showed mean the
     /// same todos in the next one, after some were bundled: a script's second `--pick 2` picks
     /// what the listing showed as 2. The bundled ones are listed to keep the numbers, not to be
-    /// picked again (``checkIn(event:direction:todoIDs:title:icon:timeZone:)`` refuses them).
+    /// picked again (`checkIn(event:direction:todoIDs:title:icon:timeZone:)` refuses them).
     public func checkInListing(event phrase: String, direction: CheckInDirection, timeZone: TimeZone) throws(BundleError) -> (event: TriggerEvent, todos: [Todo]) {
         let moment = now()
         return try read { db in
@@ -58,7 +58,7 @@ extension BundleStore {
     ///   - title: the bundle's title; by default the direction, event and day.
     ///   - icon: an emoji or short symbol.
     ///   - timeZone: for the default title's day.
-    /// - Throws: ``BundleError/invalidState(_:)`` when a todo is not offered (already bundled,
+    /// - Throws: ``BundleError/conflict(_:)`` when a todo is not offered (already bundled,
     ///   done, another event or preposition), or none was chosen.
     @discardableResult
     public func checkIn(
@@ -174,7 +174,7 @@ extension BundleStore {
     ///
     /// - Returns: the todo, and the bundle it was done in when it was in one.
     /// - Throws: ``BundleError/Conflict/todoAlreadyDone(_:)``, ``BundleError/Conflict/todoDropped(_:)``,
-    ///   or the errors of ``markDone(_:in:)``.
+    ///   or the errors of `markDone(_:in:)`.
     @discardableResult
     public func markDone(_ todoID: Todo.ID, bundle: TodoBundle.ID? = nil) throws(BundleError) -> (todo: Todo, bundle: TodoBundle?) {
         try write { db in

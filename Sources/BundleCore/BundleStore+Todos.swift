@@ -109,9 +109,9 @@ extension BundleStore {
     }
 
     /// Changes a todo's text and/or notes; nil leaves a field as it is. The deadline is
-    /// ``setDeadline(_:to:)``'s, the trigger ``moveTodo(_:event:preposition:allowNewEvent:)``'s.
+    /// `setDeadline(_:to:)`'s, the trigger `moveTodo(_:event:preposition:allowNewEvent:)`'s.
     ///
-    /// - Throws: ``BundleError/invalidText(_:)`` by the same rules as ``addTodo(_:event:preposition:deadline:notes:allowNewEvent:)``.
+    /// - Throws: ``BundleError/invalidText(_:)`` by the same rules as `addTodo(_:event:preposition:deadline:notes:allowNewEvent:)`.
     @discardableResult
     public func editTodo(_ id: Todo.ID, text: String? = nil, notes: String? = nil) throws(BundleError) -> Todo {
         let newText = try text.map { (value: String) throws(BundleError) -> String in try Self.validated(text: value, what: .todoText) }
@@ -143,7 +143,7 @@ extension BundleStore {
     /// Brings a done or dropped todo back to the pile (pending). The bundle it was finished in
     /// keeps its record of what happened.
     ///
-    /// - Throws: ``BundleError/invalidState(_:)`` when the todo is not finished.
+    /// - Throws: ``BundleError/conflict(_:)`` when the todo is not finished.
     @discardableResult
     public func reopenTodo(_ id: Todo.ID) throws(BundleError) -> Todo {
         try write { db in
