@@ -14,7 +14,7 @@ final class TestClock: @unchecked Sendable {
 
 let utc = TimeZone(identifier: "UTC")!
 
+/// A fresh store in memory: the same schema as a file, nothing left behind in the temp folder.
 func freshStore(clock: TestClock = TestClock()) throws -> BundleStore {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-bundle-tests-\(UUID().uuidString)")
-    return try BundleStore(url: folder.appendingPathComponent(BundleStore.fileName), now: { clock.now })
+    try BundleStore.inMemory(now: { clock.now })
 }
