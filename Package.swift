@@ -78,12 +78,12 @@ let package = Package(
         ),
         .testTarget(
             name: "MotivationCoreTests",
-            dependencies: ["MotivationCore", "SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["MotivationCore", "SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
-        // Test helpers: a scripted HTTP server on loopback.
+        // Test helpers: a scripted HTTP server on loopback; a recorder of observations.
         .target(
             name: "SuiteTestSupport",
-            dependencies: [.product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["SuiteStorage", .product(name: "FlyingFox", package: "FlyingFox")],
             path: "Tests/Support/SuiteTestSupport"
         ),
         .testTarget(

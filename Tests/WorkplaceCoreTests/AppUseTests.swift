@@ -1,49 +1,11 @@
 import Foundation
 import GRDB
+import SuiteTestSupport
 import Testing
 @testable import WorkplaceCore
 
-/// The values an observation gave, collected by the task that iterates it.
-actor Recorder<Value: Sendable & Equatable> {
-    private(set) var values: [Value] = []
-    private(set) var failure: WorkplaceError?
-    private(set) var finished = false
-
-    func append(_ value: Value) { values.append(value) }
-    func end(_ error: WorkplaceError?) { failure = error; finished = true }
-
-    /// Iterates `observation` in a new task until it ends or the task is cancelled.
-    nonisolated func follow(_ observation: StoreObservation<Value, WorkplaceError>) -> Task<Void, Never> {
-        Task {
-            do throws(WorkplaceError) {
-                for try await value in observation { await append(value) }
-                await end(nil)
-            } catch {
-                await end(error)
-            }
-        }
-    }
-
-    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). The bound is
-    /// generous: tests run in parallel, and the synchronous ones (the CLI tests wait for processes)
-    /// can hold every thread of the cooperative pool for minutes on a machine with few cores, so
-    /// no task of this test runs meanwhile. Timing is checked where it matters, apart from that.
-    func wait(seconds: Double = 300, until condition: ([Value]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition(values) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition(values)
-    }
-
-    /// Waits until the sequence ended (true) or `seconds` pass (false).
-    func waitUntilFinished(seconds: Double = 300) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while !finished && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        return finished
-    }
-}
+/// An observation's values, collected (SuiteTestSupport's `Recorder`) for this core's errors.
+typealias Recorder<Value: Sendable & Equatable> = SuiteTestSupport.Recorder<Value, WorkplaceError>
 
 func temporaryPlaceStoreURL() -> URL {
     FileManager.default.temporaryDirectory.appendingPathComponent("suite-places-tests-\(UUID().uuidString)")
