@@ -46,12 +46,12 @@ enum FastPath {
         case ("quotes", "random"):
             guard let words = Words(rest, options: common.union(["--user", "--category", "--source"]),
                                     flags: commonFlags.union(["--favorites"]), positionals: 0...0) else { return nil }
-            run = { try QuotesRandom.run(words.quotesOptions, filter: words.quoteFilter) }
+            run = { try QuotesCommand.Random.run(words.quotesOptions, filter: words.quoteFilter) }
         case ("quotes", "search"):
             guard let words = Words(rest, options: common.union(["--user", "--category", "--source", "--limit"]),
                                     flags: commonFlags.union(["--favorites"]), positionals: 1...1),
-                  let limit = words.int("--limit", default: 20, in: QuotesSearch.limits) else { return nil }
-            run = { try QuotesSearch.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
+                  let limit = words.int("--limit", default: 20, in: QuotesCommand.Search.limits) else { return nil }
+            run = { try QuotesCommand.Search.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
             // --at, --radius and --limit take their next word whatever it is (a negative
             // coordinate or number), as ArgumentParser's `.unconditional` options do.
@@ -60,21 +60,21 @@ enum FastPath {
                   // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
                   let limit = words.int("--limit", default: 20, in: Int.min...Int.max) else { return nil }
             run = {
-                try PlacesNear.run(words.storeOptions, at: words.options["--at"], radius: words.options["--radius"], anywhere: false,
+                try PlacesCommand.Near.run(words.storeOptions, at: words.options["--at"], radius: words.options["--radius"], anywhere: false,
                                    limit: limit, type: words.options["--type"], min: words.options["--min"], max: words.options["--max"],
                                    openNow: words.flags.contains("--open-now"), sort: .distance)
             }
         case ("bundle", "list"), ("bundle", "todos"):
             guard let words = Words(rest, options: common.union(["--event"]), flags: commonFlags.union(["--all"]), positionals: 0...0)
             else { return nil }
-            run = { try BundleTodos.run(words.storeOptions, event: words.options["--event"], all: words.flags.contains("--all")) }
+            run = { try BundleCommand.Todos.run(words.storeOptions, event: words.options["--event"], all: words.flags.contains("--all")) }
         case ("bundle", "checkin"):
             // Only the listing: choosing (--pick, --all, a terminal to ask on) goes the usual way.
             guard !Terminal.stdinIsTerminal,
                   let words = Words(rest, options: common, flags: commonFlags.union(["--about-to", "--just-finished"]), positionals: 1...1),
                   words.flags.contains("--about-to") != words.flags.contains("--just-finished") else { return nil }
             run = {
-                try BundleCheckIn.run(words.storeOptions, event: words.positionals[0], aboutTo: words.flags.contains("--about-to"),
+                try BundleCommand.CheckIn.run(words.storeOptions, event: words.positionals[0], aboutTo: words.flags.contains("--about-to"),
                                       pick: nil, all: false, title: nil, icon: nil)
             }
         default:

@@ -17,10 +17,10 @@ struct QuotesCommand: ParsableCommand {
               suite quotes schedule set "3 between 09:00-21:00" --weekdays mon-fri
             """,
         subcommands: [
-            QuotesImport.self, QuotesAdd.self, QuotesEdit.self, QuotesRemove.self, QuotesRandom.self, QuotesToday.self, QuotesShow.self, QuotesSimilar.self,
-            QuotesSearch.self, QuotesCategories.self, QuotesSources.self, QuotesBrowse.self, QuotesFav.self, QuotesUnfav.self,
-            QuotesFavorites.self, QuotesTop.self, QuotesNote.self, QuotesNotes.self, QuotesNoteEdit.self, QuotesNoteDelete.self,
-            QuotesHistory.self, QuotesScheduleCommand.self, QuotesTick.self, QuotesShare.self, QuotesExport.self, QuotesStarter.self,
+            Import.self, Add.self, Edit.self, Remove.self, Random.self, Today.self, Show.self, Similar.self,
+            Search.self, Categories.self, Sources.self, Browse.self, Fav.self, Unfav.self,
+            Favorites.self, Top.self, NoteAdd.self, Notes.self, NoteEdit.self, NoteDelete.self,
+            History.self, ScheduleGroup.self, Tick.self, Share.self, Export.self, Starter.self,
         ]
     )
 }
