@@ -22,8 +22,8 @@ extension BundleCommand {
 
         @OptionGroup var options: CommonOptions
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
-        @Flag(name: .customLong("about-to"), help: "I'm about to do it.") var aboutTo = false
-        @Flag(name: .customLong("just-finished"), help: "I just finished it.") var justFinished = false
+        @Flag(name: .customLong(.aboutTo), help: "I'm about to do it.") var aboutTo = false
+        @Flag(name: .customLong(.justFinished), help: "I just finished it.") var justFinished = false
         @Option(parsing: .unconditional, help: ArgumentHelp("The offered todos to bundle, by their numbers in the list: 1,3.", valueName: "list")) var pick: String?
         @Flag(help: "Bundle every offered todo.") var all = false
         @Option(help: ArgumentHelp("The bundle's title.", valueName: "title")) var title: String?
@@ -41,10 +41,10 @@ extension BundleCommand {
         }
 
         func run() throws {
-            try Self.run(options, event: event, aboutTo: aboutTo, pick: pick, all: all, title: title, icon: icon)
+            try Self.run(options.plain, event: event, aboutTo: aboutTo, pick: pick, all: all, title: title, icon: icon)
         }
 
-        static func run(_ options: some StoreOptions, event: String, aboutTo: Bool, pick: String?, all: Bool, title: String?, icon: String?) throws {
+        static func run(_ options: PlainStoreOptions, event: String, aboutTo: Bool, pick: String?, all: Bool, title: String?, icon: String?) throws {
             let direction: CheckInDirection = aboutTo ? .aboutTo : .justFinished
             // Only listing (nothing picked and no terminal to ask on) reads without writing.
             let store = try Bundles.open(options, readOnly: !all && pick == nil && (options.json || !Terminal.stdinIsTerminal))

@@ -49,12 +49,12 @@ extension BundleCommand {
             aliases: ["todos"])
 
         @OptionGroup var options: CommonOptions
-        @Option(help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
-        @Flag(help: "Include done and dropped todos.") var all = false
+        @Option(name: .customLong(.event), help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
+        @Flag(name: .customLong(.all), help: "Include done and dropped todos.") var all = false
 
-        func run() throws { try Self.run(options, event: event, all: all) }
+        func run() throws { try Self.run(options.plain, event: event, all: all) }
 
-        static func run(_ options: some StoreOptions, event: String?, all: Bool) throws {
+        static func run(_ options: PlainStoreOptions, event: String?, all: Bool) throws {
             let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
             if options.json { try Terminal.printJSON(todos); return }
             if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }

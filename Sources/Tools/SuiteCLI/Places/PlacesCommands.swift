@@ -90,18 +90,23 @@ extension PlacesCommand {
                 """)
 
         @OptionGroup var options: CommonOptions
-        @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
+        @Option(name: .customLong(.at), parsing: .unconditional,
+                help: ArgumentHelp("LAT,LON, south and west negative (default: your current location).", valueName: "lat,lon"))
         var at: String?
-        @Option(parsing: .unconditional, help: ArgumentHelp("How far: 800m, 1.5km (default 1.5km).", valueName: "distance")) var radius: String?
+        @Option(name: .customLong(.radius), parsing: .unconditional, help: ArgumentHelp("How far: 800m, 1.5km (default 1.5km).", valueName: "distance"))
+        var radius: String?
         @Flag(help: "The nearest places anywhere, however far.") var anywhere = false
-        @Option(parsing: .unconditional, help: ArgumentHelp("At most this many (default 20).", valueName: "n")) var limit = 20
-        @Option(help: ArgumentHelp("Kinds, comma-separated: coffee-shop, library, coworking, bar, restaurant, other.", valueName: "types")) var type: String?
-        @Option(help: ArgumentHelp("Least ratings, for what is better high: wifi=4,outlets=3 (outlets, wifi, seating).", valueName: "pairs"))
+        @Option(name: .customLong(.limit), parsing: .unconditional, help: ArgumentHelp("At most this many (default 20).", valueName: "n")) var limit = 20
+        @Option(name: .customLong(.type),
+                help: ArgumentHelp("Kinds, comma-separated: coffee-shop, library, coworking, bar, restaurant, other.", valueName: "types"))
+        var type: String?
+        @Option(name: .customLong(.min), help: ArgumentHelp("Least ratings, for what is better high: wifi=4,outlets=3 (outlets, wifi, seating).", valueName: "pairs"))
         var min: String?
-        @Option(help: ArgumentHelp("Most ratings, for what is better low: noise=2,cost=2 (noise 0 silent … 5 loud; cost 0 cheap … 5 dear).",
+        @Option(name: .customLong(.max),
+                help: ArgumentHelp("Most ratings, for what is better low: noise=2,cost=2 (noise 0 silent … 5 loud; cost 0 cheap … 5 dear).",
                                    valueName: "pairs"))
         var max: String?
-        @Flag(help: "Only places open now.") var openNow = false
+        @Flag(name: .customLong(.openNow), help: "Only places open now.") var openNow = false
         @Option(help: ArgumentHelp("distance or score (your ratings with distance; the score is shown).", valueName: "order")) var sort: PlaceSort = .distance
 
         func validate() throws {
@@ -109,7 +114,7 @@ extension PlacesCommand {
         }
 
         func run() throws {
-            try Self.run(options, at: at, radius: radius, anywhere: anywhere, limit: limit, type: type, min: min, max: max, openNow: openNow, sort: sort)
+            try Self.run(options.plain, at: at, radius: radius, anywhere: anywhere, limit: limit, type: type, min: min, max: max, openNow: openNow, sort: sort)
         }
 
         /// Reads `dimension=value,…` for --min or --max.
@@ -125,12 +130,12 @@ extension PlacesCommand {
             return bounds
         }
 
-        static func run(_ options: some StoreOptions, at: String?, radius: String?, anywhere: Bool, limit: Int, type: String?, min: String?,
+        static func run(_ options: PlainStoreOptions, at: String?, radius: String?, anywhere: Bool, limit: Int, type: String?, min: String?,
                         max: String? = nil, openNow: Bool, sort: PlaceSort) throws {
             let store = try Places.open(options, readOnly: true)
             let center = try Places.center(at, store: store)
             let types = try Places.types(type)
-            let minimums = try bounds(min, option: "--min"), maximums = try bounds(max, option: "--max")
+            let minimums = try bounds(min, option: OptionName.min.flag), maximums = try bounds(max, option: OptionName.max.flag)
             let query = PlaceQuery(center: center, radius: anywhere ? nil : try Geo.parseDistance(radius ?? "1.5km"), limit: limit, types: types,
                                    minimums: minimums, maximums: maximums, openNow: openNow, sort: sort)
             let found = try store.near(query)

@@ -106,9 +106,9 @@ extension QuotesCommand {
         @OptionGroup var options: QuotesOptions
         @OptionGroup var filter: QuoteFilterOptions
 
-        func run() throws { try Self.run(options, filter: filter.filter) }
+        func run() throws { try Self.run(options.plain, filter: filter.filter) }
 
-        static func run(_ options: some QuotesContext, filter: QuoteFilter) throws {
+        static func run(_ options: PlainQuotesOptions, filter: QuoteFilter) throws {
             // The writer alone answers: checking for an empty store first would open a reader
             // connection (another schema load) on every pick, so that check waits for a miss.
             let store = try options.open()
@@ -182,13 +182,15 @@ extension QuotesCommand {
         @OptionGroup var options: QuotesOptions
         @Argument(help: ArgumentHelp("What to look for.", valueName: "query")) var query: String
         @OptionGroup var filter: QuoteFilterOptions
-        @Option(parsing: .unconditional, help: ArgumentHelp("At most this many results.", valueName: "n"), transform: NumberOption.int(limits, "--limit")) var limit = 20
+        @Option(name: .customLong(.limit), parsing: .unconditional, help: ArgumentHelp("At most this many results.", valueName: "n"),
+                transform: NumberOption.int(limits, OptionName.limit.flag))
+        var limit = 20
 
         static let limits = 1...1000
 
-        func run() throws { try Self.run(options, query: query, filter: filter.filter, limit: limit) }
+        func run() throws { try Self.run(options.plain, query: query, filter: filter.filter, limit: limit) }
 
-        static func run(_ options: some QuotesContext, query: String, filter: QuoteFilter, limit: Int) throws {
+        static func run(_ options: PlainQuotesOptions, query: String, filter: QuoteFilter, limit: Int) throws {
             let bold = Terminal.stdoutIsTerminal && !options.json
             let hits = try options.open(readOnly: true).search(query, filter: filter, user: options.userName, limit: limit,
                                                  markers: bold ? (VisibleText.emphasisOpen, VisibleText.emphasisClose) : ("[", "]"))
