@@ -32,7 +32,7 @@ import Testing
 
     @Test func parsingInProcess() throws {
         let command = try SuiteCommand.parseAsRoot(["bmm", "show", "Customer Needs", "--store-dir", "/tmp/x", "--json"])
-        let show = try #require(command as? BMMShow)
+        let show = try #require(command as? BMMCommand.Show)
         #expect(show.section.id == .customerNeeds)
         #expect(show.options.json)
         #expect(show.options.storeDir == "/tmp/x")

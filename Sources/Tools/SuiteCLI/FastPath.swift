@@ -9,7 +9,10 @@ import WorkplaceCore
 /// `as? Protocol` cast scans all of the binary's ~7,400 protocol conformance records: parsing
 /// `suite quotes search love` cost about half of the instructions of the whole process. These
 /// commands are short-lived and run often (from prompts, status bars, scripts), so their plain
-/// shapes are read here and run through the same code as the parsed commands.
+/// shapes are read here and run through the same code as the parsed commands: their static `run`
+/// functions, which take the options as plain values (``PlainStoreOptions``, ``PlainQuotesOptions``)
+/// that the parsed commands make from theirs. The option names are the declarations' own
+/// (``OptionName``).
 ///
 /// Anything unusual (help, an unknown or repeated option, `--opt=value`, a value starting with
 /// `-` after an option that ArgumentParser reads only up to the next option, a number out of
@@ -40,49 +43,49 @@ enum FastPath {
         let arguments = SuiteMain.hoistingSharedOptions(arguments)
         guard arguments.count >= 2 else { return nil }
         let rest = arguments.dropFirst(2)
-        let common: Set = ["--store-dir", "--color"], commonFlags: Set = ["--json"]
+        let common: Set<OptionName> = [.storeDir, .color], commonFlags: Set<OptionName> = [.json]
         let run: () throws -> Void
         switch (arguments[0], arguments[1]) {
         case ("quotes", "random"):
-            guard let words = Words(rest, options: common.union(["--user", "--category", "--source"]),
-                                    flags: commonFlags.union(["--favorites"]), positionals: 0...0) else { return nil }
-            run = { try QuotesRandom.run(words.quotesOptions, filter: words.quoteFilter) }
+            guard let words = Words(rest, options: common.union([.user, .category, .source]),
+                                    flags: commonFlags.union([.favorites]), positionals: 0...0) else { return nil }
+            run = { try QuotesCommand.Random.run(words.quotesOptions, filter: words.quoteFilter) }
         case ("quotes", "search"):
-            guard let words = Words(rest, options: common.union(["--user", "--category", "--source", "--limit"]),
-                                    flags: commonFlags.union(["--favorites"]), positionals: 1...1),
-                  let limit = words.int("--limit", default: 20, in: QuotesSearch.limits) else { return nil }
-            run = { try QuotesSearch.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
+            guard let words = Words(rest, options: common.union([.user, .category, .source, .limit]),
+                                    flags: commonFlags.union([.favorites]), positionals: 1...1),
+                  let limit = words.int(.limit, default: 20, in: QuotesCommand.Search.limits) else { return nil }
+            run = { try QuotesCommand.Search.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
             // --at, --radius and --limit take their next word whatever it is (a negative
             // coordinate or number), as ArgumentParser's `.unconditional` options do.
-            guard let words = Words(rest, options: common.union(["--at", "--radius", "--limit", "--type", "--min", "--max"]),
-                                    flags: commonFlags.union(["--open-now"]), positionals: 0...0, unconditional: ["--at", "--radius", "--limit"]),
+            guard let words = Words(rest, options: common.union([.at, .radius, .limit, .type, .min, .max]),
+                                    flags: commonFlags.union([.openNow]), positionals: 0...0, unconditional: [.at, .radius, .limit]),
                   // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
-                  let limit = words.int("--limit", default: 20, in: Int.min...Int.max) else { return nil }
+                  let limit = words.int(.limit, default: 20, in: Int.min...Int.max) else { return nil }
             run = {
-                try PlacesNear.run(words.storeOptions, at: words.options["--at"], radius: words.options["--radius"], anywhere: false,
-                                   limit: limit, type: words.options["--type"], min: words.options["--min"], max: words.options["--max"],
-                                   openNow: words.flags.contains("--open-now"), sort: .distance)
+                try PlacesCommand.Near.run(words.storeOptions, at: words.options[.at], radius: words.options[.radius], anywhere: false,
+                                           limit: limit, type: words.options[.type], min: words.options[.min], max: words.options[.max],
+                                           openNow: words.flags.contains(.openNow), sort: .distance)
             }
         case ("bundle", "list"), ("bundle", "todos"):
-            guard let words = Words(rest, options: common.union(["--event"]), flags: commonFlags.union(["--all"]), positionals: 0...0)
+            guard let words = Words(rest, options: common.union([.event]), flags: commonFlags.union([.all]), positionals: 0...0)
             else { return nil }
-            run = { try BundleTodos.run(words.storeOptions, event: words.options["--event"], all: words.flags.contains("--all")) }
+            run = { try BundleCommand.Todos.run(words.storeOptions, event: words.options[.event], all: words.flags.contains(.all)) }
         case ("bundle", "checkin"):
             // Only the listing: choosing (--pick, --all, a terminal to ask on) goes the usual way.
             guard !Terminal.stdinIsTerminal,
-                  let words = Words(rest, options: common, flags: commonFlags.union(["--about-to", "--just-finished"]), positionals: 1...1),
-                  words.flags.contains("--about-to") != words.flags.contains("--just-finished") else { return nil }
+                  let words = Words(rest, options: common, flags: commonFlags.union([.aboutTo, .justFinished]), positionals: 1...1),
+                  words.flags.contains(.aboutTo) != words.flags.contains(.justFinished) else { return nil }
             run = {
-                try BundleCheckIn.run(words.storeOptions, event: words.positionals[0], aboutTo: words.flags.contains("--about-to"),
-                                      pick: nil, all: false, title: nil, icon: nil)
+                try BundleCommand.CheckIn.run(words.storeOptions, event: words.positionals[0], aboutTo: words.flags.contains(.aboutTo),
+                                              pick: nil, all: false, title: nil, icon: nil)
             }
         default:
             return nil
         }
         // --color as ArgumentParser reads it: a value it refuses (or a bad $SUITE_ACCENT) is left to it.
         var mode = ColorMode.auto
-        if let option = arguments.firstIndex(of: "--color") {
+        if let option = arguments.firstIndex(of: OptionName.color.flag) {
             guard arguments.indices.contains(option + 1), let given = ColorMode(rawValue: arguments[option + 1]) else { return nil }
             mode = given
         }
@@ -93,23 +96,24 @@ enum FastPath {
     /// The words after the command: `--name value` options, flags and positionals, each at most once.
     /// An option in `unconditional` takes the next word even when it starts with `-`.
     struct Words {
-        var options: [String: String] = [:]
-        var flags: Set<String> = []
+        var options: [OptionName: String] = [:]
+        var flags: Set<OptionName> = []
         var positionals: [String] = []
 
         /// Nil for anything this reader does not take on.
-        init?(_ words: ArraySlice<String>, options allowedOptions: Set<String>, flags allowedFlags: Set<String>, positionals count: ClosedRange<Int>,
-              unconditional: Set<String> = []) {
+        init?(_ words: ArraySlice<String>, options allowedOptions: Set<OptionName>, flags allowedFlags: Set<OptionName>, positionals count: ClosedRange<Int>,
+              unconditional: Set<OptionName> = []) {
             var index = words.startIndex
             while index < words.endIndex {
                 let word = words[index]
                 if word.hasPrefix("-") {
-                    if allowedFlags.contains(word) {
-                        guard flags.insert(word).inserted else { return nil }
-                    } else if allowedOptions.contains(word) {
+                    guard let name = OptionName(flag: word) else { return nil }
+                    if allowedFlags.contains(name) {
+                        guard flags.insert(name).inserted else { return nil }
+                    } else if allowedOptions.contains(name) {
                         index += 1
-                        guard index < words.endIndex, options[word] == nil, unconditional.contains(word) || !words[index].hasPrefix("-") else { return nil }
-                        options[word] = words[index]
+                        guard index < words.endIndex, options[name] == nil, unconditional.contains(name) || !words[index].hasPrefix("-") else { return nil }
+                        options[name] = words[index]
                     } else {
                         return nil
                     }
@@ -123,21 +127,21 @@ enum FastPath {
 
         /// The option as a number checked as ArgumentParser's `transform:` checks it (``NumberOption``),
         /// `fallback` when absent; nil when it is not a number in `range` (ArgumentParser then says so).
-        func int(_ name: String, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
+        func int(_ name: OptionName, default fallback: Int, in range: ClosedRange<Int>) -> Int? {
             guard let text = options[name] else { return fallback }
-            return try? NumberOption.int(text, in: range, option: name)
+            return try? NumberOption.int(text, in: range, option: name.flag)
         }
 
         var storeOptions: PlainStoreOptions {
-            PlainStoreOptions(storeDir: options["--store-dir"], json: flags.contains("--json"))
+            PlainStoreOptions(storeDir: options[.storeDir], json: flags.contains(.json))
         }
 
         var quotesOptions: PlainQuotesOptions {
-            PlainQuotesOptions(common: storeOptions, user: options["--user"])
+            PlainQuotesOptions(store: storeOptions, user: options[.user])
         }
 
         var quoteFilter: QuoteFilter {
-            QuoteFilter(category: options["--category"], source: options["--source"], favoritesOnly: flags.contains("--favorites"))
+            QuoteFilter(category: options[.category], source: options[.source], favoritesOnly: flags.contains(.favorites))
         }
     }
 }

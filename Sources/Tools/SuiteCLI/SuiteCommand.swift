@@ -118,10 +118,11 @@ public enum SuiteMain {
         var index = 0
         while index < arguments.count, arguments[index].hasPrefix("-") {
             let argument = arguments[index]
-            if argument == "--store-dir" || argument == "--color", index + 1 < arguments.count {
+            let name = OptionName(flag: argument)
+            if name == .storeDir || name == .color, index + 1 < arguments.count {
                 leading += [argument, arguments[index + 1]]
                 index += 2
-            } else if argument.hasPrefix("--store-dir=") || argument.hasPrefix("--color=") || argument == "--json" {
+            } else if argument.hasPrefix(OptionName.storeDir.flag + "=") || argument.hasPrefix(OptionName.color.flag + "=") || name == .json {
                 leading.append(argument)
                 index += 1
             } else {

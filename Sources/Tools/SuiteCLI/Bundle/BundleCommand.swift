@@ -18,10 +18,10 @@ struct BundleCommand: ParsableCommand {
               suite bundle done 1 && suite bundle complete
             """,
         subcommands: [
-            BundleAdd.self, BundleTodos.self, BundleEdit.self, BundleMove.self, BundleDrop.self, BundleReopen.self, BundleRemove.self, BundleEvents.self, BundleCheckIn.self,
-            BundleCurrent.self, BundleShow.self, BundleDone.self, BundleThrowBack.self, BundlePull.self, BundleRename.self,
-            BundleIcon.self, BundleComplete.self, BundleAbandon.self, BundleReview.self, BundleDue.self, BundleRemind.self,
-            BundleExport.self, BundleImport.self,
+            Add.self, Todos.self, Edit.self, Move.self, Drop.self, Reopen.self, Remove.self, Events.self, CheckIn.self,
+            Current.self, Show.self, Done.self, ThrowBack.self, Pull.self, Rename.self,
+            Icon.self, Complete.self, Abandon.self, ReviewBundles.self, Due.self, Remind.self,
+            Export.self, Import.self,
         ]
     )
 }

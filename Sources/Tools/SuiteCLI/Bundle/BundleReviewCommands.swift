@@ -11,99 +11,101 @@ enum Review {
     }
 }
 
-struct BundleReview: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "review",
-        abstract: "Finished bundles in chronological order, filed by day (or by event).",
-        discussion: "Examples:\n  suite bundle review --since 2026-11-01\n  suite bundle review --by-event")
+extension BundleCommand {
+    struct ReviewBundles: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "review",
+            abstract: "Finished bundles in chronological order, filed by day (or by event).",
+            discussion: "Examples:\n  suite bundle review --since 2026-11-01\n  suite bundle review --by-event")
 
-    @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("Only this event's bundles.", valueName: "event")) var event: String?
-    @Option(help: ArgumentHelp("From this day (YYYY-MM-DD).", valueName: "day")) var since: String?
-    @Option(help: ArgumentHelp("Before this day (YYYY-MM-DD).", valueName: "day")) var until: String?
-    @Flag(help: "File the bundles under their events instead of their days.") var byEvent = false
+        @OptionGroup var options: CommonOptions
+        @Option(help: ArgumentHelp("Only this event's bundles.", valueName: "event")) var event: String?
+        @Option(help: ArgumentHelp("From this day (YYYY-MM-DD).", valueName: "day")) var since: String?
+        @Option(help: ArgumentHelp("Before this day (YYYY-MM-DD).", valueName: "day")) var until: String?
+        @Flag(help: "File the bundles under their events instead of their days.") var byEvent = false
 
-    func run() throws {
-        let from = try since.map { try Bundles.day($0, option: "--since") }
-        let to = try until.map { try Bundles.day($0, option: "--until") }
-        let bundles = try Bundles.open(options, readOnly: true).review(event: event, from: from, to: to)
-        if options.json { try Terminal.printJSON(bundles); return }
-        if bundles.isEmpty { print("No finished bundles yet."); return }
-        let groups = Dictionary(grouping: bundles) { byEvent ? $0.eventName : Review.day($0.finishedAt ?? $0.createdAt) }
-        let order = bundles.map { byEvent ? $0.eventName : Review.day($0.finishedAt ?? $0.createdAt) }
-        var seen: Set<String> = []
-        for key in order where seen.insert(key).inserted {
-            print(key)
-            for bundle in groups[key] ?? [] {
-                let done = bundle.items.filter { $0.outcome == .done }.count
-                let label = byEvent ? Review.day(bundle.finishedAt ?? bundle.createdAt) : bundle.eventName
-                print("  \(bundle.icon) \(bundle.title) (#\(bundle.id), \(label)): \(done) of \(bundle.items.count) done")
+        func run() throws {
+            let from = try since.map { try Bundles.day($0, option: "--since") }
+            let to = try until.map { try Bundles.day($0, option: "--until") }
+            let bundles = try Bundles.open(options, readOnly: true).review(event: event, from: from, to: to)
+            if options.json { try Terminal.printJSON(bundles); return }
+            if bundles.isEmpty { print("No finished bundles yet."); return }
+            let groups = Dictionary(grouping: bundles) { byEvent ? $0.eventName : Review.day($0.finishedAt ?? $0.createdAt) }
+            let order = bundles.map { byEvent ? $0.eventName : Review.day($0.finishedAt ?? $0.createdAt) }
+            var seen: Set<String> = []
+            for key in order where seen.insert(key).inserted {
+                print(key)
+                for bundle in groups[key] ?? [] {
+                    let done = bundle.items.filter { $0.outcome == .done }.count
+                    let label = byEvent ? Review.day(bundle.finishedAt ?? bundle.createdAt) : bundle.eventName
+                    print("  \(bundle.icon) \(bundle.title) (#\(bundle.id), \(label)): \(done) of \(bundle.items.count) done")
+                }
             }
         }
     }
-}
 
-struct BundleExport: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "export",
-        abstract: "Export todos as Taskwarrior JSON, iCalendar VTODO, todo.txt, or Suite JSON.",
-        discussion: """
-            Suite JSON (the default) keeps everything (events, aliases, bundles); the others carry \
-            each todo with its event, preposition, deadline, status and bundle as the README describes.
+    struct Export: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "export",
+            abstract: "Export todos as Taskwarrior JSON, iCalendar VTODO, todo.txt, or Suite JSON.",
+            discussion: """
+                Suite JSON (the default) keeps everything (events, aliases, bundles); the others carry \
+                each todo with its event, preposition, deadline, status and bundle as the README describes.
 
-            Examples:
-              suite bundle export -o backup.json
-              suite bundle export --format ics -o todos.ics
-              suite bundle export --format taskwarrior | task import
-            """)
+                Examples:
+                  suite bundle export -o backup.json
+                  suite bundle export --format ics -o todos.ics
+                  suite bundle export --format taskwarrior | task import
+                """)
 
-    @OptionGroup var options: TextOptions
-    @Option(help: ArgumentHelp("json (the default), taskwarrior, ics or todotxt.", valueName: "format")) var format: InterchangeFormat = .json
-    @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
-    var output: String?
+        @OptionGroup var options: TextOptions
+        @Option(help: ArgumentHelp("json (the default), taskwarrior, ics or todotxt.", valueName: "format")) var format: InterchangeFormat = .json
+        @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
+        var output: String?
 
-    func run() throws {
-        let data = try Bundles.open(options, readOnly: true).export(format, timeZone: Bundles.timeZone)
-        try Terminal.emit(data, to: output)
+        func run() throws {
+            let data = try Bundles.open(options, readOnly: true).export(format, timeZone: Bundles.timeZone)
+            try Terminal.emit(data, to: output)
+        }
     }
-}
 
-struct BundleImport: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "import",
-        abstract: "Import todos (all or nothing; matched by id, so importing again updates).",
-        discussion: """
-            The format is taken from --format, else from the file: .ics is iCalendar, .txt is \
-            todo.txt, JSON with "schema": "suite-bundle/1" is Suite JSON, other JSON is Taskwarrior.
+    struct Import: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "import",
+            abstract: "Import todos (all or nothing; matched by id, so importing again updates).",
+            discussion: """
+                The format is taken from --format, else from the file: .ics is iCalendar, .txt is \
+                todo.txt, JSON with "schema": "suite-bundle/1" is Suite JSON, other JSON is Taskwarrior.
 
-            Examples:
-              task export | suite bundle import - --format taskwarrior
-              suite bundle import todo.txt
-            """)
+                Examples:
+                  task export | suite bundle import - --format taskwarrior
+                  suite bundle import todo.txt
+                """)
 
-    @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The file ('-' for standard input).", valueName: "file")) var file: String
-    @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The file ('-' for standard input).", valueName: "file")) var file: String
+        @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
 
-    func run() throws {
-        let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
-        guard let chosen = format ?? InterchangeFormat.detect(name: file, head: data) else {
-            throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
-        }
-        let store = try Bundles.open(options)
-        let summary: ImportSummary
-        do {
-            summary = try store.importData(data, format: chosen, timeZone: Bundles.timeZone)
-        } catch {
-            if case .malformedImport(let format, let line, let reason) = error {
-                throw CLIError.badInput("\(file)\(line.map { ":\($0)" } ?? ""): malformed \(format): \(reason); nothing was imported")
+        func run() throws {
+            let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
+            guard let chosen = format ?? InterchangeFormat.detect(name: file, head: data) else {
+                throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
             }
-            throw error
+            let store = try Bundles.open(options)
+            let summary: ImportSummary
+            do {
+                summary = try store.importData(data, format: chosen, timeZone: Bundles.timeZone)
+            } catch {
+                if case .malformedImport(let format, let line, let reason) = error {
+                    throw CLIError.badInput("\(file)\(line.map { ":\($0)" } ?? ""): malformed \(format): \(reason); nothing was imported")
+                }
+                throw error
+            }
+            if !summary.dropped.isEmpty {
+                Terminal.printError("suite: warning: not imported, as Suite has no place for them: \(summary.dropped.joined(separator: ", "))")
+            }
+            if options.json { try Terminal.printJSON(summary); return }
+            print("Imported \(summary.created) new and \(summary.updated) updated todo\(summary.created + summary.updated == 1 ? "" : "s") (\(summary.eventsCreated) new event\(summary.eventsCreated == 1 ? "" : "s"), \(summary.bundles) bundle\(summary.bundles == 1 ? "" : "s")).")
         }
-        if !summary.dropped.isEmpty {
-            Terminal.printError("suite: warning: not imported, as Suite has no place for them: \(summary.dropped.joined(separator: ", "))")
-        }
-        if options.json { try Terminal.printJSON(summary); return }
-        print("Imported \(summary.created) new and \(summary.updated) updated todo\(summary.created + summary.updated == 1 ? "" : "s") (\(summary.eventsCreated) new event\(summary.eventsCreated == 1 ? "" : "s"), \(summary.bundles) bundle\(summary.bundles == 1 ? "" : "s")).")
     }
 }

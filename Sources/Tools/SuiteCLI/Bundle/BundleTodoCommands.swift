@@ -2,159 +2,161 @@ import ArgumentParser
 import BundleCore
 import Foundation
 
-struct BundleAdd: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "add",
-        abstract: "Write a todo down, tied to a trigger event.",
-        discussion: """
-            An unknown event is created, unless it looks like an existing one (then --new-event).
-
-            Examples:
-              suite bundle add "Get the agreement signed" --before "go to Eastern branch" --deadline 2026-12-01
-              suite bundle add "Water the plant" --after "come back from work"
-              suite bundle add "Renew passport"
-            """)
-
-    @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("What to do.", valueName: "text")) var text: String
-    @OptionGroup var trigger: TriggerOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
-    @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
-
-    func run() throws {
-        let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
-        let store = try Bundles.open(options)
-        #if DEBUG
-        // The crash harness's negative control: acknowledge before committing, so that a kill
-        // in between loses an acknowledged todo and the harness must notice. Debug builds only.
-        if Terminal.environment["SUITE_TEST_UNSAFE_EARLY_ACK"] != nil {
-            Terminal.write(Data("ACK \(text)\n".utf8))
-            CLIContext.current.standardOutput.flush()
-            Thread.sleep(forTimeInterval: 2)
-        }
-        #endif
-        let todo = try store.addTodo(
-            text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
-            deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)
-        if options.json { try Terminal.printJSON(todo) } else { print("Added \(Bundles.line(todo))") }
-    }
-}
-
-struct BundleTodos: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list",
-        abstract: "List todos grouped by trigger event ('todos' is the older name).",
-        discussion: "Pending and bundled todos; --all adds done and dropped ones.\n\nExample:\n  suite bundle list --event \"go to Eastern branch\"",
-        aliases: ["todos"])
-
-    @OptionGroup var options: CommonOptions
-    @Option(help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
-    @Flag(help: "Include done and dropped todos.") var all = false
-
-    func run() throws { try Self.run(options, event: event, all: all) }
-
-    static func run(_ options: some StoreOptions, event: String?, all: Bool) throws {
-        let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
-        if options.json { try Terminal.printJSON(todos); return }
-        if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }
-        var lastEvent: String?? = .none
-        let now = Date()
-        for todo in todos {
-            if lastEvent != .some(todo.eventName) {
-                print(todo.eventName ?? "(no event)")
-                lastEvent = .some(todo.eventName)
-            }
-            print("  " + Bundles.line(todo, now: now))
-        }
-    }
-}
-
-struct BundleMove: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "move",
-        abstract: "Change a todo's trigger: another event and/or preposition.",
-        discussion: "Examples:\n  suite bundle move 4 --after \"go to Eastern branch\"\n  suite bundle move 4 --prep when")
-
-    @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
-    @OptionGroup var trigger: TriggerOptions
-    @Option(help: ArgumentHelp("Only change the preposition: before, after, when or none.", valueName: "prep")) var prep: Preposition?
-
-    func validate() throws {
-        if trigger.chosen == nil && prep == nil { throw ValidationError("give a new trigger (--before/--after/--when/--event) or --prep") }
-        if trigger.chosen != nil && prep != nil { throw ValidationError("--prep goes alone; --before/--after/--when already set it") }
-    }
-
-    func run() throws {
-        let store = try Bundles.open(options)
-        let todo = try store.moveTodo(
-            Bundles.todo(id, in: store).id, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? prep, allowNewEvent: trigger.newEvent)
-        if options.json { try Terminal.printJSON(todo) } else { print("Moved \(Bundles.line(todo))") }
-    }
-}
-
-struct BundleDrop: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "drop",
-        abstract: "Give up a pending todo.",
-        discussion: "Example:\n  suite bundle drop 7")
-
-    @OptionGroup var options: TextOptions
-    @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
-
-    func run() throws {
-        let store = try Bundles.open(options)
-        let todo = try store.finishTodo(Bundles.todo(id, in: store).id, as: .dropped)
-        print("Dropped \(Bundles.line(todo))")
-    }
-}
-
-struct BundleDue: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "due",
-        abstract: "Todos whose deadline passes soon (overdue ones first).",
-        discussion: "Example:\n  suite bundle due --within 2d")
-
-    @OptionGroup var options: CommonOptions
-    @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
-
-    func run() throws {
-        let interval = try Bundles.duration(within)
-        let todos = try Bundles.open(options, readOnly: true).dueSoon(within: interval, timeZone: Bundles.timeZone)
-        if options.json { try Terminal.printJSON(todos); return }
-        if todos.isEmpty { print("Nothing due within \(within).") }
-        todos.forEach { print(Bundles.line($0)) }
-    }
-}
-
-struct BundleRemind: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "remind",
-        abstract: "Send due-soon todos to the desktop, each at most once a day; 'remind install' sets up a timer.",
-        subcommands: [Send.self, Install.self],
-        defaultSubcommand: Send.self)
-
-    struct Install: ParsableCommand {
+extension BundleCommand {
+    struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "install",
-            abstract: "Run 'suite bundle remind' every 15 minutes: a systemd user timer, or --cron prints a crontab line.",
-            discussion: "Example:\n  suite bundle remind install --within 2h && systemctl --user enable --now suite-bundle-remind.timer")
-        @OptionGroup var options: TextOptions
-        @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
-        @Flag(help: "Print a crontab line instead.") var cron = false
+            commandName: "add",
+            abstract: "Write a todo down, tied to a trigger event.",
+            discussion: """
+                An unknown event is created, unless it looks like an existing one (then --new-event).
+
+                Examples:
+                  suite bundle add "Get the agreement signed" --before "go to Eastern branch" --deadline 2026-12-01
+                  suite bundle add "Water the plant" --after "come back from work"
+                  suite bundle add "Renew passport"
+                """)
+
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("What to do.", valueName: "text")) var text: String
+        @OptionGroup var trigger: TriggerOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
+        @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
 
         func run() throws {
-            _ = try Bundles.duration(within)
-            // The store folder in use now, absolute (a timer has no $SUITE_HOME, another folder).
-            let store = try options.storeFolder().standardizedFileURL.path
-            let arguments = [TimerScripts.binaryPath(), "bundle", "remind", "--within", within, "--store-dir", store]
-            try TimerScripts.install(name: "suite-bundle-remind", summary: "Remind of todos due soon (suite bundle)", arguments: arguments,
-                                     calendar: "*:0/15", cronTimes: "*/15 * * * *", cron: cron)
+            let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
+            let store = try Bundles.open(options)
+            #if DEBUG
+            // The crash harness's negative control: acknowledge before committing, so that a kill
+            // in between loses an acknowledged todo and the harness must notice. Debug builds only.
+            if Terminal.environment["SUITE_TEST_UNSAFE_EARLY_ACK"] != nil {
+                Terminal.write(Data("ACK \(text)\n".utf8))
+                CLIContext.current.standardOutput.flush()
+                Thread.sleep(forTimeInterval: 2)
+            }
+            #endif
+            let todo = try store.addTodo(
+                text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
+                deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)
+            if options.json { try Terminal.printJSON(todo) } else { print("Added \(Bundles.line(todo))") }
+        }
+    }
+
+    struct Todos: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List todos grouped by trigger event ('todos' is the older name).",
+            discussion: "Pending and bundled todos; --all adds done and dropped ones.\n\nExample:\n  suite bundle list --event \"go to Eastern branch\"",
+            aliases: ["todos"])
+
+        @OptionGroup var options: CommonOptions
+        @Option(name: .customLong(.event), help: ArgumentHelp("Only this event's todos.", valueName: "event")) var event: String?
+        @Flag(name: .customLong(.all), help: "Include done and dropped todos.") var all = false
+
+        func run() throws { try Self.run(options.plain, event: event, all: all) }
+
+        static func run(_ options: PlainStoreOptions, event: String?, all: Bool) throws {
+            let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
+            if options.json { try Terminal.printJSON(todos); return }
+            if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }
+            var lastEvent: String?? = .none
+            let now = Date()
+            for todo in todos {
+                if lastEvent != .some(todo.eventName) {
+                    print(todo.eventName ?? "(no event)")
+                    lastEvent = .some(todo.eventName)
+                }
+                print("  " + Bundles.line(todo, now: now))
+            }
+        }
+    }
+
+    struct Move: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "move",
+            abstract: "Change a todo's trigger: another event and/or preposition.",
+            discussion: "Examples:\n  suite bundle move 4 --after \"go to Eastern branch\"\n  suite bundle move 4 --prep when")
+
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+        @OptionGroup var trigger: TriggerOptions
+        @Option(help: ArgumentHelp("Only change the preposition: before, after, when or none.", valueName: "prep")) var prep: Preposition?
+
+        func validate() throws {
+            if trigger.chosen == nil && prep == nil { throw ValidationError("give a new trigger (--before/--after/--when/--event) or --prep") }
+            if trigger.chosen != nil && prep != nil { throw ValidationError("--prep goes alone; --before/--after/--when already set it") }
+        }
+
+        func run() throws {
+            let store = try Bundles.open(options)
+            let todo = try store.moveTodo(
+                Bundles.todo(id, in: store).id, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? prep, allowNewEvent: trigger.newEvent)
+            if options.json { try Terminal.printJSON(todo) } else { print("Moved \(Bundles.line(todo))") }
+        }
+    }
+
+    struct Drop: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "drop",
+            abstract: "Give up a pending todo.",
+            discussion: "Example:\n  suite bundle drop 7")
+
+        @OptionGroup var options: TextOptions
+        @Argument(help: ArgumentHelp("The todo's number.", valueName: "id")) var id: String
+
+        func run() throws {
+            let store = try Bundles.open(options)
+            let todo = try store.finishTodo(Bundles.todo(id, in: store).id, as: .dropped)
+            print("Dropped \(Bundles.line(todo))")
+        }
+    }
+
+    struct Due: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "due",
+            abstract: "Todos whose deadline passes soon (overdue ones first).",
+            discussion: "Example:\n  suite bundle due --within 2d")
+
+        @OptionGroup var options: CommonOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+
+        func run() throws {
+            let interval = try Bundles.duration(within)
+            let todos = try Bundles.open(options, readOnly: true).dueSoon(within: interval, timeZone: Bundles.timeZone)
+            if options.json { try Terminal.printJSON(todos); return }
+            if todos.isEmpty { print("Nothing due within \(within).") }
+            todos.forEach { print(Bundles.line($0)) }
+        }
+    }
+
+    struct Remind: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remind",
+            abstract: "Send due-soon todos to the desktop, each at most once a day; 'remind install' sets up a timer.",
+            subcommands: [Send.self, Install.self],
+            defaultSubcommand: Send.self)
+
+        struct Install: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "install",
+                abstract: "Run 'suite bundle remind' every 15 minutes: a systemd user timer, or --cron prints a crontab line.",
+                discussion: "Example:\n  suite bundle remind install --within 2h && systemctl --user enable --now suite-bundle-remind.timer")
+            @OptionGroup var options: TextOptions
+            @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+            @Flag(help: "Print a crontab line instead.") var cron = false
+
+            func run() throws {
+                _ = try Bundles.duration(within)
+                // The store folder in use now, absolute (a timer has no $SUITE_HOME, another folder).
+                let store = try options.storeFolder().standardizedFileURL.path
+                let arguments = [TimerScripts.binaryPath(), "bundle", "remind", "--within", within, "--store-dir", store]
+                try TimerScripts.install(name: "suite-bundle-remind", summary: "Remind of todos due soon (suite bundle)", arguments: arguments,
+                                         calendar: "*:0/15", cronTimes: "*/15 * * * *", cron: cron)
+            }
         }
     }
 }
 
-extension BundleRemind {
+extension BundleCommand.Remind {
     struct Send: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "send",

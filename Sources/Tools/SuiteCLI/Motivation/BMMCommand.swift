@@ -18,10 +18,10 @@ struct BMMCommand: ParsableCommand {
               suite bmm export --format markdown -o acme.md
             """,
         subcommands: [
-            BMMNew.self, BMMList.self, BMMUse.self, BMMRename.self, BMMCopy.self, BMMDelete.self,
-            BMMSections.self, BMMShow.self, BMMEdit.self, BMMSet.self, BMMClear.self,
-            BMMHistory.self, BMMRestore.self, BMMWalk.self, BMMExport.self, BMMImport.self,
-            BMMPrint.self, BMMAbout.self,
+            New.self, List.self, Use.self, Rename.self, Copy.self, Delete.self,
+            Sections.self, Show.self, Edit.self, SetSection.self, Clear.self,
+            History.self, Restore.self, Walk.self, Export.self, Import.self,
+            Print.self, About.self,
         ]
     )
 }

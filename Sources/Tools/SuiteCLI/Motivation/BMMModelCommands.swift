@@ -2,22 +2,24 @@ import ArgumentParser
 import Foundation
 import MotivationCore
 
-struct BMMNew: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "add",
-        abstract: "Create a business model and make it current ('new' works too).",
-        discussion: "Example:\n  suite bmm add \"Acme Bakery\"",
-        aliases: ["new"])
+extension BMMCommand {
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "add",
+            abstract: "Create a business model and make it current ('new' works too).",
+            discussion: "Example:\n  suite bmm add \"Acme Bakery\"",
+            aliases: ["new"])
 
-    @OptionGroup var options: CommonOptions
-    @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
 
-    func run() throws {
-        let model = try BMM.open(options).create(name: name)
-        if options.json {
-            try Terminal.printJSON(ModelLine(model: model, isCurrent: true))
-        } else {
-            print("Created '\(model.name)' (now current). Next: suite bmm walk")
+        func run() throws {
+            let model = try BMM.open(options).create(name: name)
+            if options.json {
+                try Terminal.printJSON(ModelLine(model: model, isCurrent: true))
+            } else {
+                print("Created '\(model.name)' (now current). Next: suite bmm walk")
+            }
         }
     }
 }
@@ -40,97 +42,99 @@ struct ModelLine: Encodable {
     }
 }
 
-struct BMMList: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "list",
-        abstract: "List the business models; * marks the current one.",
-        discussion: "Example:\n  suite bmm list --json")
+extension BMMCommand {
+    struct List: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "list",
+            abstract: "List the business models; * marks the current one.",
+            discussion: "Example:\n  suite bmm list --json")
 
-    @OptionGroup var options: CommonOptions
+        @OptionGroup var options: CommonOptions
 
-    func run() throws {
-        let models = try BMM.open(options, readOnly: true).models()
-        if options.json {
-            try Terminal.printJSON(models.map(ModelLine.init(summary:)))
-            return
+        func run() throws {
+            let models = try BMM.open(options, readOnly: true).models()
+            if options.json {
+                try Terminal.printJSON(models.map(ModelLine.init(summary:)))
+                return
+            }
+            if models.isEmpty {
+                print("No business models yet. Create one: suite bmm new \"Business name\"")
+                return
+            }
+            for model in models {
+                print("\(model.isCurrent ? "*" : " ") \(model.isCurrent ? Colour.accent(model.name) : model.name)  \(BMM.percent(model.percent))")
+            }
         }
-        if models.isEmpty {
-            print("No business models yet. Create one: suite bmm new \"Business name\"")
-            return
+    }
+
+    struct Use: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "use",
+            abstract: "Make another business model current.",
+            discussion: "Example:\n  suite bmm use \"Acme Bakery\"")
+
+        @OptionGroup var options: TextOptions
+        @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
+
+        func run() throws {
+            let model = try BMM.open(options).use(named: name)
+            print("Now working on '\(model.name)'.")
         }
-        for model in models {
-            print("\(model.isCurrent ? "*" : " ") \(model.isCurrent ? Colour.accent(model.name) : model.name)  \(BMM.percent(model.percent))")
+    }
+
+    struct Rename: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "rename",
+            abstract: "Change the business name of the current model.",
+            discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
+
+        @OptionGroup var options: TextOptions
+        @OptionGroup var selection: ModelOption
+        @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
+
+        func run() throws {
+            let store = try BMM.open(options)
+            let model = try selection.model(in: store)
+            let renamed = try store.rename(model.id, to: newName)
+            print("Renamed '\(model.name)' to '\(renamed.name)'.")
         }
     }
-}
 
-struct BMMUse: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "use",
-        abstract: "Make another business model current.",
-        discussion: "Example:\n  suite bmm use \"Acme Bakery\"")
+    struct Copy: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "copy",
+            abstract: "Copy the current model, with its history, under a new name; the copy becomes current.",
+            discussion: "Example:\n  suite bmm copy \"Acme Bakery (online only)\"")
 
-    @OptionGroup var options: TextOptions
-    @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
+        @OptionGroup var options: TextOptions
+        @OptionGroup var selection: ModelOption
+        @Argument(help: ArgumentHelp("The copy's name.", valueName: "new-name")) var newName: String
 
-    func run() throws {
-        let model = try BMM.open(options).use(named: name)
-        print("Now working on '\(model.name)'.")
+        func run() throws {
+            let store = try BMM.open(options)
+            let model = try selection.model(in: store)
+            let copy = try store.duplicate(model.id, as: newName)
+            print("Copied '\(model.name)' to '\(copy.name)' (now current).")
+        }
     }
-}
 
-struct BMMRename: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "rename",
-        abstract: "Change the business name of the current model.",
-        discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
+    struct Delete: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "remove",
+            abstract: "Remove a business model and its history ('delete' works too).",
+            discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm remove \"Old idea\" --yes",
+            aliases: ["delete"])
 
-    @OptionGroup var options: TextOptions
-    @OptionGroup var selection: ModelOption
-    @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
+        @OptionGroup var options: TextOptions
+        @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
+        @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
 
-    func run() throws {
-        let store = try BMM.open(options)
-        let model = try selection.model(in: store)
-        let renamed = try store.rename(model.id, to: newName)
-        print("Renamed '\(model.name)' to '\(renamed.name)'.")
-    }
-}
-
-struct BMMCopy: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "copy",
-        abstract: "Copy the current model, with its history, under a new name; the copy becomes current.",
-        discussion: "Example:\n  suite bmm copy \"Acme Bakery (online only)\"")
-
-    @OptionGroup var options: TextOptions
-    @OptionGroup var selection: ModelOption
-    @Argument(help: ArgumentHelp("The copy's name.", valueName: "new-name")) var newName: String
-
-    func run() throws {
-        let store = try BMM.open(options)
-        let model = try selection.model(in: store)
-        let copy = try store.duplicate(model.id, as: newName)
-        print("Copied '\(model.name)' to '\(copy.name)' (now current).")
-    }
-}
-
-struct BMMDelete: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "remove",
-        abstract: "Remove a business model and its history ('delete' works too).",
-        discussion: "Asks for confirmation on a terminal; otherwise needs --yes.\n\nExample:\n  suite bmm remove \"Old idea\" --yes",
-        aliases: ["delete"])
-
-    @OptionGroup var options: TextOptions
-    @Argument(help: ArgumentHelp("The model's name.", valueName: "name")) var name: String
-    @Flag(name: .shortAndLong, help: "Remove without asking.") var yes = false
-
-    func run() throws {
-        let store = try BMM.open(options)
-        let model = try store.model(named: name)
-        try Confirmation.require("Remove '\(model.name)' and all its history?", yes: yes)
-        try store.delete(model.id)
-        print("Removed '\(model.name)'.")
+        func run() throws {
+            let store = try BMM.open(options)
+            let model = try store.model(named: name)
+            try Confirmation.require("Remove '\(model.name)' and all its history?", yes: yes)
+            try store.delete(model.id)
+            print("Removed '\(model.name)'.")
+        }
     }
 }

@@ -2,155 +2,157 @@ import ArgumentParser
 import Foundation
 import MotivationCore
 
-struct BMMWalk: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "walk",
-        abstract: "The guided run-through: every section in guided order, saved as you go.",
-        discussion: """
-            For each section it shows what to write, your current text and where it leads, then \
-            reads your answer: end it with a line holding only '.'. An empty answer keeps the \
-            current text; ':q' on a line of its own stops. Each answer is saved at once, so \
-            nothing is lost when you stop. Works with piped input too.
+extension BMMCommand {
+    struct Walk: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "walk",
+            abstract: "The guided run-through: every section in guided order, saved as you go.",
+            discussion: """
+                For each section it shows what to write, your current text and where it leads, then \
+                reads your answer: end it with a line holding only '.'. An empty answer keeps the \
+                current text; ':q' on a line of its own stops. Each answer is saved at once, so \
+                nothing is lost when you stop. Works with piped input too.
 
-            With --name, the model of that name is walked, and created first when there is none. \
-            On a store with no model yet, it introduces the model and asks for the business name first.
+                With --name, the model of that name is walked, and created first when there is none. \
+                On a store with no model yet, it introduces the model and asks for the business name first.
 
-            Examples:
-              suite bmm walk --name "Acme Bakery"
-              printf 'Fresh bread by 7 am\\n.\\n.\\n:q\\n' | suite bmm walk
-            """)
+                Examples:
+                  suite bmm walk --name "Acme Bakery"
+                  printf 'Fresh bread by 7 am\\n.\\n.\\n:q\\n' | suite bmm walk
+                """)
 
-    @OptionGroup var options: TextOptions
-    @OptionGroup var selection: ModelOption
-    @Option(help: ArgumentHelp("Start at this section instead of the first.", valueName: "section")) var from: SectionArgument?
-    @Option(help: ArgumentHelp("Walk the model with this business name, creating it when missing.", valueName: "name"))
-    var name: String?
-    @Flag(help: "Use [x] and [!] instead of ✓ and !.") var ascii = false
+        @OptionGroup var options: TextOptions
+        @OptionGroup var selection: ModelOption
+        @Option(help: ArgumentHelp("Start at this section instead of the first.", valueName: "section")) var from: SectionArgument?
+        @Option(help: ArgumentHelp("Walk the model with this business name, creating it when missing.", valueName: "name"))
+        var name: String?
+        @Flag(help: "Use [x] and [!] instead of ✓ and !.") var ascii = false
 
-    func run() throws {
-        let store = try BMM.open(options)
-        let reader = LineReader()
-        var model: BusinessModel
-        if name == nil, selection.name == nil, try store.models().isEmpty {
-            // The first walk: the seed's intro, then the business name, then the sections.
-            print(BMMAbout.text)
-            print("")
-            print("The walk asks for each of the ten sections in turn; everything is saved as you go.")
-            print("What is the business called? ", terminator: "")
-            guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
+        func run() throws {
+            let store = try BMM.open(options)
+            let reader = LineReader()
+            var model: BusinessModel
+            if name == nil, selection.name == nil, try store.models().isEmpty {
+                // The first walk: the seed's intro, then the business name, then the sections.
+                print(About.text)
                 print("")
-                throw CLIError.failed("no business name given; nothing was created (or: suite bmm walk --name NAME)")
-            }
-            model = try store.create(name: answer)
-            print("Created '\(model.name)'.")
-        } else if let name {
-            // A store error here shows again, with its exit code, when creating.
-            if let existing = try? store.use(named: name) {
-                model = existing
-            } else {
-                model = try store.create(name: name)
+                print("The walk asks for each of the ten sections in turn; everything is saved as you go.")
+                print("What is the business called? ", terminator: "")
+                guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
+                    print("")
+                    throw CLIError.failed("no business name given; nothing was created (or: suite bmm walk --name NAME)")
+                }
+                model = try store.create(name: answer)
                 print("Created '\(model.name)'.")
+            } else if let name {
+                // A store error here shows again, with its exit code, when creating.
+                if let existing = try? store.use(named: name) {
+                    model = existing
+                } else {
+                    model = try store.create(name: name)
+                    print("Created '\(model.name)'.")
+                }
+            } else {
+                model = try selection.model(in: store)
             }
-        } else {
-            model = try selection.model(in: store)
-        }
-        let order = SectionCatalogue.guidedOrder
-        let start = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
-        var saved = 0
-        print("Business model: \(model.name)")
-        walk: for (offset, id) in order[start...].enumerated() {
+            let order = SectionCatalogue.guidedOrder
+            let start = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
+            var saved = 0
+            print("Business model: \(model.name)")
+            walk: for (offset, id) in order[start...].enumerated() {
+                print("")
+                print("── \(start + offset + 1)/\(order.count) ──")
+                print(Show.page(model: model, id: id, ascii: ascii))
+                print("")
+                print("Your answer (end with '.' alone; empty keeps the text; ':q' stops):")
+                var lines: [String] = []
+                var stop = false
+                var ended = false
+                while let line = try reader.next() {
+                    if line == "." { ended = true; break }
+                    if line == ":q" { stop = true; break }
+                    lines.append(line)
+                }
+                if !ended && !stop { stop = true }  // end of input: save what was typed, then stop
+                let answer = lines.joined(separator: "\n")
+                if SectionEntry.isAnswered(answer) && answer != model.text(of: id) {
+                    model = try store.save(text: answer, section: id, in: model.id)
+                    saved += 1
+                    print("Saved \(id.title).")
+                }
+                if stop { break walk }
+            }
             print("")
-            print("── \(start + offset + 1)/\(order.count) ──")
-            print(BMMShow.page(model: model, id: id, ascii: ascii))
-            print("")
-            print("Your answer (end with '.' alone; empty keeps the text; ':q' stops):")
-            var lines: [String] = []
-            var stop = false
-            var ended = false
-            while let line = try reader.next() {
-                if line == "." { ended = true; break }
-                if line == ":q" { stop = true; break }
-                lines.append(line)
-            }
-            if !ended && !stop { stop = true }  // end of input: save what was typed, then stop
-            let answer = lines.joined(separator: "\n")
-            if SectionEntry.isAnswered(answer) && answer != model.text(of: id) {
-                model = try store.save(text: answer, section: id, in: model.id)
-                saved += 1
-                print("Saved \(id.title).")
-            }
-            if stop { break walk }
+            print("\(saved) section\(saved == 1 ? "" : "s") saved. \(BMM.completenessLine(model))")
         }
-        print("")
-        print("\(saved) section\(saved == 1 ? "" : "s") saved. \(BMM.completenessLine(model))")
     }
-}
 
-struct BMMEdit: ParsableCommand {
-    static let configuration = CommandConfiguration(
-        commandName: "edit",
-        abstract: "Edit a section in $VISUAL or $EDITOR.",
-        discussion: """
-            The file opens with the current text; lines starting with '#|' describe the section \
-            and are removed when you save. If the editor fails, nothing changes.
+    struct Edit: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "edit",
+            abstract: "Edit a section in $VISUAL or $EDITOR.",
+            discussion: """
+                The file opens with the current text; lines starting with '#|' describe the section \
+                and are removed when you save. If the editor fails, nothing changes.
 
-            Example:
-              EDITOR=nano suite bmm edit vp
-            """)
+                Example:
+                  EDITOR=nano suite bmm edit vp
+                """)
 
-    @OptionGroup var options: TextOptions
-    @OptionGroup var selection: ModelOption
-    @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
+        @OptionGroup var options: TextOptions
+        @OptionGroup var selection: ModelOption
+        @Argument(help: ArgumentHelp("The section (id, short id or title).", valueName: "section")) var section: SectionArgument
 
-    static let commentPrefix = "#|"
+        static let commentPrefix = "#|"
 
-    func run() throws {
-        let store = try BMM.open(options)
-        let model = try selection.model(in: store)
-        let environment = Terminal.environment
-        guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty })
-            ?? (Terminal.stdinIsTerminal ? "vi" : nil) else {
-            throw CLIError.usage("no editor: set $VISUAL or $EDITOR, or use 'suite bmm set'")
+        func run() throws {
+            let store = try BMM.open(options)
+            let model = try selection.model(in: store)
+            let environment = Terminal.environment
+            guard let editor = [environment["VISUAL"], environment["EDITOR"]].compactMap({ $0 }).first(where: { !$0.isEmpty })
+                ?? (Terminal.stdinIsTerminal ? "vi" : nil) else {
+                throw CLIError.usage("no editor: set $VISUAL or $EDITOR, or use 'suite bmm set'")
+            }
+            let info = SectionCatalogue.section(section.id)
+            var template = model.text(of: section.id)
+            if !template.isEmpty && !template.hasSuffix("\n") { template += "\n" }
+            template += "\n" + ([
+                "\(info.title) (\(info.shortID) · \(info.level.rawValue)) — \(model.name)",
+                info.summary,
+            ] + info.prompts + ["Lines starting with '\(Self.commentPrefix)' are removed. Save and quit to keep your text."])
+                .map { "\(Self.commentPrefix) \($0)" }.joined(separator: "\n") + "\n"
+
+            let folder = FileManager.default.temporaryDirectory
+                .appendingPathComponent("suite-edit-\(getpid())-\(UUID().uuidString.prefix(8))")
+            try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            defer { try? FileManager.default.removeItem(at: folder) }
+            let file = folder.appendingPathComponent("\(info.shortID).md")
+            try AtomicFile.write(Data(template.utf8), to: file.path)
+
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "\(editor) \"$1\"", "suite-editor", file.path]
+            Terminal.prepare(process)
+            do {
+                try process.run()
+            } catch {
+                throw CLIError.unavailable("cannot start the editor '\(editor)': \(error.localizedDescription)")
+            }
+            process.waitUntilExit()
+            guard process.terminationStatus == 0 else {
+                throw CLIError.failed("the editor '\(editor)' exited with status \(process.terminationStatus); \(info.title) was not changed")
+            }
+            let edited = try Terminal.utf8(Terminal.readFile(file.path, limit: Terminal.textLimit), source: "the edited file")
+            let text = edited.split(separator: "\n", omittingEmptySubsequences: false)
+                .filter { !$0.hasPrefix(Self.commentPrefix) }
+                .joined(separator: "\n")
+                .trimmingCharacters(in: .whitespacesAndNewlines)
+            if text == model.text(of: section.id).trimmingCharacters(in: .whitespacesAndNewlines) {
+                print("\(info.title) unchanged.")
+                return
+            }
+            let updated = try store.save(text: text, section: section.id, in: model.id)
+            print("Saved \(info.title). \(BMM.completenessLine(updated))")
         }
-        let info = SectionCatalogue.section(section.id)
-        var template = model.text(of: section.id)
-        if !template.isEmpty && !template.hasSuffix("\n") { template += "\n" }
-        template += "\n" + ([
-            "\(info.title) (\(info.shortID) · \(info.level.rawValue)) — \(model.name)",
-            info.summary,
-        ] + info.prompts + ["Lines starting with '\(Self.commentPrefix)' are removed. Save and quit to keep your text."])
-            .map { "\(Self.commentPrefix) \($0)" }.joined(separator: "\n") + "\n"
-
-        let folder = FileManager.default.temporaryDirectory
-            .appendingPathComponent("suite-edit-\(getpid())-\(UUID().uuidString.prefix(8))")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let file = folder.appendingPathComponent("\(info.shortID).md")
-        try AtomicFile.write(Data(template.utf8), to: file.path)
-
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/bin/sh")
-        process.arguments = ["-c", "\(editor) \"$1\"", "suite-editor", file.path]
-        Terminal.prepare(process)
-        do {
-            try process.run()
-        } catch {
-            throw CLIError.unavailable("cannot start the editor '\(editor)': \(error.localizedDescription)")
-        }
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else {
-            throw CLIError.failed("the editor '\(editor)' exited with status \(process.terminationStatus); \(info.title) was not changed")
-        }
-        let edited = try Terminal.utf8(Terminal.readFile(file.path, limit: Terminal.textLimit), source: "the edited file")
-        let text = edited.split(separator: "\n", omittingEmptySubsequences: false)
-            .filter { !$0.hasPrefix(Self.commentPrefix) }
-            .joined(separator: "\n")
-            .trimmingCharacters(in: .whitespacesAndNewlines)
-        if text == model.text(of: section.id).trimmingCharacters(in: .whitespacesAndNewlines) {
-            print("\(info.title) unchanged.")
-            return
-        }
-        let updated = try store.save(text: text, section: section.id, in: model.id)
-        print("Saved \(info.title). \(BMM.completenessLine(updated))")
     }
 }

@@ -17,8 +17,8 @@ struct PlacesCommand: ParsableCommand {
               suite places near --min wifi=4 --open-now --sort score
             """,
         subcommands: [
-            PlacesLocation.self, PlacesList.self, PlacesNear.self, PlacesFetch.self, PlacesAdd.self, PlacesRate.self, PlacesShow.self,
-            PlacesRemove.self, PlacesImport.self, PlacesExport.self, PlacesMap.self,
+            Location.self, List.self, Near.self, Fetch.self, Add.self, Rate.self, Show.self,
+            Remove.self, Import.self, Export.self, Map.self,
         ]
     )
 }

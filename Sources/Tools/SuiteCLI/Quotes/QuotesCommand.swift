@@ -17,10 +17,10 @@ struct QuotesCommand: ParsableCommand {
               suite quotes schedule set "3 between 09:00-21:00" --weekdays mon-fri
             """,
         subcommands: [
-            QuotesImport.self, QuotesAdd.self, QuotesEdit.self, QuotesRemove.self, QuotesRandom.self, QuotesToday.self, QuotesShow.self, QuotesSimilar.self,
-            QuotesSearch.self, QuotesCategories.self, QuotesSources.self, QuotesBrowse.self, QuotesFav.self, QuotesUnfav.self,
-            QuotesFavorites.self, QuotesTop.self, QuotesNote.self, QuotesNotes.self, QuotesNoteEdit.self, QuotesNoteDelete.self,
-            QuotesHistory.self, QuotesScheduleCommand.self, QuotesTick.self, QuotesShare.self, QuotesExport.self, QuotesStarter.self,
+            Import.self, Add.self, Edit.self, Remove.self, Random.self, Today.self, Show.self, Similar.self,
+            Search.self, Categories.self, Sources.self, Browse.self, Fav.self, Unfav.self,
+            Favorites.self, Top.self, NoteAdd.self, Notes.self, NoteEdit.self, NoteDelete.self,
+            History.self, ScheduleGroup.self, Tick.self, Share.self, Export.self, Starter.self,
         ]
     )
 }
@@ -34,16 +34,19 @@ protocol QuotesContext {
     var user: String? { get }
 }
 
-/// ``QuotesContext`` read by the fast path.
+/// ``QuotesContext`` as a plain value: what the run functions shared with the fast path take,
+/// made by ``FastPath`` or from the parsed options (``QuotesContext/plain``).
 struct PlainQuotesOptions: QuotesContext {
-    var common: StoreOptions
+    var store: PlainStoreOptions
     var user: String?
+
+    var common: StoreOptions { store }
 }
 
 /// The store and the user every quotes command works with.
 struct QuotesOptions: ParsableArguments, QuotesContext {
     @OptionGroup var commonOptions: CommonOptions
-    @Option(help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
+    @Option(name: .customLong(.user), help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
     var user: String?
 
     var common: StoreOptions { commonOptions }
@@ -52,7 +55,7 @@ struct QuotesOptions: ParsableArguments, QuotesContext {
 /// ``QuotesOptions`` of a command that prints only text: no `--json`.
 struct QuotesTextOptions: ParsableArguments, QuotesContext {
     @OptionGroup var textOptions: TextOptions
-    @Option(help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
+    @Option(name: .customLong(.user), help: ArgumentHelp("Whose favourites, notes and schedule (default: your login name).", valueName: "name"))
     var user: String?
 
     var common: StoreOptions { textOptions }
@@ -60,6 +63,9 @@ struct QuotesTextOptions: ParsableArguments, QuotesContext {
 
 extension QuotesContext {
     var json: Bool { common.json }
+
+    /// These options as a plain value.
+    var plain: PlainQuotesOptions { PlainQuotesOptions(store: common.plain, user: user) }
 
     var userName: String {
         let environment = Terminal.environment
@@ -95,9 +101,9 @@ extension QuotesContext {
 
 /// `--category`, `--source`, `--favorites`.
 struct QuoteFilterOptions: ParsableArguments {
-    @Option(help: ArgumentHelp("Only this category.", valueName: "name")) var category: String?
-    @Option(help: ArgumentHelp("Only this source.", valueName: "name")) var source: String?
-    @Flag(help: "Only your favourites.") var favorites = false
+    @Option(name: .customLong(.category), help: ArgumentHelp("Only this category.", valueName: "name")) var category: String?
+    @Option(name: .customLong(.source), help: ArgumentHelp("Only this source.", valueName: "name")) var source: String?
+    @Flag(name: .customLong(.favorites), help: "Only your favourites.") var favorites = false
     @Flag(help: "Only the quotes you added yourself.") var mine = false
 
     var filter: QuoteFilter { QuoteFilter(category: category, source: source, favoritesOnly: favorites, personalOnly: mine) }

@@ -103,7 +103,7 @@ enum Colour {
 
 /// `--color`, shared by every command that prints (in ``CommonOptions`` and ``TextOptions``).
 struct ColorOption: ParsableArguments {
-    @Option(name: .customLong("color"), help: ArgumentHelp(
+    @Option(name: .customLong(.color), help: ArgumentHelp(
         "auto (colour only on a terminal, and not with NO_COLOR set), always or never. $SUITE_ACCENT picks the accent colour.",
         valueName: "when"))
     var mode: ColorMode = .auto

@@ -12,12 +12,12 @@ protocol StoreOptions {
 /// A command declares `--json` only when it prints one JSON document with it; the others take
 /// ``TextOptions``, so ArgumentParser refuses `--json` there as an unknown option (exit 64).
 struct CommonOptions: ParsableArguments, StoreOptions {
-    @Option(name: .customLong("store-dir"), help: ArgumentHelp(
+    @Option(name: .customLong(.storeDir), help: ArgumentHelp(
         "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
         valueName: "dir"))
     var storeDir: String?
 
-    @Flag(name: .long, help: "Print one JSON document to stdout instead of text.")
+    @Flag(name: .customLong(.json), help: "Print one JSON document to stdout instead of text.")
     var json = false
 
     @OptionGroup var color: ColorOption
@@ -25,7 +25,7 @@ struct CommonOptions: ParsableArguments, StoreOptions {
 
 /// The options of a store-using command that prints only text: the store, no `--json`.
 struct TextOptions: ParsableArguments, StoreOptions {
-    @Option(name: .customLong("store-dir"), help: ArgumentHelp(
+    @Option(name: .customLong(.storeDir), help: ArgumentHelp(
         "The store folder (else $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite).",
         valueName: "dir"))
     var storeDir: String?
@@ -35,13 +35,17 @@ struct TextOptions: ParsableArguments, StoreOptions {
     var json: Bool { false }
 }
 
-/// ``StoreOptions`` read by the fast path.
+/// ``StoreOptions`` as a plain value: what the run functions shared with the fast path take,
+/// made by ``FastPath`` or from the parsed options (``StoreOptions/plain``).
 struct PlainStoreOptions: StoreOptions {
     var storeDir: String?
     var json = false
 }
 
 extension StoreOptions {
+    /// These options as a plain value.
+    var plain: PlainStoreOptions { PlainStoreOptions(storeDir: storeDir, json: json) }
+
     /// The store folder chosen by the precedence rules.
     func storeFolder() throws -> URL {
         try StoreLocation.folder(storeDir: storeDir, environment: Terminal.environment)
