@@ -74,7 +74,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuiteStorageTests",
-            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "MotivationCoreTests",
@@ -92,7 +92,7 @@ let package = Package(
         ),
         .testTarget(
             name: "QuoteCoreTests",
-            dependencies: ["QuoteCore"]
+            dependencies: ["QuoteCore", "SuiteTestSupport"]
         ),
         .testTarget(
             name: "BundleCoreTests",

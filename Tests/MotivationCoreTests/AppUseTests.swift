@@ -18,7 +18,7 @@ func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
 }
 
 func temporaryStoreURL() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("suite-bmm-tests-\(UUID().uuidString)")
+    TestFolders.make("suite-bmm-tests")
         .appendingPathComponent(BusinessModelStore.fileName)
 }
 

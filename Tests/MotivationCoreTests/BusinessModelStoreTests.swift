@@ -1,9 +1,10 @@
 import Foundation
+import SuiteTestSupport
 import Testing
 @testable import MotivationCore
 
 func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> BusinessModelStore {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-bmm-tests-\(UUID().uuidString)")
+    let folder = TestFolders.make("suite-bmm-tests")
     return try BusinessModelStore(url: folder.appendingPathComponent(BusinessModelStore.fileName), now: now)
 }
 
@@ -105,7 +106,7 @@ func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> Busin
     }
 
     @Test func theStoreSurvivesReopening() throws {
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-bmm-tests-\(UUID().uuidString)")
+        let folder = TestFolders.make("suite-bmm-tests")
         let url = folder.appendingPathComponent(BusinessModelStore.fileName)
         do {
             let store = try BusinessModelStore(url: url)

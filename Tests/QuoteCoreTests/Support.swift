@@ -1,4 +1,5 @@
 import Foundation
+import SuiteTestSupport
 @testable import QuoteCore
 
 /// A clock the tests move by hand.
@@ -11,7 +12,7 @@ final class TestClock: @unchecked Sendable {
 }
 
 func freshStoreURL() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("suite-quote-tests-\(UUID().uuidString)/\(QuoteStore.fileName)")
+    TestFolders.make("suite-quote-tests").appendingPathComponent(QuoteStore.fileName)
 }
 
 func freshStore(now: @escaping @Sendable () -> Date = Date.init) throws -> QuoteStore {
@@ -28,7 +29,7 @@ func iso(_ date: Date) -> String { date.formatted(Date.ISO8601FormatStyle()) }
 
 /// Writes `text` to a fresh file and returns its URL.
 func temporaryFile(_ name: String, _ data: Data) throws -> URL {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-quote-files-\(UUID().uuidString)")
+    let folder = TestFolders.make("suite-quote-files")
     try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
     let url = folder.appendingPathComponent(name)
     try data.write(to: url)

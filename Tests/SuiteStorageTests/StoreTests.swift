@@ -1,4 +1,5 @@
 import Foundation
+import SuiteTestSupport
 import GRDB
 import Testing
 @testable import SuiteStorage
@@ -12,8 +13,7 @@ typealias TestStore = Store<TestStoreError>
 
 /// A fresh private folder per test, so tests run in parallel.
 func temporaryFolder() throws -> URL {
-    let url = FileManager.default.temporaryDirectory
-        .appendingPathComponent("suite-storage-tests-\(UUID().uuidString)")
+    let url = TestFolders.make("suite-storage-tests")
     try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
     return url
 }

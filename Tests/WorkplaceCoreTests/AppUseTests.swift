@@ -8,7 +8,7 @@ import Testing
 typealias Recorder<Value: Sendable & Equatable> = SuiteTestSupport.Recorder<Value, WorkplaceError>
 
 func temporaryPlaceStoreURL() -> URL {
-    FileManager.default.temporaryDirectory.appendingPathComponent("suite-places-tests-\(UUID().uuidString)")
+    TestFolders.make("suite-places-tests")
         .appendingPathComponent(PlaceStore.fileName)
 }
 

@@ -5,7 +5,7 @@ import SuiteTestSupport
 import WorkplaceURLSession
 
 func freshPlaceStore() throws -> PlaceStore {
-    let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-places-tests-\(UUID().uuidString)")
+    let folder = TestFolders.make("suite-places-tests")
     return try PlaceStore(url: folder.appendingPathComponent(PlaceStore.fileName))
 }
 
