@@ -31,11 +31,21 @@ package struct StoreConfiguration: Sendable {
     package var busyTimeout: TimeInterval
     /// SQLite features checked at open.
     package var requiredFeatures: [SQLiteFeature]
+    /// The tables that sync, when the store's migrations installed a ``SyncLedger`` for them:
+    /// every write then records its changes before it commits.
+    package var sync: SyncSchema?
+    /// The wall clock that sync's hybrid clock reads.
+    package var clock: @Sendable () -> Date
 
-    package init(applicationID: Int32, busyTimeout: TimeInterval = 10, requiredFeatures: [SQLiteFeature] = []) {
+    package init(
+        applicationID: Int32, busyTimeout: TimeInterval = 10, requiredFeatures: [SQLiteFeature] = [],
+        sync: SyncSchema? = nil, clock: @escaping @Sendable () -> Date = Date.init
+    ) {
         self.applicationID = applicationID
         self.busyTimeout = busyTimeout
         self.requiredFeatures = requiredFeatures
+        self.sync = sync
+        self.clock = clock
     }
 }
 
@@ -60,12 +70,18 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     package let path: String
     /// Signals commits, for observation.
     package let changes: ChangeSignal
+    /// The synced tables, if any (see ``SyncLedger``).
+    package let sync: SyncSchema?
+    /// The wall clock sync reads.
+    package let clock: @Sendable () -> Date
 
-    private init(readers: any DatabaseReader, writer: DatabaseQueue?, path: String, busyTimeout: TimeInterval) {
+    private init(readers: any DatabaseReader, writer: DatabaseQueue?, path: String, configuration: StoreConfiguration) {
         self.readers = readers
         self.writer = writer
         self.path = path
-        self.changes = ChangeSignal(path: writer === (readers as AnyObject) ? nil : path, busyTimeout: busyTimeout)
+        self.sync = configuration.sync
+        self.clock = configuration.clock
+        self.changes = ChangeSignal(path: writer === (readers as AnyObject) ? nil : path, busyTimeout: configuration.busyTimeout)
     }
 
     /// A new, empty store in memory, with the same migrations and checks as a store file: for
@@ -84,7 +100,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             }
             try migrator.migrate(queue)
             try queue.writeWithoutTransaction { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
-            return Store(readers: queue, writer: queue, path: path, busyTimeout: configuration.busyTimeout)
+            return Store(readers: queue, writer: queue, path: path, configuration: configuration)
         } catch let failure as StoreFailure {
             throw Failure(storeFailure: failure)
         } catch let error as DatabaseError {
@@ -157,6 +173,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
+                    if let sync { try SyncLedger.stamp(db, schema: sync, now: Millis(clock()).value) }
                     return .commit
                 }
                 guard let result else { preconditionFailure("a committed transaction has a result") } // programmer error
@@ -237,8 +254,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         do {
             // Every migration is applied and we hold the lock under which they run: nothing to do.
             if migrated && readOnly && isWAL {
-                return Store(readers: try openReaders(path: path, configuration: configuration).pool, writer: nil, path: path,
-                             busyTimeout: configuration.busyTimeout)
+                return Store(readers: try openReaders(path: path, configuration: configuration).pool, writer: nil, path: path, configuration: configuration)
             }
             let writer = try openWriter(path: path, configuration: configuration)
             // Only a store written before WAL was set at creation needs switching (a write).
@@ -251,7 +267,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 try writer.write { db in try db.execute(sql: "PRAGMA user_version = \(schemaVersion(of: migrator))") }
             }
             let readers = try openReaders(path: path, configuration: configuration).pool
-            return Store(readers: readers, writer: readOnly ? nil : writer, path: path, busyTimeout: configuration.busyTimeout)
+            return Store(readers: readers, writer: readOnly ? nil : writer, path: path, configuration: configuration)
         } catch let failure as StoreFailure {
             throw failure
         } catch let error as DatabaseError {
@@ -283,8 +299,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 try readers.close()
                 return nil
             }
-            return Store(readers: readers, writer: readOnly ? nil : try openWriter(path: path, configuration: configuration), path: path,
-                         busyTimeout: configuration.busyTimeout)
+            return Store(readers: readers, writer: readOnly ? nil : try openWriter(path: path, configuration: configuration), path: path, configuration: configuration)
         } catch let error as DatabaseError {
             throw .classify(error, path: path)
         } catch {

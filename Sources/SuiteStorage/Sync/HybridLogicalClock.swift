@@ -1,0 +1,75 @@
+/// A hybrid logical clock reading: 48 bits of milliseconds since 1970 and a 16-bit counter in one
+/// `Int64`, so that readings compare as plain integers.
+///
+/// Every change a device makes is stamped with a reading that is later than every reading the
+/// device has made or seen (``SyncClock``), so an edit made after seeing another one always
+/// orders after it, whatever the wall clocks of the two devices say. Equal readings of two
+/// devices are ordered by device id (``SyncStamp``).
+package struct HybridTime: Sendable, Hashable, Comparable, Codable, CustomStringConvertible {
+    package let rawValue: Int64
+
+    package init(rawValue: Int64) { self.rawValue = rawValue }
+
+    /// The reading for wall-clock `millis` with counter 0; times before 1970 or past the 48-bit
+    /// range (the year 10889) are clamped into it.
+    package init(millis: Int64, counter: UInt16 = 0) {
+        let clamped = min(max(millis, 0), Self.maximumMillis)
+        rawValue = clamped << 16 | Int64(counter)
+    }
+
+    package static let maximumMillis: Int64 = (1 << 47) - 1
+    package static let zero = HybridTime(rawValue: 0)
+
+    package var millis: Int64 { rawValue >> 16 }
+    package var counter: UInt16 { UInt16(truncatingIfNeeded: rawValue & 0xFFFF) }
+
+    package static func < (lhs: HybridTime, rhs: HybridTime) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    package var description: String { "\(millis).\(counter)" }
+
+    package init(from decoder: any Decoder) throws {
+        let value = try decoder.singleValueContainer().decode(Int64.self)
+        guard value >= 0 else {
+            throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "a negative clock reading"))
+        }
+        rawValue = value
+    }
+
+    package func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}
+
+/// The order of changes to one field: clock reading first, device id as the tie-break.
+package struct SyncStamp: Sendable, Hashable, Comparable {
+    package var time: HybridTime
+    package var device: String
+
+    package init(time: HybridTime, device: String) {
+        self.time = time
+        self.device = device
+    }
+
+    package static func < (lhs: SyncStamp, rhs: SyncStamp) -> Bool {
+        (lhs.time, lhs.device) < (rhs.time, rhs.device)
+    }
+}
+
+/// The send and receive rules of a hybrid logical clock (Kulkarni et al.; as in
+/// jlongster/crdt-example-app's `timestamp.js`), over the last reading a device made or saw.
+package enum SyncClock {
+    /// The reading for a change made now: later than `last` and no earlier than the wall clock.
+    package static func send(last: HybridTime, now millis: Int64) -> HybridTime {
+        let wall = HybridTime(millis: millis)
+        if wall > last { return wall }
+        // The wall clock is behind what was seen: count on from the last reading. The counter
+        // carries into the milliseconds when it overflows, which keeps readings increasing.
+        return HybridTime(rawValue: last.rawValue == Int64.max ? last.rawValue : last.rawValue + 1)
+    }
+
+    /// The last reading after seeing `remote`: every later ``send(last:now:)`` is after it.
+    package static func receive(last: HybridTime, remote: HybridTime) -> HybridTime {
+        max(last, remote)
+    }
+}

@@ -1,0 +1,67 @@
+import Foundation
+
+/// Sync on a store whose configuration names a ``SyncSchema`` (its migrations installed the
+/// ledger with ``SyncLedger/install(_:schema:)``).
+extension Store {
+    private func schema() throws(Failure) -> SyncSchema {
+        guard let sync else { throw Failure(storeFailure: .unavailable(path: path, reason: "this store does not sync")) }
+        return sync
+    }
+
+    /// This store's device id.
+    package func syncDevice() throws(Failure) -> String {
+        _ = try schema()
+        return try read { db in try SyncLedger.device(db) }
+    }
+
+    /// Whether sync was turned on for this store.
+    package func syncIsEnabled() throws(Failure) -> Bool {
+        _ = try schema()
+        return try read { db in try SyncLedger.isEnabled(db) }
+    }
+
+    /// Turns sync on: from now on every write records its changes; everything in the store now
+    /// is recorded as changes to push.
+    package func syncEnable() throws(Failure) {
+        let schema = try schema()
+        let now = Millis(clock()).value
+        try write { db in try SyncLedger.enable(db, schema: schema, now: now) }
+    }
+
+    /// Up to `limit` changes not yet on the server, oldest first.
+    package func syncPending(limit: Int = 1000) throws(Failure) -> [SyncChange] {
+        _ = try schema()
+        return try read { db in try SyncLedger.pending(db, limit: limit) }
+    }
+
+    /// How many changes are not yet on the server.
+    package func syncPendingCount() throws(Failure) -> Int {
+        _ = try schema()
+        return try read { db in try SyncLedger.pendingCount(db) }
+    }
+
+    /// Records that the server has these operations.
+    package func syncAcknowledge(_ operations: [String]) throws(Failure) {
+        _ = try schema()
+        try write { db in try SyncLedger.acknowledge(db, operations: operations) }
+    }
+
+    /// Merges other devices' changes into this store, in one transaction.
+    @discardableResult
+    package func syncApply(_ changes: [SyncChange]) throws(Failure) -> SyncLedger.ApplyOutcome {
+        let schema = try schema()
+        return try write { db in try SyncLedger.apply(db, schema: schema, changes: changes) }
+    }
+
+    /// Marks everything this store knows as to be pushed again (the server lost data).
+    package func syncPushEverythingAgain() throws(Failure) {
+        _ = try schema()
+        try write { db in try SyncLedger.pushEverythingAgain(db) }
+    }
+
+    /// Every field's winning change.
+    package func syncWinners() throws(Failure) -> [SyncChange] {
+        _ = try schema()
+        return try read { db in try SyncLedger.winners(db) }
+    }
+}

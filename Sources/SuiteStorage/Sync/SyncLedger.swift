@@ -1,0 +1,357 @@
+import Foundation
+import GRDB
+
+/// Change capture and merging for a store's synced tables, in SQL inside the store's own
+/// transactions.
+///
+/// - **Capture**: triggers on every synced table note which fields of which rows a transaction
+///   changed (`sync_dirty`); before the transaction commits, ``stamp(_:schema:now:)`` gives them
+///   one hybrid-clock reading and records each field's new value as the change to push
+///   (`sync_field`, `pending = 1`). Every write path of a core is covered, imports included,
+///   and a change is recorded exactly when the write commits. Triggers do nothing until sync is
+///   turned on for the store (``enable(_:schema:now:)``), so a store that never syncs pays one
+///   tiny look-up per written row.
+/// - **State**: `sync_field` keeps, for each field of each row, the value that won and its stamp
+///   (clock reading, device, rank). The rows of the synced tables are always what those winners
+///   say, so merging is a maximum per field: deterministic, independent of the order changes
+///   arrive in, and idempotent.
+/// - **Merge**: ``apply(_:schema:changes:now:)`` keeps a remote change only if it beats the
+///   field's winner (rank, then clock, then device id), then rewrites the rows it touched from
+///   their winners, with capture off. A row whose reference is not here yet waits
+///   (`sync_waiting`) and is written when it can be.
+package enum SyncLedger {
+    // MARK: - Schema
+
+    /// Creates the ledger's tables and the capture triggers: run from a store migration.
+    package static func install(_ db: Database, schema: SyncSchema) throws {
+        try db.execute(sql: """
+            CREATE TABLE sync_control (
+                id INTEGER PRIMARY KEY CHECK (id = 1),
+                capture INTEGER NOT NULL DEFAULT 0,
+                applying INTEGER NOT NULL DEFAULT 0,
+                device TEXT NOT NULL,
+                last_time INTEGER NOT NULL DEFAULT 0
+            );
+            INSERT INTO sync_control (id, device) VALUES (1, lower(hex(randomblob(8))));
+            CREATE TABLE sync_dirty (
+                entity TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+                PRIMARY KEY (entity, key, field)
+            ) WITHOUT ROWID;
+            CREATE TABLE sync_field (
+                entity TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+                value TEXT NOT NULL,
+                time INTEGER NOT NULL,
+                device TEXT NOT NULL,
+                rank INTEGER NOT NULL,
+                op TEXT NOT NULL,
+                pending INTEGER NOT NULL,
+                PRIMARY KEY (entity, key, field)
+            ) WITHOUT ROWID;
+            CREATE INDEX sync_field_pending ON sync_field(time) WHERE pending = 1;
+            CREATE TABLE sync_waiting (
+                entity TEXT NOT NULL, key TEXT NOT NULL,
+                PRIMARY KEY (entity, key)
+            ) WITHOUT ROWID;
+            """)
+        try installTriggers(db, schema: schema)
+    }
+
+    /// (Re)creates the capture triggers for `schema`: a later migration that syncs another field
+    /// calls this again.
+    package static func installTriggers(_ db: Database, schema: SyncSchema) throws {
+        let when = "WHEN (SELECT capture AND NOT applying FROM sync_control)"
+        for entity in schema.entities {
+            let name = entity.name.quotedLiteral
+            for kind in ["insert", "update", "delete"] {
+                try db.execute(sql: "DROP TRIGGER IF EXISTS \("sync_\(entity.table)_\(kind)".quotedIdentifier)")
+            }
+            let allFields = [SyncField.existence] + entity.fields.map(\.name)
+            let triggerSQL = """
+                CREATE TRIGGER \("sync_\(entity.table)_insert".quotedIdentifier) AFTER INSERT ON \(entity.table.quotedIdentifier) \(when)
+                BEGIN
+                    INSERT OR IGNORE INTO sync_dirty (entity, key, field) VALUES
+                    \(allFields.map { "(\(name), NEW.\(entity.keyColumn.quotedIdentifier), \($0.quotedLiteral))" }.joined(separator: ",\n"));
+                END;
+                CREATE TRIGGER \("sync_\(entity.table)_update".quotedIdentifier) AFTER UPDATE ON \(entity.table.quotedIdentifier) \(when)
+                BEGIN
+                    \(entity.fields.map { (field: SyncField) -> String in
+                        let changed = field.columns.map { "OLD.\($0.quotedIdentifier) IS NOT NEW.\($0.quotedIdentifier)" }.joined(separator: " OR ")
+                        return "INSERT OR IGNORE INTO sync_dirty (entity, key, field) SELECT \(name), NEW.\(entity.keyColumn.quotedIdentifier), \(field.name.quotedLiteral) WHERE \(changed);"
+                    }.joined(separator: "\n"))
+                END;
+                CREATE TRIGGER \("sync_\(entity.table)_delete".quotedIdentifier) AFTER DELETE ON \(entity.table.quotedIdentifier) \(when)
+                BEGIN
+                    INSERT OR IGNORE INTO sync_dirty (entity, key, field) VALUES (\(name), OLD.\(entity.keyColumn.quotedIdentifier), \(SyncField.existence.quotedLiteral));
+                END;
+                """
+            try db.execute(sql: triggerSQL)
+        }
+    }
+
+    // MARK: - State
+
+    /// This store's device id (random, made when the ledger was installed).
+    package static func device(_ db: Database) throws -> String {
+        try String.fetchOne(db, sql: "SELECT device FROM sync_control") ?? ""
+    }
+
+    /// Whether changes are captured (sync was turned on).
+    package static func isEnabled(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT capture FROM sync_control") ?? false
+    }
+
+    /// Turns capture on and records every row that exists now as changes to push (each field
+    /// with the current clock reading): the store's first sync sends its whole state.
+    package static func enable(_ db: Database, schema: SyncSchema, now: Int64) throws {
+        guard try !isEnabled(db) else { return }
+        try db.execute(sql: "UPDATE sync_control SET capture = 1")
+        for entity in schema.entities {
+            for field in [SyncField.existence] + entity.fields.map(\.name) {
+                try db.execute(sql: """
+                    INSERT OR IGNORE INTO sync_dirty (entity, key, field)
+                    SELECT ?, \(entity.keyColumn.quotedIdentifier), ? FROM \(entity.table.quotedIdentifier)
+                    """, arguments: [entity.name, field])
+            }
+        }
+        try stamp(db, schema: schema, now: now)
+    }
+
+    /// Number of changes not yet acknowledged by the server.
+    package static func pendingCount(_ db: Database) throws -> Int {
+        try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_field WHERE pending = 1") ?? 0
+    }
+
+    /// Up to `limit` changes to push, oldest first.
+    package static func pending(_ db: Database, limit: Int) throws -> [SyncChange] {
+        try Row.fetchAll(db, sql: """
+            SELECT op, entity, key, field, value, time, device FROM sync_field
+            WHERE pending = 1 ORDER BY time, entity, key, field LIMIT ?
+            """, arguments: [limit]).map(change(from:))
+    }
+
+    /// Marks pushed changes as on the server (a change superseded meanwhile, which has a new
+    /// operation id, stays pending).
+    package static func acknowledge(_ db: Database, operations: [String]) throws {
+        for chunk in stride(from: 0, to: operations.count, by: 500).map({ Array(operations[$0..<min($0 + 500, operations.count)]) }) {
+            try db.execute(
+                sql: "UPDATE sync_field SET pending = 0 WHERE pending = 1 AND op IN (\(chunk.map { _ in "?" }.joined(separator: ",")))",
+                arguments: StatementArguments(chunk))
+        }
+    }
+
+    /// Marks every field's winning change as to be pushed again, with its original stamp and
+    /// operation id: after the server lost data, the store sends everything it knows. Nothing
+    /// local is deleted or changed.
+    package static func pushEverythingAgain(_ db: Database) throws {
+        try db.execute(sql: "UPDATE sync_field SET pending = 1 WHERE pending = 0")
+    }
+
+    /// Every field's winner, for comparing replicas.
+    package static func winners(_ db: Database) throws -> [SyncChange] {
+        try Row.fetchAll(db, sql: "SELECT op, entity, key, field, value, time, device FROM sync_field ORDER BY entity, key, field")
+            .map(change(from:))
+    }
+
+    private static func change(from row: Row) throws -> SyncChange {
+        let json: String = row["value"]
+        let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
+                          time: HybridTime(rawValue: row["time"]), device: row["device"])
+    }
+
+    // MARK: - Capture
+
+    /// Turns the fields the triggers noted in this transaction into changes: one clock reading
+    /// for the whole transaction, each field's value as it is now. Called by ``Store`` before
+    /// every write commits; costs one look-up when nothing was noted.
+    package static func stamp(_ db: Database, schema: SyncSchema, now: Int64) throws {
+        let dirty = try Row.fetchAll(db, sql: "SELECT entity, key, field FROM sync_dirty")
+        guard !dirty.isEmpty else { return }
+        guard let control = try Row.fetchOne(db, sql: "SELECT device, last_time FROM sync_control") else { return }
+        let device: String = control["device"]
+        let time = SyncClock.send(last: HybridTime(rawValue: control["last_time"]), now: now)
+        try db.execute(sql: "UPDATE sync_control SET last_time = ?", arguments: [time.rawValue])
+        for row in dirty {
+            let entityName: String = row["entity"], key: String = row["key"], fieldName: String = row["field"]
+            guard let entity = schema.entity(named: entityName) else { continue }
+            let value: SyncValue
+            if fieldName == SyncField.existence {
+                value = .integer(try rowExists(db, entity: entity, key: key) ? 1 : 0)
+            } else if let field = entity.field(named: fieldName), let current = try currentValue(db, schema: schema, entity: entity, field: field, key: key) {
+                value = current
+            } else {
+                continue   // the row was deleted later in the same transaction
+            }
+            let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
+            try record(db, SyncChange(id: UUID().uuidString.lowercased(), entity: entityName, key: key, field: fieldName, value: value,
+                                      time: time, device: device), rank: rank, pending: true)
+        }
+        try db.execute(sql: "DELETE FROM sync_dirty")
+    }
+
+    private static func rowExists(_ db: Database, entity: SyncEntity, key: String) throws -> Bool {
+        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?)", arguments: [key]) ?? false
+    }
+
+    /// A field's value in its row, references as the referenced row's key; nil when the row is gone.
+    private static func currentValue(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String) throws -> SyncValue? {
+        guard let row = try Row.fetchOne(db, sql: """
+            SELECT \(field.columns.map(\.quotedIdentifier).joined(separator: ", ")) FROM \(entity.table.quotedIdentifier)
+            WHERE \(entity.keyColumn.quotedIdentifier) = ?
+            """, arguments: [key]) else { return nil }
+        let values = (0..<field.columns.count).map { SyncValue(row[$0] as DatabaseValue) }
+        if let referenced = field.reference.flatMap(schema.entity(named:)) {
+            guard case .integer(let id) = values[0] else { return .null }
+            let referencedKey = try String.fetchOne(db, sql: """
+                SELECT \(referenced.keyColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.idColumn.quotedIdentifier) = ?
+                """, arguments: [id])
+            return referencedKey.map(SyncValue.text) ?? .null
+        }
+        return values.count == 1 ? values[0] : .list(values)
+    }
+
+    private static func record(_ db: Database, _ change: SyncChange, rank: Int64, pending: Bool) throws {
+        let json = String(decoding: try JSONEncoder().encode(change.value), as: UTF8.self)
+        try db.execute(sql: """
+            INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            ON CONFLICT (entity, key, field) DO UPDATE SET
+                value = excluded.value, time = excluded.time, device = excluded.device, rank = excluded.rank,
+                op = excluded.op, pending = excluded.pending
+            """, arguments: [change.entity, change.key, change.field, json, change.time.rawValue, change.device, rank, change.id, pending])
+    }
+
+    // MARK: - Merge
+
+    /// What applying a batch did.
+    package struct ApplyOutcome: Sendable, Equatable {
+        /// Changes that won their field and were applied.
+        package var applied = 0
+        /// Changes already here, or beaten by what is here.
+        package var ignored = 0
+        /// The latest clock reading seen (for showing skew).
+        package var latest = HybridTime.zero
+    }
+
+    /// Merges changes from other devices: each one wins its field or is ignored, and the rows
+    /// touched are rewritten from their winners, with capture off (applying is not a local edit).
+    /// The clock moves past every reading seen, so an edit made here afterwards wins over them.
+    @discardableResult
+    package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange]) throws -> ApplyOutcome {
+        var outcome = ApplyOutcome()
+        guard let control = try Row.fetchOne(db, sql: "SELECT last_time FROM sync_control") else { return outcome }
+        var last = HybridTime(rawValue: control["last_time"])
+        var touched = Set<RowKey>()
+        for change in changes {
+            last = SyncClock.receive(last: last, remote: change.time)
+            outcome.latest = max(outcome.latest, change.time)
+            let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
+            let current = try Row.fetchOne(db, sql: "SELECT op, time, device, rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+                                           arguments: [change.entity, change.key, change.field])
+            if let current {
+                let op: String = current["op"]
+                let here = (current["rank"] as Int64, current["time"] as Int64, current["device"] as String)
+                if op == change.id || (rank, change.time.rawValue, change.device) <= here {
+                    outcome.ignored += 1
+                    continue
+                }
+            }
+            try record(db, change, rank: rank, pending: false)
+            touched.insert(RowKey(entity: change.entity, key: change.key))
+            outcome.applied += 1
+        }
+        try db.execute(sql: "UPDATE sync_control SET last_time = ?, applying = 1", arguments: [last.rawValue])
+        defer { try? db.execute(sql: "UPDATE sync_control SET applying = 0") }
+        let waiting = try Row.fetchAll(db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) }
+        touched.formUnion(waiting)
+        // Referenced entities first, so that a row's references exist when it is written.
+        for entity in schema.entities {
+            for row in touched.filter({ $0.entity == entity.name }).sorted(by: { $0.key < $1.key }) {
+                try materialize(db, schema: schema, entity: entity, key: row.key)
+            }
+        }
+        try db.execute(sql: "UPDATE sync_control SET applying = 0")
+        return outcome
+    }
+
+    private struct RowKey: Hashable {
+        var entity: String
+        var key: String
+    }
+
+    /// Rewrites one row from its fields' winners: deletes it when its existence lost, creates or
+    /// updates it otherwise. A reference to a row not here yet is written as NULL, or, where the
+    /// column cannot be NULL, the row waits.
+    private static func materialize(_ db: Database, schema: SyncSchema, entity: SyncEntity, key: String) throws {
+        var winners: [String: SyncValue] = [:]
+        for row in try Row.fetchAll(db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
+            let json: String = row["value"]
+            winners[row["field"]] = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        }
+        let table = entity.table.quotedIdentifier, keyColumn = entity.keyColumn.quotedIdentifier
+        guard winners[SyncField.existence] == .integer(1) else {
+            if winners[SyncField.existence] != nil {
+                try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+            }
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            return
+        }
+        var columns: [String] = [], values: [DatabaseValue] = []
+        var unresolved = false
+        for field in entity.fields {
+            guard let value = winners[field.name] else { continue }
+            if let referenced = field.reference.flatMap(schema.entity(named:)) {
+                var id: DatabaseValue = .null
+                if case .text(let referencedKey) = value {
+                    if let found = try Int64.fetchOne(db, sql: """
+                        SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?
+                        """, arguments: [referencedKey]) {
+                        id = found.databaseValue
+                    } else {
+                        unresolved = true
+                    }
+                }
+                columns.append(field.columns[0])
+                values.append(id)
+            } else {
+                let parts = field.columns.count == 1 ? [value] : value.elements
+                for (index, column) in field.columns.enumerated() {
+                    columns.append(column)
+                    values.append(index < parts.count ? parts[index].databaseValue : .null)
+                }
+            }
+        }
+        var written = false
+        try db.inSavepoint {
+            do {
+                if try rowExists(db, entity: entity, key: key) {
+                    if !columns.isEmpty {
+                        try db.execute(sql: "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
+                                       arguments: StatementArguments(values + [key.databaseValue]))
+                    }
+                } else {
+                    let defaults = entity.insertDefaults.filter { d in !columns.contains(d.column) }
+                    let names = [entity.keyColumn] + columns + defaults.map(\.column)
+                    let placeholders = Array(repeating: "?", count: 1 + columns.count) + defaults.map(\.expression)
+                    try db.execute(sql: "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))",
+                                   arguments: StatementArguments([key.databaseValue] + values))
+                }
+                written = true
+                return .commit
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                return .rollback
+            }
+        }
+        if written && !unresolved {
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+        } else {
+            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+        }
+    }
+}
+
+extension String {
+    /// The string as an SQL identifier, in double quotes.
+    fileprivate var quotedIdentifier: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// The string as an SQL text literal, in single quotes.
+    fileprivate var quotedLiteral: String { "'" + replacingOccurrences(of: "'", with: "''") + "'" }
+}

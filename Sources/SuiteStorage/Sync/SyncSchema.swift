@@ -1,0 +1,95 @@
+/// What of a store follows its user across devices: the tables whose rows are synced, each row
+/// known everywhere by a global key (a UUID or a content key, never the local integer id), and
+/// the fields of each row, merged one by one.
+///
+/// Entities are listed so that an entity comes after every entity its references point to: a
+/// device applying a batch of changes creates a folder before the items in it.
+package struct SyncSchema: Sendable {
+    package var entities: [SyncEntity]
+
+    package init(entities: [SyncEntity]) {
+        self.entities = entities
+    }
+
+    package func entity(named name: String) -> SyncEntity? {
+        entities.first { $0.name == name }
+    }
+}
+
+/// A synced table.
+package struct SyncEntity: Sendable {
+    /// The name in changes (stable: never reused for something else).
+    package var name: String
+    package var table: String
+    /// The local integer id that references in other tables hold.
+    package var idColumn: String
+    /// The column holding the global key (unique).
+    package var keyColumn: String
+    package var fields: [SyncField]
+    /// SQL expressions for columns that are not synced but need a value when a row arrives from
+    /// another device (`NOT NULL` columns of the device's own bookkeeping, say).
+    package var insertDefaults: [(column: String, expression: String)]
+
+    package init(
+        name: String, table: String, idColumn: String = "id", keyColumn: String, fields: [SyncField],
+        insertDefaults: [(column: String, expression: String)] = []
+    ) {
+        self.name = name
+        self.table = table
+        self.idColumn = idColumn
+        self.keyColumn = keyColumn
+        self.fields = fields
+        self.insertDefaults = insertDefaults
+    }
+
+    package func field(named name: String) -> SyncField? {
+        fields.first { $0.name == name }
+    }
+}
+
+/// A synced field of an entity: one column, or several that change together (a todo's status
+/// and its generation).
+package struct SyncField: Sendable {
+    package var name: String
+    package var columns: [String]
+    /// The entity a single-column field refers to: the column holds that entity's local id,
+    /// changes carry its global key.
+    package var reference: String?
+    /// For fields that may only move forward: a value's rank, compared before the clock (a
+    /// higher rank wins whatever its time). Nil: the last writer wins.
+    package var rank: (@Sendable (SyncValue) -> Int64)?
+
+    package init(_ name: String, columns: [String]? = nil, reference: String? = nil, rank: (@Sendable (SyncValue) -> Int64)? = nil) {
+        self.name = name
+        self.columns = columns ?? [name]
+        self.reference = reference
+        self.rank = rank
+    }
+
+    /// The field every entity has: whether the row exists (1) or was deleted (0).
+    package static let existence = "_exists"
+}
+
+/// One change to one field of one row, as devices exchange them through the server.
+package struct SyncChange: Sendable, Hashable, Codable {
+    /// The operation's id (a UUID): pushing or applying it twice changes nothing.
+    package var id: String
+    package var entity: String
+    package var key: String
+    package var field: String
+    package var value: SyncValue
+    package var time: HybridTime
+    package var device: String
+
+    package init(id: String, entity: String, key: String, field: String, value: SyncValue, time: HybridTime, device: String) {
+        self.id = id
+        self.entity = entity
+        self.key = key
+        self.field = field
+        self.value = value
+        self.time = time
+        self.device = device
+    }
+
+    package var stamp: SyncStamp { SyncStamp(time: time, device: device) }
+}
