@@ -65,3 +65,34 @@ extension Store {
         return try read { db in try SyncLedger.winners(db) }
     }
 }
+
+extension Store {
+    /// Where this store is in the server's log (see ``SyncLedger/serverPosition(_:)``).
+    package func syncServerPosition() throws(Failure) -> SyncPosition {
+        _ = try schema()
+        return try read { db in try SyncLedger.serverPosition(db) }
+    }
+
+    /// Applies pulled changes and moves the position past them, in one transaction: a crash
+    /// between the two cannot skip or lose an operation.
+    @discardableResult
+    package func syncApply(_ changes: [SyncChange], at position: SyncPosition) throws(Failure) -> SyncLedger.ApplyOutcome {
+        let schema = try schema()
+        return try write { db in
+            let outcome = try SyncLedger.apply(db, schema: schema, changes: changes)
+            try SyncLedger.setServerPosition(db, position)
+            return outcome
+        }
+    }
+
+    /// The server's log is not the one this store followed (wiped, restored from an older
+    /// copy, or another server): start over at its beginning, pushing everything this store
+    /// knows again. Nothing local changes.
+    package func syncRestart(epoch: String) throws(Failure) {
+        _ = try schema()
+        try write { db in
+            try SyncLedger.pushEverythingAgain(db)
+            try SyncLedger.setServerPosition(db, SyncPosition(epoch: epoch))
+        }
+    }
+}

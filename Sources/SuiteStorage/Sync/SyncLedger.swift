@@ -30,7 +30,10 @@ package enum SyncLedger {
                 capture INTEGER NOT NULL DEFAULT 0,
                 applying INTEGER NOT NULL DEFAULT 0,
                 device TEXT NOT NULL,
-                last_time INTEGER NOT NULL DEFAULT 0
+                last_time INTEGER NOT NULL DEFAULT 0,
+                server_epoch TEXT,
+                server_cursor INTEGER NOT NULL DEFAULT 0,
+                server_anchor TEXT
             );
             INSERT INTO sync_control (id, device) VALUES (1, lower(hex(randomblob(8))));
             CREATE TABLE sync_dirty (
@@ -157,6 +160,19 @@ package enum SyncLedger {
         let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
                           time: HybridTime(rawValue: row["time"]), device: row["device"])
+    }
+
+    /// Where this store is in the server's log: the log's epoch (nil before the first sync), the
+    /// position of the last operation pulled and that operation's id (the anchor: a log restored
+    /// from an older copy and pushed to again has another operation there).
+    package static func serverPosition(_ db: Database) throws -> SyncPosition {
+        guard let row = try Row.fetchOne(db, sql: "SELECT server_epoch, server_cursor, server_anchor FROM sync_control") else { return SyncPosition() }
+        return SyncPosition(epoch: row["server_epoch"], cursor: row["server_cursor"], anchor: row["server_anchor"])
+    }
+
+    package static func setServerPosition(_ db: Database, _ position: SyncPosition) throws {
+        try db.execute(sql: "UPDATE sync_control SET server_epoch = ?, server_cursor = ?, server_anchor = ?",
+                       arguments: [position.epoch, position.cursor, position.anchor])
     }
 
     // MARK: - Capture
@@ -354,4 +370,17 @@ extension String {
     fileprivate var quotedIdentifier: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
     /// The string as an SQL text literal, in single quotes.
     fileprivate var quotedLiteral: String { "'" + replacingOccurrences(of: "'", with: "''") + "'" }
+}
+
+/// A store's place in the server's log (see ``SyncLedger/serverPosition(_:)``).
+package struct SyncPosition: Sendable, Hashable {
+    package var epoch: String?
+    package var cursor: Int64 = 0
+    package var anchor: String?
+
+    package init(epoch: String? = nil, cursor: Int64 = 0, anchor: String? = nil) {
+        self.epoch = epoch
+        self.cursor = cursor
+        self.anchor = anchor
+    }
 }
