@@ -137,49 +137,35 @@ struct Device {
         let day: Int64 = 86_400_000
         let base: Int64 = 1_800_000_000_000
         var ahead = try Device(millis: base + day), behind = try Device(millis: base - day)
-        var server: [SyncChange] = []
-        func sync(_ device: inout Device) throws {
-            let pending = try device.store.syncPending()
-            server += pending
-            try device.store.syncAcknowledge(pending.map(\.id))
-            try device.store.syncApply(Array(server[device.cursor...]))
-            device.cursor = server.count
-        }
+        var relay = Relay()
         try ahead.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'From the future', 0)") }
-        try sync(&ahead)
-        try sync(&behind)
+        try relay.sync(&ahead)
+        try relay.sync(&behind)
         #expect(try behind.items().map { $0[1] } == ["From the future"])
         // Two days behind on the wall clock, but after seeing the other edit.
         try behind.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Seen, then changed' WHERE uuid = 'i1'") }
-        try sync(&behind)
-        try sync(&ahead)
+        try relay.sync(&behind)
+        try relay.sync(&ahead)
         #expect(try ahead.items().map { $0[1] } == ["Seen, then changed"])
         #expect(try behind.items() == ahead.items())
     }
 
     @Test func aCompletionCannotBeUndoneByAStaleEditOnlyByAReopen() throws {
         var a = try Device(millis: 1_000), b = try Device(millis: 1_000)
-        var server: [SyncChange] = []
-        func sync(_ device: inout Device) throws {
-            let pending = try device.store.syncPending()
-            server += pending
-            try device.store.syncAcknowledge(pending.map(\.id))
-            try device.store.syncApply(Array(server[device.cursor...]))
-            device.cursor = server.count
-        }
+        var relay = Relay()
         try a.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'Post', 0)") }
-        try sync(&a); try sync(&b)
+        try relay.sync(&a); try relay.sync(&b)
         a.clock.now = 2_000
         try a.store.write { db in try db.execute(sql: "UPDATE item SET status = 'done' WHERE uuid = 'i1'") }
         // Later by the clock, but only "started": it does not undo "done".
         b.clock.now = 9_000
         try b.store.write { db in try db.execute(sql: "UPDATE item SET status = 'started' WHERE uuid = 'i1'") }
-        try sync(&a); try sync(&b); try sync(&a)
+        try relay.sync(&a); try relay.sync(&b); try relay.sync(&a)
         #expect(try a.items()[0][3...] == ["0", "done"])
         #expect(try b.items() == a.items())
         // A reopen raises the generation and wins over the completion.
         try b.store.write { db in try db.execute(sql: "UPDATE item SET status = 'open', generation = 1 WHERE uuid = 'i1'") }
-        try sync(&b); try sync(&a)
+        try relay.sync(&b); try relay.sync(&a)
         #expect(try a.items()[0][3...] == ["1", "open"])
     }
 
@@ -357,6 +343,19 @@ struct Device {
         }
         // Every operation is on the server once.
         #expect(Set(server.map(\.id)).count == server.count)
+    }
+}
+
+/// The simplest server: every change pushed, in order; a device pulls what came after its cursor.
+struct Relay {
+    var server: [SyncChange] = []
+
+    mutating func sync(_ device: inout Device) throws {
+        let pending = try device.store.syncPending()
+        server += pending
+        try device.store.syncAcknowledge(pending.map(\.id))
+        try device.store.syncApply(Array(server[device.cursor...]))
+        device.cursor = server.count
     }
 }
 
