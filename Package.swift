@@ -19,6 +19,9 @@ let package = Package(
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
+        // Sync's end-to-end encryption (ChaCha20-Poly1305, HKDF, HMAC, PBKDF2); only the
+        // SuiteSyncCrypto target uses it, so no core builds it.
+        .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Test-only: a real HTTP server on loopback for the provider tests.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
         // Test-only: property-based tests of every output format against independent readers.
@@ -32,6 +35,19 @@ let package = Package(
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
+        ),
+        // Sync's account keys and the encrypting codec (client side; not a product yet).
+        .target(
+            name: "SuiteSyncCrypto",
+            dependencies: [
+                "SuiteStorage",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SuiteSyncCryptoTests",
+            dependencies: ["SuiteSyncCrypto", "SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         .target(
             name: "MotivationCore",

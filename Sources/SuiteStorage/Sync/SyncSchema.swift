@@ -1,3 +1,5 @@
+import Foundation
+
 /// What of a store follows its user across devices: the tables whose rows are synced, each row
 /// known everywhere by a global key (a UUID or a content key, never the local integer id), and
 /// the fields of each row, merged one by one.
@@ -92,4 +94,12 @@ package struct SyncChange: Sendable, Hashable, Codable {
     }
 
     package var stamp: SyncStamp { SyncStamp(time: time, device: device) }
+
+    /// The encoder for changes: compact JSON with sorted keys, so one change always encodes to
+    /// the same bytes.
+    package static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
+        return encoder
+    }
 }

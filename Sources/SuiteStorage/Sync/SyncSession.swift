@@ -68,7 +68,7 @@ package struct PlainSyncCodec: SyncCodec {
     package init() {}
 
     package func seal(_ change: SyncChange) throws -> SyncEnvelope {
-        SyncEnvelope(id: change.id, slot: "\(change.entity)|\(change.key)|\(change.field)", payload: try JSONEncoder().encode(change))
+        SyncEnvelope(id: change.id, slot: "\(change.entity)|\(change.key)|\(change.field)", payload: try SyncChange.encoder.encode(change))
     }
 
     package func open(_ envelope: SyncEnvelope) throws -> SyncChange {
