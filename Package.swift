@@ -13,6 +13,8 @@ let package = Package(
         // fetch does not link FoundationNetworking and libcurl on Linux).
         .library(name: "WorkplaceURLSession", targets: ["WorkplaceURLSession"]),
         .executable(name: "suite", targets: ["suite"]),
+        // The sync protocol's wire format, for the server package.
+        .library(name: "SuiteSyncProtocol", targets: ["SuiteSyncProtocol"]),
         // The commands as a library, for the in-process CLI fuzz target (Fuzz/); not an API.
         .library(name: "SuiteCLI", targets: ["SuiteCLI"]),
     ],
@@ -28,10 +30,13 @@ let package = Package(
         .package(url: "https://github.com/x-sheep/swift-property-based", from: "2.0.1"),
     ],
     targets: [
+        // The wire format of sync, shared with the server package (Server/).
+        .target(name: "SuiteSyncProtocol"),
         // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
         .target(
             name: "SuiteStorage",
             dependencies: [
+                "SuiteSyncProtocol",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -40,14 +45,14 @@ let package = Package(
         .target(
             name: "SuiteSyncCrypto",
             dependencies: [
-                "SuiteStorage",
+                "SuiteStorage", "SuiteSyncProtocol",
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),
             ]
         ),
         .testTarget(
             name: "SuiteSyncCryptoTests",
-            dependencies: ["SuiteSyncCrypto", "SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
+            dependencies: ["SuiteSyncCrypto", "SuiteStorage", "SuiteSyncProtocol", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "Crypto", package: "swift-crypto"), .product(name: "_CryptoExtras", package: "swift-crypto")]
         ),
         .target(
             name: "MotivationCore",
@@ -90,7 +95,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuiteStorageTests",
-            dependencies: ["SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "MotivationCoreTests",
@@ -99,7 +104,7 @@ let package = Package(
         // Test helpers: a scripted HTTP server on loopback; a recorder of observations.
         .target(
             name: "SuiteTestSupport",
-            dependencies: ["SuiteStorage", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "FlyingFox", package: "FlyingFox")],
             path: "Tests/Support/SuiteTestSupport"
         ),
         .testTarget(

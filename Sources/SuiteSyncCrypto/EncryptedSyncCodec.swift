@@ -1,6 +1,7 @@
 import Crypto
 import Foundation
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// Seals each operation for the server: the payload is ChaCha20-Poly1305 ciphertext of the
 /// encoded change, bound by its additional data to the account, the operation id and the slot

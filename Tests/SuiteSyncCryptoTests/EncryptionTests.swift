@@ -3,6 +3,7 @@ import _CryptoExtras
 import Foundation
 import GRDB
 import SuiteStorage
+import SuiteSyncProtocol
 import SuiteTestSupport
 import Testing
 @testable import SuiteSyncCrypto

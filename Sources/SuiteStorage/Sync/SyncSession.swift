@@ -1,53 +1,5 @@
 import Foundation
-
-/// An operation as the server keeps it: its id (for idempotent pushes), its slot (entity, key
-/// and field: what a later operation on the same slot supersedes, for compaction) and an opaque
-/// payload (the encoded ``SyncChange``; sealed when the account encrypts).
-package struct SyncEnvelope: Sendable, Hashable, Codable {
-    package var id: String
-    package var slot: String
-    package var payload: Data
-
-    package init(id: String, slot: String, payload: Data) {
-        self.id = id
-        self.slot = slot
-        self.payload = payload
-    }
-}
-
-/// The server's answer to a push: its log's epoch and head after the push.
-package struct SyncPushReply: Sendable, Hashable, Codable {
-    package var epoch: String
-    package var head: Int64
-
-    package init(epoch: String, head: Int64) {
-        self.epoch = epoch
-        self.head = head
-    }
-}
-
-/// The server's answer to a pull: operations after the cursor, in the server's order.
-package struct SyncPullReply: Sendable, Hashable, Codable {
-    package var epoch: String
-    package var head: Int64
-    package var operations: [SyncEnvelope]
-    /// The cursor to pull after next time (the position of the last operation returned).
-    package var next: Int64
-    /// The id of the operation at the position pulled after (nil for the start of the log or a
-    /// position past its head): the client checks it is the one it pulled last.
-    package var anchor: String?
-
-    package init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?) {
-        self.epoch = epoch
-        self.head = head
-        self.operations = operations
-        self.next = next
-        self.anchor = anchor
-    }
-
-    /// Whether the server has more after `next`.
-    package var hasMore: Bool { next < head }
-}
+import SuiteSyncProtocol
 
 /// How a device reaches a server: one log per store (by the store's name), pushes idempotent
 /// by operation id, pulls after a cursor. A live HTTP client and an in-memory server for tests

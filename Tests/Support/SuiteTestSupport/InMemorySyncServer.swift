@@ -1,5 +1,6 @@
 import Foundation
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// The server's side of the sync protocol in memory: one log per store, ordered by a counter,
 /// pushes idempotent by operation id, an epoch that changes when the server is wiped. Tests

@@ -1,0 +1,187 @@
+import Foundation
+
+// The wire format between `suite sync` and `suite-server`: JSON bodies over HTTP, `Data` as
+// base64, dates as RFC 3339. Shared by the client (the root package) and the server (the
+// `Server/` package, which depends on this product only). Field names are never reused.
+
+/// An operation as the server keeps it: its id (pushes are idempotent by it), its slot (what
+/// a later operation on the same slot supersedes; a keyed hash when the account encrypts) and
+/// an opaque payload (sealed when the account encrypts).
+public struct SyncEnvelope: Sendable, Hashable, Codable {
+    public var id: String
+    public var slot: String
+    public var payload: Data
+
+    public init(id: String, slot: String, payload: Data) {
+        self.id = id
+        self.slot = slot
+        self.payload = payload
+    }
+}
+
+/// `POST /v1/logs/{log}/push`.
+public struct SyncPushRequest: Sendable, Hashable, Codable {
+    public var operations: [SyncEnvelope]
+
+    public init(operations: [SyncEnvelope]) {
+        self.operations = operations
+    }
+}
+
+/// The answer to a push: the account's epoch and the log's head after the push.
+public struct SyncPushReply: Sendable, Hashable, Codable {
+    public var epoch: String
+    public var head: Int64
+
+    public init(epoch: String, head: Int64) {
+        self.epoch = epoch
+        self.head = head
+    }
+}
+
+/// The answer to `GET /v1/logs/{log}?after=N&limit=M`: the log's operations after position N
+/// (positions count from 1, in the order the server accepted them).
+public struct SyncPullReply: Sendable, Hashable, Codable {
+    public var epoch: String
+    public var head: Int64
+    public var operations: [SyncEnvelope]
+    /// The position of the last operation returned (N when none).
+    public var next: Int64
+    /// The id of the operation at position N (nil for N = 0 or N past the head).
+    public var anchor: String?
+
+    public init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?) {
+        self.epoch = epoch
+        self.head = head
+        self.operations = operations
+        self.next = next
+        self.anchor = anchor
+    }
+
+    /// Whether the server has more after ``next``.
+    public var hasMore: Bool { next < head }
+}
+
+/// `POST /v1/signup`: a new account and its first device. The server stores the salt and the
+/// wrapped keys as given and a bcrypt hash of the authentication secret; it never sees the
+/// password or anything that decrypts the data.
+public struct SignupRequest: Sendable, Hashable, Codable {
+    public var account: String
+    public var authenticationSecret: Data
+    public var salt: Data
+    public var rounds: Int
+    public var wrappedKey: Data
+    public var recoveryWrappedKey: Data
+    public var device: String
+
+    public init(account: String, authenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, device: String) {
+        self.account = account
+        self.authenticationSecret = authenticationSecret
+        self.salt = salt
+        self.rounds = rounds
+        self.wrappedKey = wrappedKey
+        self.recoveryWrappedKey = recoveryWrappedKey
+        self.device = device
+    }
+}
+
+/// `POST /v1/prelogin` with `{"account": NAME}`: what a device needs to derive the keys.
+public struct PreloginRequest: Sendable, Hashable, Codable {
+    public var account: String
+
+    public init(account: String) {
+        self.account = account
+    }
+}
+
+public struct PreloginReply: Sendable, Hashable, Codable {
+    public var salt: Data
+    public var rounds: Int
+
+    public init(salt: Data, rounds: Int) {
+        self.salt = salt
+        self.rounds = rounds
+    }
+}
+
+/// `POST /v1/login`: another device of an account.
+public struct LoginRequest: Sendable, Hashable, Codable {
+    public var account: String
+    public var authenticationSecret: Data
+    public var device: String
+
+    public init(account: String, authenticationSecret: Data, device: String) {
+        self.account = account
+        self.authenticationSecret = authenticationSecret
+        self.device = device
+    }
+}
+
+/// The answer to signup and login: the device's bearer token (shown only here; the server
+/// keeps its SHA-256), its id, and the data key wrapped by the master key.
+public struct SessionReply: Sendable, Hashable, Codable {
+    public var token: String
+    public var deviceID: String
+    public var wrappedKey: Data
+    public var recoveryWrappedKey: Data
+
+    public init(token: String, deviceID: String, wrappedKey: Data, recoveryWrappedKey: Data) {
+        self.token = token
+        self.deviceID = deviceID
+        self.wrappedKey = wrappedKey
+        self.recoveryWrappedKey = recoveryWrappedKey
+    }
+}
+
+/// One device of an account (`GET /v1/devices`).
+public struct DeviceInfo: Sendable, Hashable, Codable {
+    public var id: String
+    public var name: String
+    public var createdAt: Date
+    public var lastSeenAt: Date?
+    /// Whether this is the device asking.
+    public var isCurrent: Bool
+
+    public init(id: String, name: String, createdAt: Date, lastSeenAt: Date?, isCurrent: Bool) {
+        self.id = id
+        self.name = name
+        self.createdAt = createdAt
+        self.lastSeenAt = lastSeenAt
+        self.isCurrent = isCurrent
+    }
+}
+
+/// The body of every error answer.
+public struct ServerErrorReply: Sendable, Hashable, Codable {
+    public var error: String
+
+    public init(error: String) {
+        self.error = error
+    }
+}
+
+/// The names the protocol fixes.
+public enum SyncProtocol {
+    /// The most operations one push may carry, and one pull returns.
+    public static let maximumBatch = 1000
+    /// The longest account name, device name and log name.
+    public static let maximumNameLength = 64
+    /// Log names are the stores': lower-case letters, digits and '-'.
+    public static func isValidLogName(_ name: String) -> Bool {
+        !name.isEmpty && name.count <= maximumNameLength && name.unicodeScalars.allSatisfy { ("a"..."z").contains($0) || ("0"..."9").contains($0) || $0 == "-" }
+    }
+
+    /// Encodes protocol bodies: dates as RFC 3339, data as base64.
+    public static var encoder: JSONEncoder {
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.sortedKeys]
+        return encoder
+    }
+
+    public static var decoder: JSONDecoder {
+        let decoder = JSONDecoder()
+        decoder.dateDecodingStrategy = .iso8601
+        return decoder
+    }
+}
