@@ -117,7 +117,7 @@ let package = Package(
         ),
         .testTarget(
             name: "BundleCoreTests",
-            dependencies: ["BundleCore"]
+            dependencies: ["BundleCore", "SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // Every output format written from hostile text, read back by parsers nobody here wrote.
         .testTarget(

@@ -117,7 +117,7 @@ extension BundleStore {
     }
 
     static func addItem(todo id: Todo.ID, bundle bundleID: TodoBundle.ID, position: Int, db: Database, stamp: Int64) throws {
-        try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, 'open')",
+        try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, 'open', \(itemKeySQL))",
                        arguments: [bundleID, id, position])
         try db.execute(sql: "UPDATE todo SET status = 'in-bundle', bundle_id = ?, modified_ms = ? WHERE id = ?",
                        arguments: [bundleID, stamp, id])

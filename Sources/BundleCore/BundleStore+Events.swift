@@ -161,7 +161,7 @@ extension BundleStore {
     }
 
     static func insertEvent(_ name: String, db: Database, stamp: Int64) throws -> TriggerEvent {
-        try db.execute(sql: "INSERT INTO event (name, created_ms) VALUES (?, ?)", arguments: [name, stamp])
+        try db.execute(sql: "INSERT INTO event (name, created_ms, sync_key) VALUES (?, ?, ?)", arguments: [name, stamp, matchKey(name)])
         let id = TriggerEvent.ID(db.lastInsertedRowID)
         try db.execute(sql: "INSERT INTO event_name (key, phrase, event_id, is_alias) VALUES (?, ?, ?, 0)",
                        arguments: [matchKey(name), name, id])

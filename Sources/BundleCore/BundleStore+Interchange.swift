@@ -220,7 +220,7 @@ extension BundleStore {
                 let outcome = todo.status == .inBundle ? "open" : (todo.status == .done ? "done" : "thrown-back")
                 let position = try Int.fetchOne(db, sql: "SELECT count(*) FROM bundle_item WHERE bundle_id = ?", arguments: [bundle]) ?? 0
                 try db.execute(sql: """
-                    INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, ?)
+                    INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, ?4, \(itemKeySQL))
                     ON CONFLICT (bundle_id, todo_id) DO UPDATE SET outcome = excluded.outcome
                     """, arguments: [bundle, todoID, position, outcome])
             }
@@ -230,7 +230,7 @@ extension BundleStore {
             try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
             for (position, item) in bundle.items.enumerated() {
                 guard let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [item.todo.uuidString.lowercased()]) else { continue }
-                try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome) VALUES (?, ?, ?, ?)",
+                try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, ?4, \(itemKeySQL))",
                                arguments: [id, todoID, position, item.outcome.rawValue])
             }
         }

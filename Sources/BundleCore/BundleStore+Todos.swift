@@ -135,6 +135,8 @@ extension BundleStore {
             if todo.status == .inBundle {
                 throw BundleError.conflict(.todoInOpenBundle(todo.id, bundle: todo.bundleID ?? 0, action: .remove))
             }
+            // Its items in finished bundles first, row by row (a cascade would not record them for sync).
+            try db.execute(sql: "DELETE FROM bundle_item WHERE todo_id = ?", arguments: [todo.id])
             try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [todo.id])
             return todo
         }

@@ -32,7 +32,7 @@ public final class BundleStore: Sendable {
     ///   - now: the clock used for timestamps.
     /// - Throws: ``BundleError`` when the file cannot be used (damaged, newer, busy, …).
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(BundleError) {
-        store = try Store.open(at: url, migrator: Self.migrator, configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBND"
+        store = try Store.open(at: url, migrator: Self.migrator, configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, sync: Self.syncSchema, clock: now), readOnly: readOnly)  // "SBND"
         self.now = now
     }
 
@@ -44,7 +44,7 @@ public final class BundleStore: Sendable {
     /// A new, empty store in memory, with the same schema as a store file: for previews and
     /// tests. Nothing touches the disk; it lives as long as the value.
     public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(BundleError) -> BundleStore {
-        BundleStore(store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID)), now: now)
+        BundleStore(store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, sync: syncSchema, clock: now)), now: now)
     }
 
     /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, without blocking
@@ -116,6 +116,7 @@ public final class BundleStore: Sendable {
                 CREATE INDEX bundle_item_todo ON bundle_item(todo_id);
                 """)
         }
+        migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         return migrator
     }
 

@@ -62,27 +62,30 @@ package enum SyncLedger {
     /// (Re)creates the capture triggers for `schema`: a later migration that syncs another field
     /// calls this again.
     package static func installTriggers(_ db: Database, schema: SyncSchema) throws {
-        let when = "WHEN (SELECT capture AND NOT applying FROM sync_control)"
         for entity in schema.entities {
+            let key = entity.keyColumn.quotedIdentifier
+            // A row without a key yet (none of ours) records nothing rather than failing the write.
+            let when = "WHEN (SELECT capture AND NOT applying FROM sync_control)"
+            let newKey = "AND NEW.\(key) IS NOT NULL", oldKey = "AND OLD.\(key) IS NOT NULL"
             let name = entity.name.quotedLiteral
             for kind in ["insert", "update", "delete"] {
                 try db.execute(sql: "DROP TRIGGER IF EXISTS \("sync_\(entity.table)_\(kind)".quotedIdentifier)")
             }
             let allFields = [SyncField.existence] + entity.fields.map(\.name)
             let triggerSQL = """
-                CREATE TRIGGER \("sync_\(entity.table)_insert".quotedIdentifier) AFTER INSERT ON \(entity.table.quotedIdentifier) \(when)
+                CREATE TRIGGER \("sync_\(entity.table)_insert".quotedIdentifier) AFTER INSERT ON \(entity.table.quotedIdentifier) \(when) \(newKey)
                 BEGIN
                     INSERT OR IGNORE INTO sync_dirty (entity, key, field) VALUES
                     \(allFields.map { "(\(name), NEW.\(entity.keyColumn.quotedIdentifier), \($0.quotedLiteral))" }.joined(separator: ",\n"));
                 END;
-                CREATE TRIGGER \("sync_\(entity.table)_update".quotedIdentifier) AFTER UPDATE ON \(entity.table.quotedIdentifier) \(when)
+                CREATE TRIGGER \("sync_\(entity.table)_update".quotedIdentifier) AFTER UPDATE ON \(entity.table.quotedIdentifier) \(when) \(newKey)
                 BEGIN
                     \(entity.fields.map { (field: SyncField) -> String in
                         let changed = field.columns.map { "OLD.\($0.quotedIdentifier) IS NOT NEW.\($0.quotedIdentifier)" }.joined(separator: " OR ")
                         return "INSERT OR IGNORE INTO sync_dirty (entity, key, field) SELECT \(name), NEW.\(entity.keyColumn.quotedIdentifier), \(field.name.quotedLiteral) WHERE \(changed);"
                     }.joined(separator: "\n"))
                 END;
-                CREATE TRIGGER \("sync_\(entity.table)_delete".quotedIdentifier) AFTER DELETE ON \(entity.table.quotedIdentifier) \(when)
+                CREATE TRIGGER \("sync_\(entity.table)_delete".quotedIdentifier) AFTER DELETE ON \(entity.table.quotedIdentifier) \(when) \(oldKey)
                 BEGIN
                     INSERT OR IGNORE INTO sync_dirty (entity, key, field) VALUES (\(name), OLD.\(entity.keyColumn.quotedIdentifier), \(SyncField.existence.quotedLiteral));
                 END;
@@ -279,11 +282,17 @@ package enum SyncLedger {
         defer { try? db.execute(sql: "UPDATE sync_control SET applying = 0") }
         let waiting = try Row.fetchAll(db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) }
         touched.formUnion(waiting)
-        // Referenced entities first, so that a row's references exist when it is written.
+        // Rows are written referenced entities first, so that a row's references exist when it
+        // is written; deleted last, referencing entities first, so that nothing still points to
+        // a row when it goes.
+        var deletions: [(SyncEntity, String)] = []
         for entity in schema.entities {
             for row in touched.filter({ $0.entity == entity.name }).sorted(by: { $0.key < $1.key }) {
-                try materialize(db, schema: schema, entity: entity, key: row.key)
+                if try !materialize(db, schema: schema, entity: entity, key: row.key) { deletions.append((entity, row.key)) }
             }
+        }
+        for (entity, key) in deletions.reversed() {
+            try delete(db, entity: entity, key: key)
         }
         try db.execute(sql: "UPDATE sync_control SET applying = 0")
         return outcome
@@ -294,10 +303,31 @@ package enum SyncLedger {
         var key: String
     }
 
-    /// Rewrites one row from its fields' winners: deletes it when its existence lost, creates or
-    /// updates it otherwise. A reference to a row not here yet is written as NULL, or, where the
-    /// column cannot be NULL, the row waits.
-    private static func materialize(_ db: Database, schema: SyncSchema, entity: SyncEntity, key: String) throws {
+    /// Deletes a row whose existence lost. A row something still refers to (a foreign key
+    /// refuses) waits.
+    private static func delete(_ db: Database, entity: SyncEntity, key: String) throws {
+        var deleted = false
+        try db.inSavepoint {
+            do {
+                try db.execute(sql: "DELETE FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?", arguments: [key])
+                deleted = true
+                return .commit
+            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+                return .rollback
+            }
+        }
+        if deleted {
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+        } else {
+            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+        }
+    }
+
+    /// Rewrites one row from its fields' winners: creates or updates it, and returns true; returns
+    /// false, writing nothing, when its existence lost (the caller deletes it). A reference to a
+    /// row not here yet is written as NULL, or, where the column cannot be NULL, the row waits;
+    /// a reference to a deleted row is NULL, or, where it cannot be, the row is deleted too.
+    private static func materialize(_ db: Database, schema: SyncSchema, entity: SyncEntity, key: String) throws -> Bool {
         var winners: [String: SyncValue] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
             let json: String = row["value"]
@@ -305,14 +335,13 @@ package enum SyncLedger {
         }
         let table = entity.table.quotedIdentifier, keyColumn = entity.keyColumn.quotedIdentifier
         guard winners[SyncField.existence] == .integer(1) else {
-            if winners[SyncField.existence] != nil {
-                try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
-            }
+            if winners[SyncField.existence] != nil { return false }
+            // Fields of a row whose creation has not arrived: nothing to write yet.
             try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
-            return
+            return true
         }
         var columns: [String] = [], values: [DatabaseValue] = []
-        var unresolved = false
+        var unresolved = false, referenceDeleted = false
         for field in entity.fields {
             guard let value = winners[field.name] else { continue }
             if let referenced = field.reference.flatMap(schema.entity(named:)) {
@@ -322,6 +351,10 @@ package enum SyncLedger {
                         SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?
                         """, arguments: [referencedKey]) {
                         id = found.databaseValue
+                    } else if try String.fetchOne(db, sql: "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+                                                  arguments: [referenced.name, referencedKey, SyncField.existence]) == "0" {
+                        // The row referred to was deleted: it will not come back, so nothing waits for it.
+                        referenceDeleted = true
                     } else {
                         unresolved = true
                     }
@@ -357,11 +390,16 @@ package enum SyncLedger {
                 return .rollback
             }
         }
-        if written && !unresolved {
+        if !written && referenceDeleted && !unresolved {
+            // A row that cannot be without a row that was deleted goes with it, as a cascade would.
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+        } else if written && !unresolved {
             try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
         } else {
             try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
         }
+        return true
     }
 }
 

@@ -1,0 +1,79 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// What of the bundle store syncs, and how (see `SyncLedger` in SuiteStorage and README's Sync
+/// section): every trigger event, name, todo, bundle and bundle item, each field merged on its
+/// own.
+///
+/// - Trigger events are known by a content key, their phrase when created as `matchKey` makes it
+///   (the same event typed on two devices is one); names by their match key.
+/// - Todos and bundles by their UUID; a bundle's items by bundle and todo UUID.
+/// - A todo's status moves forward only (pending < in a bundle < done or dropped) unless its
+///   generation rises, which every move back does (reopen, throw back, abandon, an import): a
+///   stale "pending" from a device that did not see the completion cannot undo it.
+/// - When a todo was last reminded is the device's own and does not sync.
+extension BundleStore {
+    static let statusRank: [String: Int64] = ["pending": 0, "in-bundle": 1, "done": 2, "dropped": 2]
+
+    static let syncSchema = SyncSchema(entities: [
+        SyncEntity(name: "event", table: "event", keyColumn: "sync_key", fields: [
+            SyncField("name"), SyncField("archived"), SyncField("created", columns: ["created_ms"]),
+        ]),
+        SyncEntity(name: "event-name", table: "event_name", idColumn: "rowid", keyColumn: "key", fields: [
+            SyncField("phrase"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("alias", columns: ["is_alias"]),
+        ]),
+        SyncEntity(name: "bundle", table: "bundle", keyColumn: "uuid", fields: [
+            SyncField("title"), SyncField("icon"), SyncField("event", columns: ["event_id"], reference: "event"),
+            SyncField("direction"),
+            SyncField("status", rank: { value in value == .text("open") ? 0 : 1 }),
+            SyncField("created", columns: ["created_ms"]), SyncField("finished", columns: ["finished_ms"]),
+        ]),
+        SyncEntity(name: "todo", table: "todo", keyColumn: "uuid", fields: [
+            SyncField("text"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("preposition"),
+            SyncField("deadline"),
+            SyncField("status", columns: ["generation", "status"], rank: { value in
+                let parts = value.elements
+                guard parts.count == 2, case .integer(let generation) = parts[0], case .text(let status) = parts[1] else { return 0 }
+                return generation.multipliedReportingOverflow(by: 10).partialValue + (statusRank[status] ?? 0)
+            }),
+            SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField("notes"),
+            SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
+            SyncField("completed", columns: ["completed_ms"]), SyncField("foreign", columns: ["foreign_fields"]),
+        ]),
+        SyncEntity(name: "bundle-item", table: "bundle_item", idColumn: "rowid", keyColumn: "sync_key", fields: [
+            SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField("todo", columns: ["todo_id"], reference: "todo"),
+            SyncField("position"), SyncField("outcome"),
+        ]),
+    ])
+
+    /// The migration that makes the store ready to sync: global keys where rows had none, the
+    /// todo's generation, the ledger, and the rule that a move back raises the generation.
+    static func migrateToSync(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE event ADD COLUMN sync_key TEXT;
+            UPDATE event SET sync_key = coalesce(
+                (SELECT key FROM event_name WHERE event_id = event.id AND is_alias = 0 ORDER BY key LIMIT 1), 'event-' || id);
+            CREATE UNIQUE INDEX event_sync_key ON event(sync_key);
+            ALTER TABLE todo ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE bundle_item ADD COLUMN sync_key TEXT;
+            UPDATE bundle_item SET sync_key = (SELECT uuid FROM bundle WHERE id = bundle_id) || '/' || (SELECT uuid FROM todo WHERE id = todo_id);
+            CREATE UNIQUE INDEX bundle_item_sync_key ON bundle_item(sync_key);
+            """)
+        try SyncLedger.install(db, schema: syncSchema)
+        let rank = { (row: String) in "CASE \(row).status WHEN 'pending' THEN 0 WHEN 'in-bundle' THEN 1 ELSE 2 END" }
+        try db.execute(sql: """
+            CREATE TRIGGER todo_move_back AFTER UPDATE OF status ON todo
+            WHEN NEW.generation = OLD.generation AND \(rank("NEW")) < \(rank("OLD")) AND (SELECT NOT applying FROM sync_control)
+            BEGIN
+                UPDATE todo SET generation = OLD.generation + 1 WHERE id = NEW.id;
+            END;
+            """)
+    }
+
+    /// The SQL for a new bundle item's key, from `?1` (the bundle's id) and `?2` (the todo's).
+    static let itemKeySQL = "(SELECT uuid FROM bundle WHERE id = ?1) || '/' || (SELECT uuid FROM todo WHERE id = ?2)"
+
+    /// The store underneath, for `suite sync` (SyncSession).
+    package var syncStore: Store<BundleError> { store }
+}
