@@ -84,6 +84,7 @@ let package = Package(
             name: "SuiteCLI",
             dependencies: [
                 "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "SuiteStorage", "CSuiteCurl",
+                "SuiteSyncCrypto", "SuiteSyncProtocol",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"

@@ -23,6 +23,11 @@ package struct EncryptedSyncCodec: SyncCodec {
         self.account = account
     }
 
+    /// The codec for a data key kept as bytes.
+    package init(dataKeyBytes: Data, account: String) {
+        self.init(dataKey: SymmetricKey(data: dataKeyBytes), account: account)
+    }
+
     package func seal(_ change: SyncChange) throws -> SyncEnvelope {
         try seal(change, nonce: ChaChaPoly.Nonce())
     }

@@ -69,14 +69,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         self.codec = codec
     }
 
-    /// What one run did.
-    package struct Outcome: Sendable, Equatable {
-        package var pushed = 0
-        package var pulled = 0
-        package var applied = 0
-        /// Whether the server's log had changed under the store (it pushed everything again).
-        package var restarted = false
-    }
+    package typealias Outcome = SyncOutcome
 
     package func run() async throws -> Outcome {
         var outcome = Outcome()
@@ -132,4 +125,15 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         try store.syncRestart(epoch: epoch)
         return true
     }
+}
+
+/// What one sync of a store did.
+package struct SyncOutcome: Sendable, Equatable {
+    package var pushed = 0
+    package var pulled = 0
+    package var applied = 0
+    /// Whether the server's log had changed under the store (it pushed everything again).
+    package var restarted = false
+
+    package init() {}
 }

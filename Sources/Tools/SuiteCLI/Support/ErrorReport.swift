@@ -3,6 +3,8 @@ import Foundation
 import BundleCore
 import MotivationCore
 import QuoteCore
+import SuiteStorage
+import SuiteSyncCrypto
 import WorkplaceCore
 
 /// Exit codes (sysexits-style), as documented in README.
@@ -91,6 +93,17 @@ enum ErrorReport {
             return (exitCode(error), message(error))
         case let error as WorkplaceError:
             return (exitCode(error), message(error))
+        case let error as SyncClientError:
+            switch error {
+            case .unreachable: return (ExitStatus.unavailable, error.description)
+            case .busy: return (ExitStatus.temporary, error.description)
+            case .refused: return (ExitStatus.failure, error.description)
+            case .signedOut: return (ExitStatus.failure, "\(error.description): suite sync login …")
+            }
+        case let error as AccountKeys.Failure:
+            return (ExitStatus.failure, "\(error.description) (was the account made again? suite sync login …)")
+        case let error as SyncProtocolError:
+            return (ExitStatus.unavailable, "the sync server broke the protocol: \(error.description)")
         default:
             return nil
         }

@@ -1,0 +1,59 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// This device's membership of a sync account, kept in the store folder as `sync.json` (mode
+/// 0600): the server, the account, the device's id and bearer token, and the account's data key.
+/// The token and the key are never printed and never part of an error.
+struct SyncAccount: Codable, Equatable {
+    var server: URL
+    var account: String
+    var deviceID: String
+    var token: String
+    /// The data key that seals every operation (base64 in the file).
+    var dataKey: Data
+    var lastSuccess: Date?
+    var lastError: String?
+
+    static let fileName = "sync.json"
+
+    static func url(in folder: URL) -> URL { folder.appendingPathComponent(fileName) }
+
+    /// The account this store folder syncs with, or nil when it does not.
+    static func load(from folder: URL) throws -> SyncAccount? {
+        let url = url(in: folder)
+        guard FileManager.default.fileExists(atPath: url.path) else { return nil }
+        do {
+            let decoder = JSONDecoder()
+            decoder.dateDecodingStrategy = .iso8601
+            return try decoder.decode(SyncAccount.self, from: Data(contentsOf: url))
+        } catch {
+            throw CLIError.io("cannot read the sync settings at \(url.path); log in again (suite sync login) after moving it away")
+        }
+    }
+
+    /// Writes the file atomically with mode 0600 (a new file renamed over the old one).
+    func save(in folder: URL) throws {
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let url = Self.url(in: folder)
+        let encoder = JSONEncoder()
+        encoder.dateEncodingStrategy = .iso8601
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        let data = try encoder.encode(self)
+        let temporary = url.path + ".new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw CLIError.io("cannot write the sync settings at \(url.path): \(String(cString: strerror(errno)))") }
+        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor)
+        close(descriptor)
+        guard written == data.count, synced == 0, rename(temporary, url.path) == 0 else {
+            unlink(temporary)
+            throw CLIError.io("cannot write the sync settings at \(url.path)")
+        }
+    }
+
+    static func remove(from folder: URL) {
+        unlink(url(in: folder).path)
+    }
+}

@@ -1,0 +1,335 @@
+import ArgumentParser
+import BundleCore
+import Foundation
+import SuiteStorage
+import SuiteSyncCrypto
+import SuiteSyncProtocol
+
+/// `suite sync`: the store folder's data on every device of an account, through a
+/// `suite-server`, end-to-end encrypted.
+struct SyncCommand: AsyncParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "sync",
+        abstract: "Sync the stores with your other devices through a suite-server.",
+        discussion: """
+            Every command keeps working offline; sync sends what changed here and brings what \
+            changed elsewhere. The server stores only ciphertext: keys come from your password on \
+            this device. Settings and this device's token are in sync.json in the store folder \
+            (mode 0600). Syncs the bundle store (the other apps follow).
+
+            Examples:
+              printf %s "$PASSWORD" | suite sync signup --server http://127.0.0.1:8421 --account ada --password-stdin
+              printf %s "$PASSWORD" | suite sync login --server http://127.0.0.1:8421 --account ada --password-stdin
+              suite sync
+              suite sync status --json
+            """,
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Devices.self, Revoke.self, Logout.self],
+        defaultSubcommand: SyncNow.self
+    )
+
+    /// The stores that sync, by their log name on the server.
+    static let stores: [SyncedStore] = [
+        SyncedStore(log: "bundle", fileName: BundleStore.fileName) { url in try BundleStore(url: url).syncStore },
+    ]
+
+    // MARK: - Commands
+
+    struct SyncNow: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "now",
+            abstract: "Push and pull every store until this device has everything the server has (the default).",
+            discussion: "Exits 0 when done, 69 when the server cannot be reached (nothing is lost: changes stay queued), 75 when it is busy.")
+
+        @OptionGroup var options: CommonOptions
+
+        @Flag(help: "Keep running: sync after every change here and whenever the server says something changed; stop with Ctrl-C.")
+        var watch = false
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            guard var account = try SyncAccount.load(from: folder) else {
+                throw CLIError.failed("this store folder does not sync yet: suite sync signup … or suite sync login …")
+            }
+            if watch {
+                try await SyncWatch(folder: folder, account: account).run()
+                return
+            }
+            do {
+                let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                account.lastSuccess = Date()
+                account.lastError = nil
+                try account.save(in: folder)
+                if options.json {
+                    try Terminal.printJSON(outcomes)
+                } else {
+                    for outcome in outcomes {
+                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
+                    }
+                }
+            } catch {
+                account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
+                try? account.save(in: folder)
+                throw error
+            }
+        }
+    }
+
+    struct Signup: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Create an account on a server with this device as its first; prints the recovery key once.")
+
+        @OptionGroup var options: CommonOptions
+        @OptionGroup var account: AccountOptions
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            let password = try account.readPassword()
+            let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
+            let master = try AccountKeys.masterKey(password: password, salt: salt)
+            let dataKey = AccountKeys.newKey(), recovery = AccountKeys.newKey()
+            let client = HTTPSyncClient(server: try account.serverURL())
+            let reply = try await client.signup(SignupRequest(
+                account: account.account, authenticationSecret: AccountKeys.authenticationSecret(master: master), salt: salt,
+                rounds: AccountKeys.rounds, wrappedKey: try AccountKeys.wrap(dataKey, with: master),
+                recoveryWrappedKey: try AccountKeys.wrap(dataKey, with: recovery), device: account.deviceName))
+            try SyncAccount(server: client.server, account: account.account, deviceID: reply.deviceID, token: reply.token,
+                            dataKey: dataKey.withUnsafeBytes { Data($0) }).save(in: folder)
+            print("Signed up as \(account.account) on \(client.server.absoluteString); this device is \(reply.deviceID).")
+            print("Recovery key (shown only now; keep it somewhere safe): \(AccountKeys.recoveryText(recovery))")
+            print("Run 'suite sync' to send this device's data.")
+        }
+    }
+
+    struct Login: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Add this device (this store folder) to an existing account.")
+
+        @OptionGroup var options: CommonOptions
+        @OptionGroup var account: AccountOptions
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            let password = try account.readPassword()
+            let client = HTTPSyncClient(server: try account.serverURL())
+            let prelogin = try await client.prelogin(account: account.account)
+            guard (1...10_000_000).contains(prelogin.rounds) else { throw SyncClientError.refused("the server asked for an impossible key derivation") }
+            let master = try AccountKeys.masterKey(password: password, salt: prelogin.salt, rounds: prelogin.rounds)
+            let reply: SessionReply
+            do {
+                reply = try await client.login(LoginRequest(
+                    account: account.account, authenticationSecret: AccountKeys.authenticationSecret(master: master), device: account.deviceName))
+            } catch SyncClientError.refused {
+                throw SyncClientError.refused("wrong account name or password")
+            }
+            let dataKey: Data
+            do {
+                dataKey = try AccountKeys.unwrap(reply.wrappedKey, with: master).withUnsafeBytes { Data($0) }
+            } catch {
+                throw SyncClientError.refused("the password does not open this account's data key")
+            }
+            try SyncAccount(server: client.server, account: account.account, deviceID: reply.deviceID, token: reply.token, dataKey: dataKey)
+                .save(in: folder)
+            print("Logged in as \(account.account) on \(client.server.absoluteString); this device is \(reply.deviceID).")
+            print("Run 'suite sync' to bring the account's data here.")
+        }
+    }
+
+    struct Status: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Show the server, the account, what waits to be sent, the last success and the last error.")
+
+        @OptionGroup var options: CommonOptions
+
+        struct Report: Encodable {
+            struct Store: Encodable {
+                var store: String
+                var pending: Int
+            }
+            var syncing: Bool
+            var server: String?
+            var account: String?
+            var device: String?
+            var stores: [Store]
+            var lastSuccess: Date?
+            var lastError: String?
+        }
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            let account = try SyncAccount.load(from: folder)
+            var stores: [Report.Store] = []
+            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
+                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount()))
+            }
+            let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
+                                device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError)
+            if options.json {
+                try Terminal.printJSON(report)
+                return
+            }
+            guard let account else {
+                print("Not syncing: suite sync signup … or suite sync login … to start.")
+                return
+            }
+            print("Server: \(account.server.absoluteString)")
+            print("Account: \(account.account) (this device: \(account.deviceID))")
+            for store in stores { print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send") }
+            print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
+            if let error = account.lastError { print("Last error: \(error)") }
+        }
+    }
+
+    struct Devices: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "List the account's devices.")
+
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            let account = try SyncCommand.requireAccount(options)
+            let devices = try await HTTPSyncClient(server: account.server, token: account.token).devices()
+            if options.json {
+                try Terminal.printJSON(devices)
+                return
+            }
+            for device in devices {
+                print("\(device.id)  \(device.name)  added \(PeopleTime.stamp(device.createdAt))\(device.lastSeenAt.map { ", last seen \(PeopleTime.stamp($0))" } ?? "")\(device.isCurrent ? "  (this device)" : "")")
+            }
+        }
+    }
+
+    struct Revoke: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign a device out of the account (its data stays on it).")
+
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The device's id, as 'suite sync devices' lists it.", valueName: "device")) var device: String
+
+        func run() async throws {
+            let account = try SyncCommand.requireAccount(options)
+            try await HTTPSyncClient(server: account.server, token: account.token).revoke(device: device)
+            print("Revoked device \(device).")
+        }
+    }
+
+    struct Logout: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(abstract: "Sign this device out and stop syncing this store folder (its data stays here).")
+
+        @OptionGroup var options: CommonOptions
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            guard let account = try SyncAccount.load(from: folder) else {
+                print("This store folder was not syncing.")
+                return
+            }
+            do {
+                try await HTTPSyncClient(server: account.server, token: account.token).logout()
+            } catch SyncClientError.signedOut {
+                // Revoked already: nothing to do on the server.
+            }
+            SyncAccount.remove(from: folder)
+            print("Logged out of \(account.account); the data in this store folder stays.")
+        }
+    }
+
+    // MARK: - Shared
+
+    static func requireAccount(_ options: CommonOptions) throws -> SyncAccount {
+        guard let account = try SyncAccount.load(from: try options.storeFolder()) else {
+            throw CLIError.failed("this store folder does not sync yet: suite sync signup … or suite sync login …")
+        }
+        return account
+    }
+
+    /// What one store's sync did (`suite sync --json` prints a list of these).
+    struct StoreOutcome: Encodable {
+        var store: String
+        var pushed: Int
+        var pulled: Int
+        var applied: Int
+        var restarted: Bool
+    }
+
+    /// Syncs every store of the folder that exists (creating none), turning sync on for it first.
+    static func syncAll(folder: URL, account: SyncAccount) async throws -> [StoreOutcome] {
+        let transport = HTTPSyncClient(server: account.server, token: account.token)
+        let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
+        var outcomes: [StoreOutcome] = []
+        for store in stores {
+            let url = folder.appendingPathComponent(store.fileName)
+            let opened = try store.open(url)
+            try opened.enable()
+            let outcome = try await opened.sync(store.log, transport, codec)
+            outcomes.append(StoreOutcome(store: store.log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted))
+        }
+        return outcomes
+    }
+}
+
+/// `--server`, `--account`, `--password-stdin`, `--device`.
+struct AccountOptions: ParsableArguments {
+    @Option(help: ArgumentHelp("The server's URL, as 'suite-server serve' prints it.", valueName: "url")) var server: String
+    @Option(help: ArgumentHelp("The account name.", valueName: "name")) var account: String
+    @Flag(help: "Read the password from standard input (required: passwords are never arguments).") var passwordStdin = false
+    @Option(help: ArgumentHelp("This device's name in 'suite sync devices' (default: the host name).", valueName: "name")) var device: String?
+
+    func validate() throws {
+        guard passwordStdin else { throw ValidationError("pass the password on standard input with --password-stdin") }
+        guard !account.isEmpty, account.count <= SyncProtocol.maximumNameLength, !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw ValidationError("an account name is 1 to \(SyncProtocol.maximumNameLength) characters without control characters")
+        }
+    }
+
+    func serverURL() throws -> URL {
+        guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
+            throw CLIError.usage("not a server URL (http:// or https://): \(server)")
+        }
+        return url
+    }
+
+    var deviceName: String {
+        let name = device ?? ProcessInfo.processInfo.hostName
+        return String(name.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(SyncProtocol.maximumNameLength).map(Character.init))
+    }
+
+    func readPassword() throws -> String {
+        var password = try Terminal.readAllStandardInput()
+        while password.hasSuffix("\n") || password.hasSuffix("\r") { password.removeLast() }
+        guard password.count >= 8 else { throw CLIError.badInput("the password is shorter than 8 characters") }
+        return password
+    }
+}
+
+/// One store that syncs: its log on the server and how to open it.
+struct SyncedStore: Sendable {
+    var log: String
+    var fileName: String
+    var openStore: @Sendable (URL) throws -> any SyncableStoreBox
+
+    init<Failure: StoreFailureRepresentable & Sendable>(log: String, fileName: String, open: @escaping @Sendable (URL) throws -> Store<Failure>) {
+        self.log = log
+        self.fileName = fileName
+        openStore = { url in StoreBox(store: try open(url)) }
+    }
+
+    func open(_ url: URL) throws -> any SyncableStoreBox { try openStore(url) }
+}
+
+/// A store of any core, for the sync commands.
+protocol SyncableStoreBox: Sendable {
+    func enable() throws
+    func pendingCount() throws -> Int
+    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
+}
+
+private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: SyncableStoreBox {
+    let store: Store<Failure>
+
+    func enable() throws {
+        if try !store.syncIsEnabled() { try store.syncEnable() }
+    }
+
+    func pendingCount() throws -> Int { try store.syncPendingCount() }
+
+    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
+        try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()
+    }
+}

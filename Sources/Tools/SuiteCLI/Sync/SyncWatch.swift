@@ -1,0 +1,59 @@
+import Foundation
+
+/// `suite sync --watch`: syncs now, then after every change here (polled every 100 ms: a
+/// cheap read of what waits to be sent) and at least every few seconds, so changes elsewhere
+/// arrive too; stops on SIGINT or SIGTERM.
+struct SyncWatch {
+    let folder: URL
+    var account: SyncAccount
+    /// The longest wait between two syncs when nothing changes here.
+    var interval: TimeInterval = 2
+
+    init(folder: URL, account: SyncAccount) {
+        self.folder = folder
+        self.account = account
+    }
+
+    func run() async throws {
+        var account = account
+        let stop = StopSignal()
+        var last = Date.distantPast
+        while !stop.requested {
+            let pending = try SyncCommand.stores.reduce(0) { total, store in
+                let url = folder.appendingPathComponent(store.fileName)
+                guard FileManager.default.fileExists(atPath: url.path) else { return total }
+                return total + (try store.open(url).pendingCount())
+            }
+            if pending > 0 || Date().timeIntervalSince(last) >= interval {
+                do {
+                    let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                    account.lastSuccess = Date()
+                    account.lastError = nil
+                    for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
+                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
+                    }
+                } catch let error as SyncClientError {
+                    // Offline or busy: keep watching; the changes stay queued.
+                    account.lastError = error.description
+                    Terminal.printError("suite: \(error.description)")
+                }
+                try? account.save(in: folder)
+                last = Date()
+            }
+            try? await Task.sleep(nanoseconds: 100_000_000)
+        }
+    }
+}
+
+/// Set by SIGINT or SIGTERM.
+final class StopSignal: @unchecked Sendable {
+    nonisolated(unsafe) private static let flag = UnsafeMutablePointer<sig_atomic_t>.allocate(capacity: 1)
+
+    init() {
+        Self.flag.pointee = 0
+        signal(SIGINT) { _ in StopSignal.flag.pointee = 1 }
+        signal(SIGTERM) { _ in StopSignal.flag.pointee = 1 }
+    }
+
+    var requested: Bool { Self.flag.pointee != 0 }
+}
