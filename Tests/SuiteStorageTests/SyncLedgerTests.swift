@@ -104,6 +104,33 @@ struct Device {
         #expect(try JSONDecoder().decode(SyncValue.self, from: Data(json.utf8)) == value)
     }
 
+    @Test func blobsTravelAsBase64() throws {
+        let value = SyncValue.blob(Data([0, 1, 254, 255]))
+        let json = String(decoding: try SyncChange.encoder.encode(value), as: UTF8.self)
+        #expect(json == #"{"blob":"AAH+/w=="}"#)
+        #expect(try JSONDecoder().decode(SyncValue.self, from: Data(json.utf8)) == value)
+    }
+
+    /// A table whose key a trigger sets just after the insert (a content key from other
+    /// columns): the row is recorded whole when the key arrives.
+    @Test func aRowWhoseKeyATriggerSetsIsRecordedWhole() throws {
+        let schema = SyncSchema(entities: [SyncEntity(name: "tag", table: "tag", keyColumn: "sync_key", fields: [SyncField("a"), SyncField("b")])])
+        var migrator = DatabaseMigrator()
+        migrator.registerStoreMigration("v1") { db in
+            try db.execute(sql: """
+                CREATE TABLE tag (id INTEGER PRIMARY KEY, a TEXT NOT NULL, b TEXT NOT NULL, sync_key TEXT UNIQUE);
+                CREATE TRIGGER tag_key AFTER INSERT ON tag WHEN NEW.sync_key IS NULL BEGIN
+                    UPDATE tag SET sync_key = NEW.a || ':' || NEW.b WHERE id = NEW.id;
+                END;
+                """)
+            try SyncLedger.install(db, schema: schema)
+        }
+        let store = try Store<TestStoreError>.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: 0x5459_0002, sync: schema))
+        try store.syncEnable()
+        try store.write { db in try db.execute(sql: "INSERT INTO tag (a, b) VALUES ('yelp', 'x1')") }
+        #expect(Set(try store.syncPending().map { "\($0.key).\($0.field)=\($0.value)" }) == ["yelp:x1._exists=1", "yelp:x1.a=\"yelp\"", "yelp:x1.b=\"x1\""])
+    }
+
     @Test func nothingIsRecordedUntilSyncIsTurnedOnThenEverythingIs() throws {
         let clock = TestClock(millis: 1_000_000)
         let store = try Store<TestStoreError>.inMemory(

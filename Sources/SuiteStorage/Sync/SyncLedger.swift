@@ -60,7 +60,8 @@ package enum SyncLedger {
     }
 
     /// (Re)creates the capture triggers for `schema`: a later migration that syncs another field
-    /// calls this again.
+    /// calls this again. A row whose key a core's own trigger sets just after the insert is
+    /// recorded whole when its key goes from NULL to a value.
     package static func installTriggers(_ db: Database, schema: SyncSchema) throws {
         for entity in schema.entities {
             let key = entity.keyColumn.quotedIdentifier
@@ -80,6 +81,8 @@ package enum SyncLedger {
                 END;
                 CREATE TRIGGER \("sync_\(entity.table)_update".quotedIdentifier) AFTER UPDATE ON \(entity.table.quotedIdentifier) \(when) \(newKey)
                 BEGIN
+                    INSERT OR IGNORE INTO sync_dirty (entity, key, field) SELECT \(name), NEW.\(key), f.value
+                    FROM json_each('\(jsonArray(allFields))') AS f WHERE OLD.\(key) IS NULL;
                     \(entity.fields.map { (field: SyncField) -> String in
                         let changed = field.columns.map { "OLD.\($0.quotedIdentifier) IS NOT NEW.\($0.quotedIdentifier)" }.joined(separator: " OR ")
                         return "INSERT OR IGNORE INTO sync_dirty (entity, key, field) SELECT \(name), NEW.\(entity.keyColumn.quotedIdentifier), \(field.name.quotedLiteral) WHERE \(changed);"
@@ -92,6 +95,11 @@ package enum SyncLedger {
                 """
             try db.execute(sql: triggerSQL)
         }
+    }
+
+    /// A JSON array of the names, for `json_each` in a trigger (names are plain: no quotes).
+    private static func jsonArray(_ names: [String]) -> String {
+        "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
     }
 
     // MARK: - State

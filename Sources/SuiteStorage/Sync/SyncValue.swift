@@ -1,14 +1,18 @@
+import Foundation
 import GRDB
 
 /// A field's value as it travels between devices: what an SQLite column holds (NULL, an integer,
-/// a real or text), or a list of those for a field kept in several columns. Encoded as the plain
-/// JSON value (`null`, a number, a string, an array).
+/// a real, text or a blob), or a list of those for a field kept in several columns. Encoded as
+/// the plain JSON value (`null`, a number, a string, an array), a blob as `{"blob": BASE64}`.
 package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
     case null
     case integer(Int64)
     case real(Double)
     case text(String)
+    case blob(Data)
     case list([SyncValue])
+
+    private enum BlobKey: String, CodingKey { case blob }
 
     package init(from decoder: any Decoder) throws {
         let container = try decoder.singleValueContainer()
@@ -22,12 +26,19 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
             self = .text(value)
         } else if let value = try? container.decode([SyncValue].self) {
             self = .list(value)
+        } else if let keyed = try? decoder.container(keyedBy: BlobKey.self), let data = try? keyed.decode(Data.self, forKey: .blob) {
+            self = .blob(data)
         } else {
             throw DecodingError.dataCorrupted(.init(codingPath: decoder.codingPath, debugDescription: "not a field value"))
         }
     }
 
     package func encode(to encoder: any Encoder) throws {
+        if case .blob(let data) = self {
+            var keyed = encoder.container(keyedBy: BlobKey.self)
+            try keyed.encode(data, forKey: .blob)
+            return
+        }
         var container = encoder.singleValueContainer()
         switch self {
         case .null: try container.encodeNil()
@@ -35,14 +46,16 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
         // JSON has no NaN or infinity; such a real travels as null.
         case .real(let value): if value.isFinite { try container.encode(value) } else { try container.encodeNil() }
         case .text(let value): try container.encode(value)
+        case .blob: break
         case .list(let values): try container.encode(values)
         }
     }
 
-    /// The value of a column (a blob, which no synced column holds, reads as null).
+    /// The value of a column.
     package init(_ value: DatabaseValue) {
         switch value.storage {
-        case .null, .blob: self = .null
+        case .null: self = .null
+        case .blob(let data): self = .blob(data)
         case .int64(let value): self = .integer(value)
         case .double(let value): self = .real(value)
         case .string(let value): self = .text(value)
@@ -56,6 +69,7 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .integer(let value): return value.databaseValue
         case .real(let value): return value.databaseValue
         case .text(let value): return value.databaseValue
+        case .blob(let data): return data.databaseValue
         }
     }
 
@@ -71,6 +85,7 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
         case .integer(let value): return "\(value)"
         case .real(let value): return "\(value)"
         case .text(let value): return "\"\(value)\""
+        case .blob(let data): return "blob(\(data.count) bytes)"
         case .list(let values): return "[\(values.map(\.description).joined(separator: ", "))]"
         }
     }
