@@ -110,11 +110,11 @@ let package = Package(
         ),
         .testTarget(
             name: "WorkplaceCoreTests",
-            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["WorkplaceCore", "WorkplaceURLSession", "SuiteStorage", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .testTarget(
             name: "QuoteCoreTests",
-            dependencies: ["QuoteCore", "SuiteTestSupport"]
+            dependencies: ["QuoteCore", "SuiteStorage", "SuiteTestSupport"]
         ),
         .testTarget(
             name: "BundleCoreTests",

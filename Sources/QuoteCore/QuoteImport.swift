@@ -186,7 +186,8 @@ extension QuoteStore {
             }
         }
         try db.cachedStatement(sql: """
-            INSERT OR IGNORE INTO quote (text, source_id, citation, personal, added_ms, dedupe) VALUES (?, ?, ?, ?, ?, ?)
+            INSERT OR IGNORE INTO quote (text, source_id, citation, personal, added_ms, dedupe, sync_key)
+            VALUES (?1, ?2, ?3, ?4, ?5, ?6, \(QuoteStore.quoteKeySQL))
             """).execute(arguments: [quote.text, sourceID, quote.citation, quote.personal,
                                      quote.addedAt.map { Millis($0).value } ?? stamp, dedupeKey(text: quote.text, source: quote.source)])
         guard db.changesCount > 0 else { return nil }
@@ -199,7 +200,7 @@ extension QuoteStore {
                 categoryID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM category WHERE key = ?"), arguments: [key])
                 cache.categories[key] = categoryID
             }
-            try db.cachedStatement(sql: "INSERT OR IGNORE INTO quote_category (category_id, quote_id) VALUES (?, ?)")
+            try db.cachedStatement(sql: "INSERT OR IGNORE INTO quote_category (category_id, quote_id, sync_key) VALUES (?1, ?2, \(QuoteStore.quoteCategoryKeySQL))")
                 .execute(arguments: [categoryID, id])
         }
         return id

@@ -33,7 +33,7 @@ public final class QuoteStore: Sendable {
     ///   - now: the clock used for timestamps and deliveries.
     /// - Throws: ``QuoteError/store(_:)`` when the file cannot be used (damaged, newer, busy, no FTS5 …).
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) {
-        store = try Store.open(at: url, migrator: Self.migrator, configuration: Self.configuration(busyTimeout: busyTimeout), readOnly: readOnly)
+        store = try Store.open(at: url, migrator: Self.migrator, configuration: Self.configuration(busyTimeout: busyTimeout, now: now), readOnly: readOnly)
         self.now = now
     }
 
@@ -69,12 +69,12 @@ public final class QuoteStore: Sendable {
     /// - Returns: the store.
     /// - Throws: ``QuoteError/store(_:)`` with `StoreError.Kind.missingFeature` when SQLite lacks FTS5.
     public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(QuoteError) -> QuoteStore {
-        QuoteStore(store: try Store.inMemory(migrator: migrator, configuration: configuration(busyTimeout: 10)), now: now)
+        QuoteStore(store: try Store.inMemory(migrator: migrator, configuration: configuration(busyTimeout: 10, now: now)), now: now)
     }
 
     /// The store's application id ("SQUT"), busy timeout and need of FTS5.
-    static func configuration(busyTimeout: TimeInterval) -> StoreConfiguration {
-        StoreConfiguration(applicationID: applicationID, busyTimeout: busyTimeout, requiredFeatures: [.fts5])
+    static func configuration(busyTimeout: TimeInterval, now: @escaping @Sendable () -> Date = Date.init) -> StoreConfiguration {
+        StoreConfiguration(applicationID: applicationID, busyTimeout: busyTimeout, requiredFeatures: [.fts5], sync: syncSchema, clock: now)
     }
 
     static var migrator: DatabaseMigrator {
@@ -152,6 +152,7 @@ public final class QuoteStore: Sendable {
             // The highest quote id a bag's round has seen: quotes added later join the round.
             try db.execute(sql: "ALTER TABLE bag_state ADD COLUMN top INTEGER NOT NULL DEFAULT 0")
         }
+        migrator.registerStoreMigration("v3-sync", migrate: migrateToSync)
         return migrator
     }
 

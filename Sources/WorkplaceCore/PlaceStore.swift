@@ -90,7 +90,7 @@ public final class PlaceStore: Sendable {
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, requiredFeatures: [.rtree]), readOnly: readOnly)  // "SPLC"
+            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, requiredFeatures: [.rtree], sync: Self.syncSchema, clock: now), readOnly: readOnly)  // "SPLC"
         self.now = now
     }
 
@@ -107,7 +107,7 @@ public final class PlaceStore: Sendable {
     /// - Throws: ``WorkplaceError/store(_:)`` when SQLite cannot make the database (or lacks R*Tree).
     public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(WorkplaceError) -> PlaceStore {
         PlaceStore(store: try Store.inMemory(
-            migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, requiredFeatures: [.rtree])), now: now)
+            migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, requiredFeatures: [.rtree], sync: syncSchema, clock: now)), now: now)
     }
 
     /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
@@ -162,6 +162,7 @@ public final class PlaceStore: Sendable {
                 CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         return migrator
     }
 

@@ -25,6 +25,8 @@ import Testing
     /// Commands that declare `--json` but are not run here, with the reason.
     static let exceptions: [String: String] = [
         "places fetch": "asks the network: fetchPrintsOneJSONDocument runs it against a loopback Overpass server",
+        "sync now": "asks the sync server: Scripts/check-sync runs it against a real suite-server",
+        "sync devices": "asks the sync server: Scripts/check-sync runs it against a real suite-server",
     ]
 
     /// How each JSON command is run, in this order, on the store `seeded` makes (FILE: a fixture).
@@ -82,6 +84,7 @@ import Testing
         ["bundle", "abandon"],
         ["bundle", "review"],
         ["bundle", "import", "FILE:fuzz/todo.txt"],
+        ["sync", "status"],
     ]
 
     func seeded() throws -> Suite {
@@ -167,7 +170,9 @@ import Testing
         let text = Self.leaves(SuiteCommand.self).filter { $0.0 != ["help"] && !Self.declaresJSON($0.1) }
         #expect(text.count > 30)
         // Words for the positionals (a section name is one) and required options, so that only --json is wrong.
-        let words = ["bmm set": ["vp", "--text", "x"], "bmm restore": ["vp", "--version", "1"]]
+        let account = ["--server", "http://127.0.0.1:9", "--account", "ada", "--password-stdin"]
+        let words = ["bmm set": ["vp", "--text", "x"], "bmm restore": ["vp", "--version", "1"], "sync signup": account, "sync login": account,
+                     "sync revoke": ["device"], "sync logout": []]
         for (path, _) in text {
             let filler = words[path.joined(separator: " ")] ?? ["vp", "vp"]
             for arguments in [path + filler + ["--json"], ["--json"] + path + filler] {

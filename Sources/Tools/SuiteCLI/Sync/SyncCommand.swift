@@ -1,5 +1,7 @@
 import ArgumentParser
 import BundleCore
+import QuoteCore
+import WorkplaceCore
 import Foundation
 import SuiteStorage
 import SuiteSyncCrypto
@@ -15,7 +17,7 @@ struct SyncCommand: AsyncParsableCommand {
             Every command keeps working offline; sync sends what changed here and brings what \
             changed elsewhere. The server stores only ciphertext: keys come from your password on \
             this device. Settings and this device's token are in sync.json in the store folder \
-            (mode 0600). Syncs the bundle store (the other apps follow).
+            (mode 0600). Syncs the places, quotes and bundle stores (bmm follows).
 
             Examples:
               printf %s "$PASSWORD" | suite sync signup --server http://127.0.0.1:8421 --account ada --password-stdin
@@ -29,6 +31,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The stores that sync, by their log name on the server.
     static let stores: [SyncedStore] = [
+        SyncedStore(log: "places", fileName: PlaceStore.fileName) { url in try PlaceStore(url: url).syncStore },
+        SyncedStore(log: "quotes", fileName: QuoteStore.fileName) { url in try QuoteStore(url: url).syncStore },
         SyncedStore(log: "bundle", fileName: BundleStore.fileName) { url in try BundleStore(url: url).syncStore },
     ]
 
@@ -78,7 +82,7 @@ struct SyncCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             abstract: "Create an account on a server with this device as its first; prints the recovery key once.")
 
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @OptionGroup var account: AccountOptions
 
         func run() async throws {
@@ -103,7 +107,7 @@ struct SyncCommand: AsyncParsableCommand {
     struct Login: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Add this device (this store folder) to an existing account.")
 
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @OptionGroup var account: AccountOptions
 
         func run() async throws {
@@ -199,7 +203,7 @@ struct SyncCommand: AsyncParsableCommand {
     struct Revoke: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sign a device out of the account (its data stays on it).")
 
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
         @Argument(help: ArgumentHelp("The device's id, as 'suite sync devices' lists it.", valueName: "device")) var device: String
 
         func run() async throws {
@@ -212,7 +216,7 @@ struct SyncCommand: AsyncParsableCommand {
     struct Logout: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "Sign this device out and stop syncing this store folder (its data stays here).")
 
-        @OptionGroup var options: CommonOptions
+        @OptionGroup var options: TextOptions
 
         func run() async throws {
             let folder = try options.storeFolder()
@@ -232,7 +236,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     // MARK: - Shared
 
-    static func requireAccount(_ options: CommonOptions) throws -> SyncAccount {
+    static func requireAccount(_ options: some StoreOptions) throws -> SyncAccount {
         guard let account = try SyncAccount.load(from: try options.storeFolder()) else {
             throw CLIError.failed("this store folder does not sync yet: suite sync signup … or suite sync login …")
         }
@@ -248,7 +252,8 @@ struct SyncCommand: AsyncParsableCommand {
         var restarted: Bool
     }
 
-    /// Syncs every store of the folder that exists (creating none), turning sync on for it first.
+    /// Syncs every store of the folder (creating those missing, so that a new device receives
+    /// everything), turning sync on for each first.
     static func syncAll(folder: URL, account: SyncAccount) async throws -> [StoreOutcome] {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)

@@ -1,0 +1,80 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// What of the quote store syncs (see `SyncLedger` in SuiteStorage and README's Sync section):
+/// quotes with their sources and categories, favourites, notes, schedules and the delivery
+/// history; each field merged on its own (the last writer wins).
+///
+/// - A quote is known by its content key (its dedupe hash: the same quote imported on two
+///   devices is one); sources and categories by their name keys.
+/// - A favourite by user and quote: unfavouriting deletes it, the later of the two wins.
+/// - A note by a random key made when it is written; a delivery by user and slot (a log that
+///   only grows); a schedule by user.
+/// - Shuffle bags are the device's own and do not sync.
+extension QuoteStore {
+    static let syncSchema = SyncSchema(entities: [
+        SyncEntity(name: "source", table: "source", keyColumn: "key", fields: [SyncField("name"), SyncField("kind")]),
+        SyncEntity(name: "category", table: "category", keyColumn: "key", fields: [SyncField("name")]),
+        SyncEntity(name: "quote", table: "quote", keyColumn: "sync_key", fields: [
+            SyncField("text"), SyncField("source", columns: ["source_id"], reference: "source"), SyncField("citation"),
+            SyncField("personal"), SyncField("added", columns: ["added_ms"]), SyncField("dedupe"),
+        ]),
+        SyncEntity(name: "quote-category", table: "quote_category", idColumn: "rowid", keyColumn: "sync_key", fields: [
+            SyncField("category", columns: ["category_id"], reference: "category"), SyncField("quote", columns: ["quote_id"], reference: "quote"),
+        ]),
+        SyncEntity(name: "favorite", table: "favorite", idColumn: "rowid", keyColumn: "sync_key", fields: [
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote"), SyncField("created", columns: ["created_ms"]),
+        ]),
+        SyncEntity(name: "note", table: "note", keyColumn: "sync_key", fields: [
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote"), SyncField("text"),
+            SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
+        ]),
+        SyncEntity(name: "delivery", table: "delivery", idColumn: "rowid", keyColumn: "sync_key", fields: [
+            SyncField("user"), SyncField("slot", columns: ["slot_ms"]), SyncField("quote", columns: ["quote_id"], reference: "quote"),
+            SyncField("delivered", columns: ["delivered_ms"]), SyncField("channel"),
+        ]),
+        SyncEntity(name: "schedule", table: "schedule", idColumn: "rowid", keyColumn: "user", fields: [SyncField("definition")]),
+    ])
+
+    /// The SQL for a new quote's key, from its dedupe hash.
+    static let quoteKeySQL = "lower(hex(?6))"
+    /// The SQL for a new quote-category row's key, from `?1` (the category's id) and `?2` (the quote's).
+    static let quoteCategoryKeySQL = "(SELECT key FROM category WHERE id = ?1) || '|' || (SELECT sync_key FROM quote WHERE id = ?2)"
+
+    /// The migration that makes the store ready to sync: keys for the rows that had none (set
+    /// in the import's own statements for quotes, by triggers for the rarer rows), and the ledger.
+    static func migrateToSync(_ db: Database) throws {
+        try db.execute(sql: """
+            ALTER TABLE quote ADD COLUMN sync_key TEXT;
+            UPDATE quote SET sync_key = lower(hex(dedupe));
+            CREATE UNIQUE INDEX quote_sync_key ON quote(sync_key);
+            ALTER TABLE quote_category ADD COLUMN sync_key TEXT;
+            UPDATE quote_category SET sync_key = (SELECT key FROM category WHERE id = category_id) || '|' || (SELECT sync_key FROM quote WHERE id = quote_id);
+            CREATE UNIQUE INDEX quote_category_sync_key ON quote_category(sync_key);
+            ALTER TABLE favorite ADD COLUMN sync_key TEXT;
+            UPDATE favorite SET sync_key = user || '|' || (SELECT sync_key FROM quote WHERE id = quote_id);
+            CREATE UNIQUE INDEX favorite_sync_key ON favorite(sync_key);
+            CREATE TRIGGER favorite_sync_key AFTER INSERT ON favorite WHEN NEW.sync_key IS NULL BEGIN
+                UPDATE favorite SET sync_key = NEW.user || '|' || (SELECT sync_key FROM quote WHERE id = NEW.quote_id)
+                WHERE user = NEW.user AND quote_id = NEW.quote_id;
+            END;
+            ALTER TABLE note ADD COLUMN sync_key TEXT;
+            UPDATE note SET sync_key = lower(hex(randomblob(16)));
+            CREATE UNIQUE INDEX note_sync_key ON note(sync_key);
+            CREATE TRIGGER note_sync_key AFTER INSERT ON note WHEN NEW.sync_key IS NULL BEGIN
+                UPDATE note SET sync_key = lower(hex(randomblob(16))) WHERE id = NEW.id;
+            END;
+            ALTER TABLE delivery ADD COLUMN sync_key TEXT;
+            UPDATE delivery SET sync_key = user || '|' || slot_ms;
+            CREATE UNIQUE INDEX delivery_sync_key ON delivery(sync_key);
+            CREATE TRIGGER delivery_sync_key AFTER INSERT ON delivery WHEN NEW.sync_key IS NULL BEGIN
+                UPDATE delivery SET sync_key = NEW.user || '|' || NEW.slot_ms WHERE user = NEW.user AND slot_ms = NEW.slot_ms;
+            END;
+            """)
+        try SyncLedger.install(db, schema: syncSchema)
+    }
+
+    /// The store underneath, for `suite sync` (SyncSession).
+    package var syncStore: Store<QuoteError> { store }
+}

@@ -1,0 +1,40 @@
+import Foundation
+import SuiteStorage
+import SuiteTestSupport
+import Testing
+@testable import QuoteCore
+
+@Suite struct QuoteSyncTests {
+    func device() throws -> QuoteStore {
+        let store = try QuoteStore.inMemory()
+        try store.syncStore.syncEnable()
+        return store
+    }
+
+    func sync(_ stores: QuoteStore..., through server: InMemorySyncServer) async throws {
+        for store in stores { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+    }
+
+    @Test func favouritesNotesAndOwnQuotesFollowTheUser() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try device(), phone = try device()
+        // The starter collection added on both devices is one collection.
+        #expect(try await laptop.addStarterCollectionIfEmpty() > 0)
+        #expect(try await phone.addStarterCollectionIfEmpty() > 0)
+        let mine = try await laptop.add("Small steps every day.", source: "Me", categories: ["perseverance"])
+        let first = try #require(try await laptop.browse(QuoteFilter(), user: "ada", limit: 1000).first { $0.id != mine.id })
+        _ = try await laptop.favorite(first.id, user: "ada")
+        _ = try await laptop.addNote("Read this on Mondays", on: first.id, user: "ada")
+        try await sync(laptop, phone, laptop, through: server)
+        let onLaptop = try await laptop.browse(QuoteFilter(), user: "ada", limit: 1000).count
+        #expect(try await phone.browse(QuoteFilter(), user: "ada", limit: 1000).count == onLaptop)
+        #expect(try await phone.favorites(user: "ada").map(\.text) == [first.text])
+        #expect(try await phone.notes(user: "ada").map(\.text) == ["Read this on Mondays"])
+        #expect(try await phone.browse(QuoteFilter(), user: "ada", limit: 1000).contains { $0.text == "Small steps every day." })
+        // Unfavouriting on the phone, later, wins.
+        let onPhone = try #require(try await phone.favorites(user: "ada").first)
+        _ = try await phone.unfavorite(onPhone.id, user: "ada")
+        try await sync(phone, laptop, through: server)
+        #expect(try await laptop.favorites(user: "ada").isEmpty)
+    }
+}
