@@ -1,13 +1,14 @@
 import Foundation
 
-/// `suite sync --watch`: syncs now, then after every change here (polled every 100 ms: a
-/// cheap read of what waits to be sent) and at least every few seconds, so changes elsewhere
-/// arrive too; stops on SIGINT or SIGTERM.
+/// `suite sync --watch`: syncs now, then after every change here (polled every 50 ms: a cheap
+/// read of what waits to be sent), whenever the server's event stream says another device
+/// pushed, and at least every few seconds (changes elsewhere arrive even without the stream);
+/// stops on SIGINT or SIGTERM.
 struct SyncWatch {
     let folder: URL
     var account: SyncAccount
     /// The longest wait between two syncs when nothing changes here.
-    var interval: TimeInterval = 2
+    var interval: TimeInterval = 5
 
     init(folder: URL, account: SyncAccount) {
         self.folder = folder
@@ -17,14 +18,19 @@ struct SyncWatch {
     func run() async throws {
         var account = account
         let stop = StopSignal()
+        let events = ServerEvents(server: account.server, token: account.token)
+        defer { events?.stop() }
+        var seen = -1
         var last = Date.distantPast
         while !stop.requested {
+            let now = events?.seen ?? 0
             let pending = try SyncCommand.stores.reduce(0) { total, store in
                 let url = folder.appendingPathComponent(store.fileName)
                 guard FileManager.default.fileExists(atPath: url.path) else { return total }
                 return total + (try store.open(url).pendingCount())
             }
-            if pending > 0 || Date().timeIntervalSince(last) >= interval {
+            if pending > 0 || now != seen || Date().timeIntervalSince(last) >= interval {
+                seen = now
                 do {
                     let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
                     account.lastSuccess = Date()
@@ -40,7 +46,7 @@ struct SyncWatch {
                 try? account.save(in: folder)
                 last = Date()
             }
-            try? await Task.sleep(nanoseconds: 100_000_000)
+            try? await Task.sleep(nanoseconds: 50_000_000)
         }
     }
 }

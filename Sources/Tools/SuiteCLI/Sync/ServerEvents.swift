@@ -1,0 +1,81 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// Listens to a sync server's `GET /v1/events` stream (server-sent events) on a thread of its
+/// own and counts the events, so that `suite sync --watch` pulls as soon as another device
+/// pushed. Plain `http://` only, over a socket (libcurl hands a body over only when it is
+/// complete); for `https://`, or while the stream is down, the watcher's periodic sync covers.
+final class ServerEvents: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+    private var stopped = false
+    private var socket: Int32 = -1
+
+    /// Starts listening; reconnects after a second when the stream ends or fails.
+    init?(server: URL, token: String) {
+        guard server.scheme?.lowercased() == "http", let host = server.host else { return nil }
+        let port = server.port ?? 80
+        let path = (server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path) + "/v1/events"
+        let thread = Thread { [weak self] in
+            while let self, !self.isStopped {
+                self.listen(host: host, port: port, path: path, token: token)
+                if self.isStopped { break }
+                Thread.sleep(forTimeInterval: 1)
+            }
+        }
+        thread.start()
+    }
+
+    /// Events seen so far.
+    var seen: Int { lock.withLock { count } }
+
+    var isStopped: Bool { lock.withLock { stopped } }
+
+    func stop() {
+        lock.withLock {
+            stopped = true
+            if socket >= 0 { shutdown(socket, Int32(SHUT_RDWR)) }
+        }
+    }
+
+    private func listen(host: String, port: Int, path: String, token: String) {
+        var hints = addrinfo()
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        var result: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else { return }
+        defer { freeaddrinfo(result) }
+        let descriptor = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        guard descriptor >= 0 else { return }
+        defer {
+            lock.withLock { socket = -1 }
+            close(descriptor)
+        }
+        guard connect(descriptor, first.pointee.ai_addr, first.pointee.ai_addrlen) == 0 else { return }
+        lock.withLock { socket = descriptor }
+        if isStopped { return }
+        let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n"
+        let sent = request.utf8CString.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        guard sent > 0 else { return }
+        var pending = Data()
+        var buffer = [UInt8](repeating: 0, count: 4096)
+        var headerDone = false
+        while true {
+            let read = recv(descriptor, &buffer, buffer.count, 0)
+            if read <= 0 { return }
+            pending.append(contentsOf: buffer[..<read])
+            while let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
+                let line = String(decoding: pending[pending.startIndex..<newline], as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+                pending.removeSubrange(pending.startIndex...newline)
+                if !headerDone {
+                    if line.hasPrefix("HTTP/1.1 "), !line.hasPrefix("HTTP/1.1 200") { return }
+                    if line.isEmpty { headerDone = true }
+                    continue
+                }
+                // The body may be chunked: chunk sizes are lines of hex digits, never "data:".
+                if line.hasPrefix("data:") { lock.withLock { count += 1 } }
+            }
+        }
+    }
+}
