@@ -91,15 +91,20 @@ private final class BundleDevice: Sendable {
 
     /// Devices use the app at random, with random offline periods and clocks up to a day apart;
     /// after everyone syncs, every device holds the same events, names, todos, bundles and items.
-    @Test(arguments: [11, 12, 13])
+    /// The size of the random runs: 8 devices × 2,000 steps × 10 seeds in CI;
+    /// `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make longer runs on demand.
+    static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
+    static let seeds = (1...(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { $0 + 10 }
+
+    @Test(arguments: seeds)
     func devicesUsingTheAppAtRandomConverge(seed: UInt64) async throws {
         var random = SplitMix(seed: seed)
         let server = InMemorySyncServer()
         let base: Int64 = 1_800_000_000_000
-        let devices = try [0, 86_400_000, -86_400_000, 5_000].map { try BundleDevice(millis: base + $0) }
+        let devices = try [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250].map { try BundleDevice(millis: base + $0) }
         let phrases = ["go to the bank", "leave the office", "pass the bakery", "get home"]
         var counter = 0
-        for _ in 0..<250 {
+        for _ in 0..<Self.steps {
             counter += 1
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
             let device = devices[random.next(upTo: devices.count)]
