@@ -54,6 +54,8 @@ let package = Package(
             name: "SuiteServerTests",
             dependencies: [
                 "SuiteServer",
+                // Built for the tests that run the executable.
+                "suite-server",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
@@ -61,6 +63,7 @@ let package = Package(
                 .product(name: "PostgresNIO", package: "postgres-nio"),
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
     ],

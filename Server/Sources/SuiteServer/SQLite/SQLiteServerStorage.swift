@@ -59,6 +59,11 @@ package final class SQLiteServerStorage: ServerStorage {
         }
         do {
             pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+            // GRDB turns WAL on after `prepareDatabase` and sets synchronous=NORMAL with it:
+            // set FULL again on the one connection that writes.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
             try SQLiteSchema.migrator.migrate(pool)
             try pool.write { db in
                 let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
@@ -201,6 +206,14 @@ package final class SQLiteServerStorage: ServerStorage {
             let next: Int64 = rows.last?["position"] ?? after
             return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor)
         }
+    }
+
+    /// A pragma's value on the writing connection (for tests and diagnostics).
+    ///
+    /// - Parameter name: The pragma, e.g. `journal_mode`.
+    /// - Returns: Its value as text.
+    package func pragma(_ name: String) async throws -> String? {
+        try await pool.write { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
     }
 
     /// Every row of a table as text, for tests that check what is really stored.
