@@ -47,31 +47,8 @@ struct ServerBinaryTests {
     func servesThenStopsCleanlyOnSignal(signal: Int32) async throws {
         let folder = Self.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = try Self.executable()
-        process.arguments = ["serve", "--data-dir", folder.appendingPathComponent("data").path, "--listen", "127.0.0.1:0"]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let watchdog = Task {
-            try await Task.sleep(for: .seconds(60))
-            process.terminate()
-        }
-        defer { watchdog.cancel() }
-
-        let firstLine = try await blocking {
-            var data = Data()
-            while !data.contains(UInt8(ascii: "\n")) {
-                let chunk = output.fileHandleForReading.availableData
-                if chunk.isEmpty { break }
-                data.append(chunk)
-            }
-            return String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
-        }
-        let prefix = "listening on http://127.0.0.1:"
-        #expect(firstLine.hasPrefix(prefix))
-        let port = try #require(Int(firstLine.dropFirst(prefix.count)))
+        let server = try await ServerProcess(["--data-dir", folder.appendingPathComponent("data").path])
+        let port = server.port
         #expect(port > 0)
 
         let health = try await blocking { try LoopbackClient.request(port: port, method: "GET", path: "/v1/health") }
@@ -79,21 +56,52 @@ struct ServerBinaryTests {
         #expect(String(decoding: health.body, as: UTF8.self) == "ok")
 
         // An open event stream must not hold the shutdown back.
-        let signup = try await blocking {
-            try LoopbackClient.request(port: port, method: "POST", path: "/v1/signup", body: try SyncProtocol.encoder.encode(Fixtures.signup()))
-        }
-        #expect(signup.status == 201)
-        let session = try SyncProtocol.decoder.decode(SessionReply.self, from: signup.body)
+        let session = try await Self.signup(port: port)
         let stream = try LoopbackClient(port: port)
         try stream.send(method: "GET", path: "/v1/events", headers: ["Authorization": "Bearer \(session.token)"])
         _ = try await blocking { try stream.readLine { $0 == ": connected" } }
 
-        kill(process.processIdentifier, signal)
-        try await blocking { process.waitUntilExit() }
-        #expect(process.terminationReason == .exit)
-        #expect(process.terminationStatus == 0)
+        let end = try await server.stop(signal: signal)
+        #expect(end.reason == .exit)
+        #expect(end.status == 0)
         let mode = try FileManager.default.attributesOfItem(atPath: folder.appendingPathComponent("data/server.sqlite").path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
+    }
+
+    /// Two processes on one PostgreSQL database: a push served by one reaches an event stream
+    /// open on the other.
+    @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+    func twoProcessesOnPostgreSQLShareEvents() async throws {
+        let database = try #require(TestBackend.postgresURL)
+        let first = try await ServerProcess(["--database", database])
+        let second = try await ServerProcess(["--database", database])
+        let session = try await Self.signup(port: first.port)
+
+        let stream = try LoopbackClient(port: first.port)
+        try stream.send(method: "GET", path: "/v1/events", headers: ["Authorization": "Bearer \(session.token)"])
+        _ = try await blocking { try stream.readLine { $0 == ": connected" } }
+
+        let port = second.port
+        let push = try await blocking {
+            try LoopbackClient.request(
+                port: port, method: "POST", path: "/v1/logs/bundles/push", headers: ["Authorization": "Bearer \(session.token)"],
+                body: try SyncProtocol.encoder.encode(SyncPushRequest(operations: Fixtures.operations("two", count: 3))))
+        }
+        #expect(push.status == 200)
+        #expect(try await blocking { try stream.readLine { $0.hasPrefix("data: ") } } == "data: bundles")
+
+        for server in [first, second] {
+            let end = try await server.stop()
+            #expect(end.reason == .exit && end.status == 0)
+        }
+    }
+
+    static func signup(port: Int) async throws -> SessionReply {
+        let response = try await blocking {
+            try LoopbackClient.request(port: port, method: "POST", path: "/v1/signup", body: try SyncProtocol.encoder.encode(Fixtures.signup()))
+        }
+        #expect(response.status == 201)
+        return try SyncProtocol.decoder.decode(SessionReply.self, from: response.body)
     }
 
     @Test(arguments: [
