@@ -1,0 +1,241 @@
+import Crypto
+import Foundation
+import HummingbirdBcrypt
+import NIOPosix
+import SuiteSyncProtocol
+
+/// What the server does, apart from HTTP: accounts, sign-in, devices, and relaying operations.
+///
+/// It checks every input, hashes secrets with bcrypt off the event loops, and leaves ordering
+/// and storing to the ``ServerStorage``.
+package struct SyncService: Sendable {
+    /// The bcrypt cost for new accounts.
+    package static let defaultBcryptCost: UInt8 = 10
+    /// The key-derivation rounds announced for accounts that do not exist (the client's default).
+    package static let fakeRounds = 600_000
+    /// The length of the salts announced for accounts that do not exist.
+    package static let fakeSaltLength = 16
+
+    /// Where the data lives.
+    package let storage: any ServerStorage
+    private let limiter: SignInRateLimiter
+    private let bcryptCost: UInt8
+    private let now: @Sendable () -> Date
+    /// Verified against when the account does not exist, so that answer takes as long as a
+    /// wrong secret.
+    private let decoyHash: String
+
+    /// Creates the service.
+    ///
+    /// - Parameters:
+    ///   - storage: The storage.
+    ///   - limiter: The sign-in rate limiter.
+    ///   - bcryptCost: The bcrypt cost (4...31; 10 by default).
+    ///   - now: The clock.
+    package init(
+        storage: any ServerStorage,
+        limiter: SignInRateLimiter = SignInRateLimiter(),
+        bcryptCost: UInt8 = SyncService.defaultBcryptCost,
+        now: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.storage = storage
+        self.limiter = limiter
+        self.bcryptCost = min(max(bcryptCost, 4), 31)
+        self.now = now
+        self.decoyHash = Bcrypt.hash(SessionToken.generate(), cost: self.bcryptCost)
+    }
+
+    // MARK: Accounts
+
+    /// Creates an account and its first device.
+    ///
+    /// - Parameter request: The signup.
+    /// - Returns: The first device's session.
+    /// - Throws: ``SyncServiceError/badRequest(_:)`` for bad names or empty secrets,
+    ///   ``SyncServiceError/conflict(_:)`` if the account exists.
+    package func signup(_ request: SignupRequest) async throws -> SessionReply {
+        try Self.checkNames(account: request.account, device: request.device)
+        guard !request.authenticationSecret.isEmpty else { throw SyncServiceError.badRequest("the authentication secret is empty") }
+        guard !request.salt.isEmpty else { throw SyncServiceError.badRequest("the salt is empty") }
+        guard request.rounds > 0 else { throw SyncServiceError.badRequest("the rounds must be positive") }
+        guard try await storage.account(named: request.account) == nil else {
+            throw SyncServiceError.conflict("the account \(request.account) exists")
+        }
+        let secret = request.authenticationSecret.base64EncodedString()
+        let cost = bcryptCost
+        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(secret, cost: cost) }
+        let date = now()
+        let account = StoredAccount(
+            id: Self.newID(), name: request.account, passwordHash: hash, salt: request.salt, rounds: request.rounds,
+            wrappedKey: request.wrappedKey, recoveryWrappedKey: request.recoveryWrappedKey, epoch: Self.newID(), createdAt: date)
+        let token = SessionToken.generate()
+        let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
+        do {
+            try await storage.createAccount(account, device: device)
+        } catch ServerStorageError.accountExists {
+            throw SyncServiceError.conflict("the account \(request.account) exists")
+        }
+        return SessionReply(token: token, deviceID: device.id, wrappedKey: account.wrappedKey, recoveryWrappedKey: account.recoveryWrappedKey)
+    }
+
+    /// What a device needs to derive the account's keys. For an account that does not exist,
+    /// a salt derived from the name and the server's secret: the same every time, and
+    /// indistinguishable from a real one.
+    ///
+    /// - Parameter request: The account name.
+    /// - Returns: The salt and rounds.
+    /// - Throws: ``SyncServiceError/badRequest(_:)`` for a bad name.
+    package func prelogin(_ request: PreloginRequest) async throws -> PreloginReply {
+        guard NameRules.isValid(request.account) else { throw SyncServiceError.badRequest("the account name must be 1 to \(SyncProtocol.maximumNameLength) characters, without control characters") }
+        if let account = try await storage.account(named: request.account) {
+            return PreloginReply(salt: account.salt, rounds: account.rounds)
+        }
+        let key = SymmetricKey(data: try await storage.serverSecret())
+        let code = HMAC<SHA256>.authenticationCode(for: Data("prelogin-salt\u{0}\(request.account)".utf8), using: key)
+        return PreloginReply(salt: Data(code).prefix(Self.fakeSaltLength), rounds: Self.fakeRounds)
+    }
+
+    /// Signs a new device in.
+    ///
+    /// - Parameter request: The account, its secret and the device's name.
+    /// - Returns: The new device's session.
+    /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
+    ///   secret, ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
+    ///   ``SyncServiceError/badRequest(_:)`` for bad names.
+    package func login(_ request: LoginRequest) async throws -> SessionReply {
+        try Self.checkNames(account: request.account, device: request.device)
+        let date = now()
+        guard await limiter.allows(request.account, now: date) else {
+            throw SyncServiceError.tooManyAttempts("too many failed sign-ins for \(request.account); wait a minute")
+        }
+        let account = try await storage.account(named: request.account)
+        let secret = request.authenticationSecret.base64EncodedString()
+        let hash = account?.passwordHash ?? decoyHash
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(secret, hash: hash) }
+        guard let account, matches, !request.authenticationSecret.isEmpty else {
+            await limiter.recordFailure(request.account, now: date)
+            throw SyncServiceError.unauthorized("wrong account or secret")
+        }
+        await limiter.recordSuccess(request.account)
+        let token = SessionToken.generate()
+        let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
+        do {
+            try await storage.addDevice(device)
+        } catch ServerStorageError.unknownAccount {
+            throw SyncServiceError.unauthorized("wrong account or secret")
+        }
+        return SessionReply(token: token, deviceID: device.id, wrappedKey: account.wrappedKey, recoveryWrappedKey: account.recoveryWrappedKey)
+    }
+
+    // MARK: Devices
+
+    /// The device a bearer token belongs to.
+    ///
+    /// - Parameter token: The token from `Authorization: Bearer`.
+    /// - Returns: The session.
+    /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown or revoked token.
+    package func authenticate(token: String) async throws -> DeviceSession {
+        guard !token.isEmpty, token.count <= 256, let session = try await storage.session(tokenHash: SessionToken.hash(token), seenAt: now()) else {
+            throw SyncServiceError.unauthorized("invalid or revoked token")
+        }
+        return session
+    }
+
+    /// Revokes the asking device (its token stops working).
+    ///
+    /// - Parameter session: The asking device.
+    package func logout(_ session: DeviceSession) async throws {
+        _ = try await storage.removeDevice(id: session.deviceID, accountID: session.accountID)
+    }
+
+    /// The account's devices.
+    ///
+    /// - Parameter session: The asking device.
+    /// - Returns: The devices, oldest first, the asking one marked.
+    package func devices(_ session: DeviceSession) async throws -> [DeviceInfo] {
+        try await storage.devices(accountID: session.accountID).map { device in
+            DeviceInfo(id: device.id, name: device.name, createdAt: device.createdAt, lastSeenAt: device.lastSeenAt, isCurrent: device.id == session.deviceID)
+        }
+    }
+
+    /// Revokes one of the account's devices.
+    ///
+    /// - Parameters:
+    ///   - id: The device.
+    ///   - session: The asking device.
+    /// - Throws: ``SyncServiceError/notFound(_:)`` if the account has no such device.
+    package func revokeDevice(id: String, session: DeviceSession) async throws {
+        guard try await storage.removeDevice(id: id, accountID: session.accountID) else {
+            throw SyncServiceError.notFound("no device \(id) in this account")
+        }
+    }
+
+    // MARK: Logs
+
+    /// Appends operations to one of the account's logs, once each.
+    ///
+    /// - Parameters:
+    ///   - log: The log's name.
+    ///   - request: The operations (at most ``SyncProtocol/maximumBatch``).
+    ///   - session: The pushing device.
+    /// - Returns: The epoch and the new head.
+    /// - Throws: ``SyncServiceError/badRequest(_:)`` for a bad log name, too many operations,
+    ///   or operations with empty or over-long ids.
+    package func push(log: String, request: SyncPushRequest, session: DeviceSession) async throws -> SyncPushReply {
+        try Self.checkLog(log)
+        guard request.operations.count <= SyncProtocol.maximumBatch else {
+            throw SyncServiceError.badRequest("a push carries at most \(SyncProtocol.maximumBatch) operations")
+        }
+        guard request.operations.allSatisfy({ !$0.id.isEmpty && $0.id.utf8.count <= 256 && $0.slot.utf8.count <= 1024 }) else {
+            throw SyncServiceError.badRequest("operation ids must be 1 to 256 bytes and slots at most 1024")
+        }
+        do {
+            let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations)
+            return SyncPushReply(epoch: outcome.epoch, head: outcome.head)
+        } catch ServerStorageError.unknownAccount {
+            throw SyncServiceError.unauthorized("the account is gone")
+        }
+    }
+
+    /// A page of one of the account's logs.
+    ///
+    /// - Parameters:
+    ///   - log: The log's name.
+    ///   - after: The position after which to start (0 for the beginning).
+    ///   - limit: The most operations wanted (capped at ``SyncProtocol/maximumBatch``).
+    ///   - session: The pulling device.
+    /// - Returns: The page.
+    /// - Throws: ``SyncServiceError/badRequest(_:)`` for a bad log name or negative numbers.
+    package func pull(log: String, after: Int64, limit: Int?, session: DeviceSession) async throws -> SyncPullReply {
+        try Self.checkLog(log)
+        guard after >= 0 else { throw SyncServiceError.badRequest("after must not be negative") }
+        let limit = limit ?? SyncProtocol.maximumBatch
+        guard limit >= 1 else { throw SyncServiceError.badRequest("limit must be at least 1") }
+        do {
+            return try await storage.pull(accountID: session.accountID, log: log, after: after, limit: min(limit, SyncProtocol.maximumBatch))
+        } catch ServerStorageError.unknownAccount {
+            throw SyncServiceError.unauthorized("the account is gone")
+        }
+    }
+
+    // MARK: Rules
+
+    private static func checkNames(account: String, device: String) throws {
+        guard NameRules.isValid(account) else {
+            throw SyncServiceError.badRequest("the account name must be 1 to \(SyncProtocol.maximumNameLength) characters, without control characters")
+        }
+        guard NameRules.isValid(device) else {
+            throw SyncServiceError.badRequest("the device name must be 1 to \(SyncProtocol.maximumNameLength) characters, without control characters")
+        }
+    }
+
+    private static func checkLog(_ log: String) throws {
+        guard SyncProtocol.isValidLogName(log) else {
+            throw SyncServiceError.badRequest("a log name is 1 to \(SyncProtocol.maximumNameLength) lower-case letters, digits or '-'")
+        }
+    }
+
+    private static func newID() -> String {
+        UUID().uuidString.lowercased()
+    }
+}

@@ -1,0 +1,20 @@
+/// Why the service refused a request; the HTTP layer turns each into a status.
+package enum SyncServiceError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The request is malformed or breaks a rule (400).
+    case badRequest(String)
+    /// No valid token, or a wrong account or secret (401).
+    case unauthorized(String)
+    /// Not found, or not the account's (404).
+    case notFound(String)
+    /// Signup with a taken name (409).
+    case conflict(String)
+    /// Too many failed sign-ins (429).
+    case tooManyAttempts(String)
+
+    package var description: String {
+        switch self {
+        case .badRequest(let message), .unauthorized(let message), .notFound(let message), .conflict(let message), .tooManyAttempts(let message):
+            message
+        }
+    }
+}

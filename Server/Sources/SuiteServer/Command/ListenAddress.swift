@@ -1,0 +1,44 @@
+import ArgumentParser
+
+/// `--listen HOST:PORT` (`[::1]:PORT` for an IPv6 address; port 0 picks a free port).
+package struct ListenAddress: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+    /// The default: loopback, port 8421.
+    package static let standard = ListenAddress(host: "127.0.0.1", port: 8421)
+
+    /// The host name or address to bind.
+    package var host: String
+    /// The port (0 for any free one).
+    package var port: Int
+
+    /// Creates an address.
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    /// Parses `HOST:PORT` or `[IPV6]:PORT`.
+    package init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        var host = argument[..<colon]
+        if host.hasPrefix("[") && host.hasSuffix("]") {
+            host = host.dropFirst().dropLast()
+        }
+        guard !host.isEmpty, !host.contains("[") && !host.contains("]") else { return nil }
+        self.host = String(host)
+        self.port = port
+    }
+
+    /// The address as a URL authority with another port (the bound one).
+    ///
+    /// - Parameter port: The port to show.
+    /// - Returns: `HOST:PORT`, with brackets around an IPv6 address.
+    package func authority(port: Int) -> String {
+        host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+    }
+
+    package var description: String { authority(port: port) }
+
+    package var defaultValueDescription: String { description }
+}

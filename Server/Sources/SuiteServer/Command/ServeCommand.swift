@@ -1,0 +1,95 @@
+import ArgumentParser
+import Foundation
+import Logging
+import ServiceLifecycle
+
+/// `suite-server serve [--data-dir DIR | --database URL] [--listen HOST:PORT]`.
+package struct ServeCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "serve",
+        abstract: "Serve the sync API until SIGTERM or SIGINT.",
+        discussion: """
+            The first line on standard output is `listening on http://HOST:PORT`, with the port \
+            really bound. Storage is SQLite in the data folder unless --database names a \
+            PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DB, or \
+            postgres://USER@/DB?host=/socket/dir for a Unix socket).
+            """)
+
+    /// Exit codes: 64 usage, 69 database unreachable, 74 data folder or stored data.
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "The SQLite data folder (default: $SUITE_SERVER_HOME, else ~/.local/share/suite-server).", valueName: "dir"))
+    package var dataDirectory: String?
+
+    @Option(name: .customLong("database"), help: ArgumentHelp("A PostgreSQL URL instead of SQLite.", valueName: "url"))
+    package var database: String?
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("The address to listen on; port 0 picks a free port.", valueName: "host:port"))
+    package var listen: ListenAddress = .standard
+
+    package init() {}
+
+    package func validate() throws {
+        if dataDirectory != nil && database != nil {
+            throw ValidationError("use --data-dir or --database, not both")
+        }
+        if let database {
+            do {
+                _ = try PostgresURL(database)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        }
+        if dataDirectory?.isEmpty == true {
+            throw ValidationError("--data-dir is empty")
+        }
+    }
+
+    /// Where the SQLite storage lives when no flag says.
+    ///
+    /// - Parameter environment: The process environment.
+    /// - Returns: `$SUITE_SERVER_HOME`, else `~/.local/share/suite-server`.
+    package static func defaultDataDirectory(environment: [String: String]) -> URL {
+        if let home = environment["SUITE_SERVER_HOME"], !home.isEmpty {
+            return URL(fileURLWithPath: home, isDirectory: true)
+        }
+        return FileManager.default.homeDirectoryForCurrentUser
+            .appendingPathComponent(".local/share/suite-server", isDirectory: true)
+    }
+
+    package func run() async throws {
+        var logger = Logger(label: "suite-server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
+
+        let storage: any ServerStorage
+        do {
+            if let database {
+                storage = try await PostgresServerStorage(url: try PostgresURL(database), logger: logger)
+            } else {
+                let directory = dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                    ?? Self.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+                storage = try SQLiteServerStorage(directory: directory)
+            }
+        } catch let error as ServerStorageError {
+            throw ServerFailure(error)
+        }
+
+        let listen = self.listen
+        let app = ServerApplication.make(
+            service: SyncService(storage: storage),
+            host: listen.host,
+            port: listen.port,
+            logger: logger,
+            onServerRunning: { port in
+                StandardOutput.writeLine("listening on http://\(listen.authority(port: port))")
+            })
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(10)
+        do {
+            try await ServiceGroup(configuration: configuration).run()
+        } catch let error as ServerStorageError {
+            throw ServerFailure(error)
+        } catch {
+            throw ServerFailure("the server stopped: \(String(describing: error))", exitCode: ServerFailure.failure)
+        }
+    }
+}

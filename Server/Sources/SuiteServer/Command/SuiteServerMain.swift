@@ -1,0 +1,38 @@
+import ArgumentParser
+import Foundation
+
+/// The executable's entry point: parses, runs, and maps every error to one line on stderr and
+/// an exit code, in one place.
+package enum SuiteServerMain {
+    /// Runs `suite-server` with arguments.
+    ///
+    /// - Parameter arguments: The arguments after the program name.
+    /// - Returns: The exit code: 0, 64 usage, 69 database unreachable, 74 data folder, 1 other.
+    package static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try SuiteServerCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let failure as ServerFailure {
+            writeError(failure.message)
+            return failure.exitCode
+        } catch {
+            let code = SuiteServerCommand.exitCode(for: error)
+            if code == .success {
+                FileHandle.standardOutput.write(Data((SuiteServerCommand.fullMessage(for: error) + "\n").utf8))
+                return 0
+            }
+            let message = SuiteServerCommand.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
+            writeError(message + " (see suite-server serve --help)")
+            return code.rawValue
+        }
+    }
+
+    private static func writeError(_ message: String) {
+        FileHandle.standardError.write(Data("suite-server: \(message)\n".utf8))
+    }
+}

@@ -1,0 +1,80 @@
+import NIOConcurrencyHelpers
+
+/// Fans out "this account's log changed" to the event streams open in this process.
+///
+/// The storage publishes here: SQLite right after a push stored something, PostgreSQL for every
+/// notification on its channel (so pushes served by other processes arrive too). Each
+/// subscriber gets the names of the logs that changed, in order; a slow subscriber keeps only the
+/// newest few, which is enough for a hint that says "pull now".
+package final class SyncEventHub: Sendable {
+    private struct Subscriber {
+        let accountID: String
+        let continuation: AsyncStream<String>.Continuation
+    }
+
+    private struct State {
+        var subscribers: [Int: Subscriber] = [:]
+        var nextID = 0
+        var isClosed = false
+    }
+
+    private let state = NIOLockedValueBox(State())
+
+    /// Creates a hub with no subscribers.
+    package init() {}
+
+    /// The changes to one account's logs from now on, as log names.
+    ///
+    /// The stream ends when the hub closes or the caller stops iterating.
+    /// - Parameter accountID: The account whose changes the caller wants.
+    /// - Returns: A stream of log names.
+    package func subscribe(accountID: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
+        let id: Int? = state.withLockedValue { state in
+            guard !state.isClosed else { return nil }
+            let id = state.nextID
+            state.nextID += 1
+            state.subscribers[id] = Subscriber(accountID: accountID, continuation: continuation)
+            return id
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.state.withLockedValue { state in _ = state.subscribers.removeValue(forKey: id) }
+        }
+        return stream
+    }
+
+    /// Tells every subscriber of an account that one of its logs changed.
+    /// - Parameters:
+    ///   - accountID: The account that changed.
+    ///   - log: The log that received new operations.
+    package func publish(accountID: String, log: String) {
+        let continuations = state.withLockedValue { state in
+            state.subscribers.values.filter { $0.accountID == accountID }.map(\.continuation)
+        }
+        for continuation in continuations {
+            continuation.yield(log)
+        }
+    }
+
+    /// The number of open subscriptions (for tests and diagnostics).
+    package var subscriberCount: Int {
+        state.withLockedValue { $0.subscribers.count }
+    }
+
+    /// Ends every subscription and refuses new ones (at shutdown).
+    package func close() {
+        let continuations = state.withLockedValue { state in
+            state.isClosed = true
+            let continuations = state.subscribers.values.map(\.continuation)
+            state.subscribers.removeAll()
+            return continuations
+        }
+        for continuation in continuations {
+            continuation.finish()
+        }
+    }
+}

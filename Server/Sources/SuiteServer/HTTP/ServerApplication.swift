@@ -1,0 +1,43 @@
+import Hummingbird
+import Logging
+import NIOCore
+
+/// The Hummingbird application: the router over a service, its storage run as a service of
+/// the application (so it starts before the server and stops after it).
+package enum ServerApplication {
+    /// The application type.
+    package typealias App = Application<RouterResponder<ServerRequestContext>>
+
+    /// Builds the application.
+    ///
+    /// - Parameters:
+    ///   - service: The service (and, through it, the storage).
+    ///   - host: The address to bind.
+    ///   - port: The port (0 for any free one).
+    ///   - keepAlive: The event stream's keep-alive interval.
+    ///   - logger: The application's logger.
+    ///   - onServerRunning: Called with the bound port once the server listens.
+    /// - Returns: The application, not yet running.
+    package static func make(
+        service: SyncService,
+        host: String = "127.0.0.1",
+        port: Int = 0,
+        keepAlive: Duration = EventStream.defaultKeepAlive,
+        logger: Logger,
+        onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
+    ) -> App {
+        var app = Application(
+            router: ServerRouter.make(service: service, keepAlive: keepAlive),
+            configuration: .init(address: .hostname(host, port: port), serverName: "suite-server"),
+            services: [service.storage],
+            onServerRunning: { channel in
+                await onServerRunning(channel.localAddress?.port ?? port)
+            },
+            logger: logger)
+        let storage = service.storage
+        app.beforeServerStarts {
+            try await storage.waitUntilReady()
+        }
+        return app
+    }
+}

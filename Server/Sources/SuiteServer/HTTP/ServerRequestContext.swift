@@ -1,0 +1,22 @@
+import Hummingbird
+
+/// The per-request context: Hummingbird's core storage and, once the bearer token is checked,
+/// the device making the request.
+package struct ServerRequestContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
+    /// The authenticated device (set by ``BearerAuthenticationMiddleware``).
+    package var session: DeviceSession?
+
+    /// Creates an unauthenticated context.
+    package init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// The authenticated device.
+    ///
+    /// - Throws: ``SyncServiceError/unauthorized(_:)`` if the route is not behind the middleware.
+    package func requireSession() throws -> DeviceSession {
+        guard let session else { throw SyncServiceError.unauthorized("missing bearer token") }
+        return session
+    }
+}

@@ -1,0 +1,95 @@
+import Hummingbird
+import SuiteSyncProtocol
+
+/// The HTTP API, version 1.
+///
+/// | route | answer |
+/// |---|---|
+/// | `GET /v1/health` | `ok` |
+/// | `POST /v1/signup` | 201 ``SessionReply`` |
+/// | `POST /v1/prelogin` | ``PreloginReply`` |
+/// | `POST /v1/login` | ``SessionReply`` |
+/// | `POST /v1/logout` | 204 |
+/// | `GET /v1/devices` | [``DeviceInfo``] |
+/// | `DELETE /v1/devices/{id}` | 204 |
+/// | `POST /v1/logs/{log}/push` | ``SyncPushReply`` |
+/// | `GET /v1/logs/{log}?after=N&limit=M` | ``SyncPullReply`` |
+/// | `GET /v1/events` | `text/event-stream` |
+///
+/// Every route after prelogin and login needs `Authorization: Bearer TOKEN`.
+package enum ServerRouter {
+    /// Builds the router.
+    ///
+    /// - Parameters:
+    ///   - service: What the routes call.
+    ///   - keepAlive: The event stream's keep-alive interval.
+    /// - Returns: The router, error replies included.
+    package static func make(service: SyncService, keepAlive: Duration = EventStream.defaultKeepAlive) -> Router<ServerRequestContext> {
+        let router = Router(context: ServerRequestContext.self)
+        // Before the routes: middleware only wraps routes added after it.
+        router.add(middleware: ErrorReplyMiddleware())
+        let v1 = router.group("v1")
+
+        v1.get("health") { _, _ -> String in
+            "ok"
+        }
+        v1.post("signup") { request, _ in
+            let body = try await request.decodeProtocolBody(as: SignupRequest.self)
+            return JSONBody(try await service.signup(body), status: .created)
+        }
+        v1.post("prelogin") { request, _ in
+            let body = try await request.decodeProtocolBody(as: PreloginRequest.self)
+            return JSONBody(try await service.prelogin(body))
+        }
+        v1.post("login") { request, _ in
+            let body = try await request.decodeProtocolBody(as: LoginRequest.self)
+            return JSONBody(try await service.login(body))
+        }
+
+        let authenticated = v1.group().add(middleware: BearerAuthenticationMiddleware(service: service))
+        authenticated.post("logout") { _, context -> HTTPResponse.Status in
+            try await service.logout(try context.requireSession())
+            return .noContent
+        }
+        authenticated.get("devices") { _, context in
+            JSONBody(try await service.devices(try context.requireSession()))
+        }
+        authenticated.delete("devices/{id}") { _, context -> HTTPResponse.Status in
+            let id = try context.parameters.require("id")
+            try await service.revokeDevice(id: id, session: try context.requireSession())
+            return .noContent
+        }
+        authenticated.post("logs/{log}/push") { request, context in
+            let log = try context.parameters.require("log")
+            let session = try context.requireSession()
+            // The name first: a bad name is a 400 whatever the body.
+            guard SyncProtocol.isValidLogName(log) else {
+                throw SyncServiceError.badRequest("a log name is 1 to \(SyncProtocol.maximumNameLength) lower-case letters, digits or '-'")
+            }
+            let body = try await request.decodeProtocolBody(as: SyncPushRequest.self)
+            return JSONBody(try await service.push(log: log, request: body, session: session))
+        }
+        authenticated.get("logs/{log}") { request, context in
+            let log = try context.parameters.require("log")
+            let session = try context.requireSession()
+            let query = request.uri.queryParameters
+            let after: Int64
+            if let text = query["after"] {
+                guard let value = Int64(String(text)) else { throw SyncServiceError.badRequest("after must be a whole number") }
+                after = value
+            } else {
+                after = 0
+            }
+            var limit: Int?
+            if let text = query["limit"] {
+                guard let value = Int(String(text)) else { throw SyncServiceError.badRequest("limit must be a whole number") }
+                limit = value
+            }
+            return JSONBody(try await service.pull(log: log, after: after, limit: limit, session: session))
+        }
+        authenticated.get("events") { _, context in
+            EventStream.response(hub: service.storage.events, accountID: try context.requireSession().accountID, keepAlive: keepAlive)
+        }
+        return router
+    }
+}

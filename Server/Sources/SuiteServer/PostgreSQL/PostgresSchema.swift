@@ -1,0 +1,99 @@
+import Logging
+import PostgresNIO
+
+/// The PostgreSQL schema and its migration runner.
+///
+/// Applied versions are recorded in `schema_migrations`. The runner works in one transaction
+/// under a transaction-scoped advisory lock, so server processes starting together apply each
+/// migration once and the others wait, then see it applied. A migration, once released, is
+/// never edited: add a new one.
+enum PostgresSchema {
+    /// The advisory lock's key ("SuiteSrv" in ASCII).
+    static let migrationLock: Int64 = 0x5375_6974_6553_7276
+
+    /// The migrations, in order; each is a list of statements.
+    static let migrations: [(version: Int, statements: [String])] = [
+        (1, [
+            """
+            CREATE TABLE server_settings (
+                key TEXT PRIMARY KEY,
+                value BYTEA NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE accounts (
+                id TEXT PRIMARY KEY,
+                name TEXT NOT NULL UNIQUE,
+                password_hash TEXT NOT NULL,
+                salt BYTEA NOT NULL,
+                rounds INTEGER NOT NULL,
+                wrapped_key BYTEA NOT NULL,
+                recovery_wrapped_key BYTEA NOT NULL,
+                epoch TEXT NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            """
+            CREATE TABLE devices (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                token_hash TEXT NOT NULL UNIQUE,
+                created_at TIMESTAMPTZ NOT NULL,
+                last_seen_at TIMESTAMPTZ
+            )
+            """,
+            "CREATE INDEX devices_account ON devices(account_id)",
+            """
+            CREATE TABLE logs (
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                name TEXT NOT NULL,
+                head BIGINT NOT NULL DEFAULT 0,
+                PRIMARY KEY (account_id, name)
+            )
+            """,
+            """
+            CREATE TABLE operations (
+                account_id TEXT NOT NULL,
+                log TEXT NOT NULL,
+                position BIGINT NOT NULL,
+                op_id TEXT NOT NULL,
+                slot TEXT NOT NULL,
+                payload BYTEA NOT NULL,
+                PRIMARY KEY (account_id, log, position),
+                UNIQUE (account_id, log, op_id),
+                FOREIGN KEY (account_id, log) REFERENCES logs(account_id, name) ON DELETE CASCADE
+            )
+            """,
+        ]),
+    ]
+
+    /// Brings the database's schema up to date.
+    ///
+    /// - Parameters:
+    ///   - connection: A connection outside any transaction.
+    ///   - logger: Where to log the migrations applied.
+    /// - Throws: The database's error; nothing is applied then.
+    static func migrate(_ connection: PostgresConnection, logger: Logger) async throws {
+        try await PostgresTransaction.run(on: connection, logger: logger) { connection in
+            try await connection.query("SELECT pg_advisory_xact_lock(\(migrationLock))", logger: logger)
+            try await connection.query("""
+                CREATE TABLE IF NOT EXISTS schema_migrations (
+                    version INTEGER PRIMARY KEY,
+                    applied_at TIMESTAMPTZ NOT NULL DEFAULT now()
+                )
+                """, logger: logger)
+            var applied = Set<Int>()
+            for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
+                applied.insert(version)
+            }
+            for migration in migrations where !applied.contains(migration.version) {
+                for statement in migration.statements {
+                    try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)
+                }
+                try await connection.query("INSERT INTO schema_migrations (version) VALUES (\(migration.version))", logger: logger)
+                logger.info("applied schema migration \(migration.version)")
+            }
+        }
+    }
+}

@@ -1,0 +1,306 @@
+import Foundation
+import Logging
+import NIOConcurrencyHelpers
+import NIOCore
+import PostgresNIO
+import ServiceLifecycle
+import SuiteSyncProtocol
+
+/// The storage on a PostgreSQL database, which several server processes may share.
+///
+/// Requests use a connection pool; every transaction goes through ``PostgresTransaction``.
+/// A push that stores something sends `pg_notify('suite_sync', ACCOUNT || ' ' || LOG)` in its
+/// transaction, and every process LISTENs on a dedicated connection and feeds what it hears to
+/// ``events``, so an event stream hears about pushes served by any process.
+package final class PostgresServerStorage: ServerStorage {
+    /// The notification channel.
+    package static let channel = "suite_sync"
+
+    package let events = SyncEventHub()
+    private let url: PostgresURL
+    private let client: PostgresClient
+    private let logger: Logger
+    private let secret: Data
+    private let isListening = NIOLockedValueBox(false)
+
+    /// Connects, brings the schema up to date and makes sure the server secret exists.
+    ///
+    /// Call ``run()`` (or add the storage to a service group) before using it.
+    /// - Parameters:
+    ///   - url: The database.
+    ///   - maximumConnections: The pool's size.
+    ///   - logger: Where the storage and the driver log.
+    /// - Throws: ``ServerStorageError/unavailable(_:)`` if the database cannot be reached,
+    ///   ``ServerStorageError/migrationFailed(_:)`` if the schema cannot be updated.
+    package init(url: PostgresURL, maximumConnections: Int = 20, logger: Logger) async throws {
+        self.url = url
+        self.logger = logger
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 0, logger: logger)
+        } catch {
+            throw ServerStorageError.unavailable("cannot connect to \(url): \(Self.oneLine(error))")
+        }
+        do {
+            try await PostgresSchema.migrate(connection, logger: logger)
+            let candidate = ByteBuffer(bytes: (0..<32).map { _ in UInt8.random(in: .min ... .max) })
+            try await connection.query(
+                "INSERT INTO server_settings (key, value) VALUES ('secret', \(candidate)) ON CONFLICT (key) DO NOTHING",
+                logger: logger)
+            var stored: Data?
+            for try await value in try await connection.query("SELECT value FROM server_settings WHERE key = 'secret'", logger: logger).decode(Data.self) {
+                stored = value
+            }
+            try? await connection.close()
+            guard let stored else { throw ServerStorageError.corrupt("the server secret is missing") }
+            secret = stored
+        } catch let error as ServerStorageError {
+            try? await connection.close()
+            throw error
+        } catch {
+            try? await connection.close()
+            throw ServerStorageError.migrationFailed(Self.oneLine(error))
+        }
+        var configuration = url.clientConfiguration
+        configuration.options.maximumConnections = max(1, maximumConnections)
+        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+    }
+
+    /// Runs the connection pool and the notification listener until graceful shutdown (or
+    /// cancellation), then ends the event streams.
+    package func run() async throws {
+        await withDiscardingTaskGroup { group in
+            group.addTask { await self.client.run() }
+            group.addTask { await self.listen() }
+            try? await gracefulShutdown()
+            group.cancelAll()
+        }
+        events.close()
+    }
+
+    package func waitUntilReady() async throws {
+        let clock = ContinuousClock()
+        let deadline = clock.now.advanced(by: .seconds(15))
+        while !isListening.withLockedValue({ $0 }) {
+            guard clock.now < deadline else {
+                throw ServerStorageError.unavailable("cannot listen for notifications on \(url)")
+            }
+            try await Task.sleep(for: .milliseconds(20))
+        }
+    }
+
+    /// LISTENs on a connection of its own, reconnecting after failures, until cancelled.
+    private func listen() async {
+        while !Task.isCancelled {
+            do {
+                let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 1, logger: logger)
+                await withTaskCancellationHandler {
+                    do {
+                        try await connection.listen(on: Self.channel) { notifications in
+                            isListening.withLockedValue { $0 = true }
+                            for try await notification in notifications {
+                                let parts = notification.payload.split(separator: " ", maxSplits: 1)
+                                if parts.count == 2 {
+                                    events.publish(accountID: String(parts[0]), log: String(parts[1]))
+                                }
+                            }
+                        }
+                    } catch {
+                        if !Task.isCancelled {
+                            logger.warning("notification listener stopped: \(Self.oneLine(error))")
+                        }
+                    }
+                } onCancel: {
+                    let closing: EventLoopFuture<Void> = connection.close()
+                    _ = closing
+                }
+                isListening.withLockedValue { $0 = false }
+                try? await connection.close()
+            } catch {
+                logger.warning("notification listener cannot connect: \(Self.oneLine(error))")
+            }
+            try? await Task.sleep(for: .seconds(1))
+        }
+    }
+
+    /// Runs a body in a transaction on a pooled connection (see ``PostgresTransaction``).
+    ///
+    /// - Parameter body: The work.
+    /// - Returns: The body's result, once committed.
+    /// - Throws: The body's error after a rollback, or the database's.
+    package func withTransaction<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await client.withConnection { connection in
+            try await PostgresTransaction.run(on: connection, logger: logger, body)
+        }
+    }
+
+    package func serverSecret() async throws -> Data {
+        secret
+    }
+
+    package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
+        try await withTransaction { connection in
+            let rows = try await connection.query("""
+                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at)
+                VALUES (\(account.id), \(account.name), \(account.passwordHash), \(account.salt), \(account.rounds),
+                        \(account.wrappedKey), \(account.recoveryWrappedKey), \(account.epoch), \(account.createdAt))
+                ON CONFLICT (name) DO NOTHING RETURNING id
+                """, logger: logger)
+            guard try await rows.collect().count == 1 else { throw ServerStorageError.accountExists }
+            try await Self.insert(device, connection: connection, logger: logger)
+        }
+    }
+
+    package func account(named name: String) async throws -> StoredAccount? {
+        let rows = try await client.query("""
+            SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at
+            FROM accounts WHERE name = \(name)
+            """, logger: logger)
+        for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date).self) {
+            return StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery, epoch: epoch, createdAt: createdAt)
+        }
+        return nil
+    }
+
+    package func addDevice(_ device: NewDevice) async throws {
+        try await withTransaction { connection in
+            let rows = try await connection.query("SELECT 1 FROM accounts WHERE id = \(device.accountID) FOR SHARE", logger: logger)
+            guard try await rows.collect().count == 1 else { throw ServerStorageError.unknownAccount }
+            try await Self.insert(device, connection: connection, logger: logger)
+        }
+    }
+
+    private static func insert(_ device: NewDevice, connection: PostgresConnection, logger: Logger) async throws {
+        try await connection.query("""
+            INSERT INTO devices (id, account_id, name, token_hash, created_at)
+            VALUES (\(device.id), \(device.accountID), \(device.name), \(device.tokenHash), \(device.createdAt))
+            """, logger: logger)
+    }
+
+    package func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession? {
+        let rows = try await client.query("SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = \(tokenHash)", logger: logger)
+        var found: (session: DeviceSession, lastSeenAt: Date?)?
+        for try await (id, accountID, lastSeenAt) in rows.decode((String, String, Date?).self) {
+            found = (DeviceSession(accountID: accountID, deviceID: id), lastSeenAt)
+        }
+        guard let found else { return nil }
+        if found.lastSeenAt.map({ seenAt.timeIntervalSince($0) >= LastSeen.resolution }) ?? true {
+            try await client.query("UPDATE devices SET last_seen_at = \(seenAt) WHERE id = \(found.session.deviceID)", logger: logger)
+        }
+        return found.session
+    }
+
+    package func devices(accountID: String) async throws -> [StoredDevice] {
+        let rows = try await client.query("""
+            SELECT id, name, created_at, last_seen_at FROM devices WHERE account_id = \(accountID) ORDER BY created_at, id
+            """, logger: logger)
+        var devices: [StoredDevice] = []
+        for try await (id, name, createdAt, lastSeenAt) in rows.decode((String, String, Date, Date?).self) {
+            devices.append(StoredDevice(id: id, name: name, createdAt: createdAt, lastSeenAt: lastSeenAt))
+        }
+        return devices
+    }
+
+    package func removeDevice(id: String, accountID: String) async throws -> Bool {
+        let rows = try await client.query("DELETE FROM devices WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
+        return try await !rows.collect().isEmpty
+    }
+
+    package func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome {
+        let batch = OperationBatch.firstOccurrences(operations)
+        return try await withTransaction { connection in
+            var epoch: String?
+            for try await value in try await connection.query("SELECT epoch FROM accounts WHERE id = \(accountID) FOR SHARE", logger: logger).decode(String.self) {
+                epoch = value
+            }
+            guard let epoch else { throw ServerStorageError.unknownAccount }
+            try await connection.query("INSERT INTO logs (account_id, name) VALUES (\(accountID), \(log)) ON CONFLICT DO NOTHING", logger: logger)
+            // The row lock orders concurrent pushes to this log: the next one sees this one's
+            // operations and head once it gets the lock.
+            var head: Int64 = 0
+            for try await value in try await connection.query("SELECT head FROM logs WHERE account_id = \(accountID) AND name = \(log) FOR UPDATE", logger: logger).decode(Int64.self) {
+                head = value
+            }
+            let ids = batch.map(\.id)
+            var existing = Set<String>()
+            for try await id in try await connection.query("SELECT op_id FROM operations WHERE account_id = \(accountID) AND log = \(log) AND op_id = ANY(\(ids))", logger: logger).decode(String.self) {
+                existing.insert(id)
+            }
+            let fresh = batch.filter { !existing.contains($0.id) }
+            guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
+
+            var newHead: Int64?
+            for try await value in try await connection.query(
+                "UPDATE logs SET head = head + \(Int64(fresh.count)) WHERE account_id = \(accountID) AND name = \(log) RETURNING head",
+                logger: logger
+            ).decode(Int64.self) {
+                newHead = value
+            }
+            guard let newHead else { throw ServerStorageError.corrupt("the log \(log) vanished during a push") }
+            let first = newHead - Int64(fresh.count) + 1
+            let positions = (0..<Int64(fresh.count)).map { first + $0 }
+            let freshIDs = fresh.map(\.id)
+            let slots = fresh.map(\.slot)
+            let payloads = fresh.map { ByteBuffer(bytes: $0.payload) }
+            var inserted = 0
+            for try await count in try await connection.query("""
+                WITH inserted AS (
+                    INSERT INTO operations (account_id, log, position, op_id, slot, payload)
+                    SELECT \(accountID), \(log), t.position, t.op_id, t.slot, t.payload
+                    FROM unnest(\(positions)::bigint[], \(freshIDs)::text[], \(slots)::text[], \(payloads)::bytea[]) AS t(position, op_id, slot, payload)
+                    ON CONFLICT (account_id, log, op_id) DO NOTHING
+                    RETURNING 1
+                )
+                SELECT count(*) FROM inserted
+                """, logger: logger).decode(Int.self) {
+                inserted = count
+            }
+            guard inserted == fresh.count else {
+                throw ServerStorageError.corrupt("\(fresh.count - inserted) operations appeared in \(log) during a push")
+            }
+            try await connection.query("SELECT pg_notify(\(Self.channel), \(accountID) || ' ' || \(log))", logger: logger)
+            return PushOutcome(epoch: epoch, head: newHead, stored: fresh.count)
+        }
+    }
+
+    package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
+        let rows = try await client.query("""
+            SELECT position, op_id, slot, payload FROM operations
+            WHERE account_id = \(accountID) AND log = \(log) AND position > \(after)
+            ORDER BY position LIMIT \(Int64(limit))
+            """, logger: logger)
+        var operations: [SyncEnvelope] = []
+        var next = after
+        for try await (position, id, slot, payload) in rows.decode((Int64, String, String, Data).self) {
+            operations.append(SyncEnvelope(id: id, slot: slot, payload: payload))
+            next = position
+        }
+        // Read after the operations, so the head is never behind them.
+        let summary = try await client.query("""
+            SELECT a.epoch,
+                   COALESCE((SELECT head FROM logs WHERE account_id = a.id AND name = \(log)), 0),
+                   (SELECT op_id FROM operations WHERE account_id = a.id AND log = \(log) AND position = \(after))
+            FROM accounts a WHERE a.id = \(accountID)
+            """, logger: logger)
+        for try await (epoch, head, anchor) in summary.decode((String, Int64, String?).self) {
+            return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: after > 0 ? anchor : nil)
+        }
+        throw ServerStorageError.unknownAccount
+    }
+
+    /// Every row of a table as text, for tests that check what is really stored.
+    ///
+    /// - Parameter table: A table name from the schema.
+    /// - Returns: One text per row.
+    package func dumpRows(of table: String) async throws -> [String] {
+        var result: [String] = []
+        for try await text in try await client.query("SELECT t::text FROM \(unescaped: table) t", logger: logger).decode(String.self) {
+            result.append(text)
+        }
+        return result
+    }
+
+    private static func oneLine(_ error: any Error) -> String {
+        String(reflecting: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+    }
+}

@@ -1,0 +1,56 @@
+import GRDB
+
+/// The SQLite schema, as GRDB migrations (recorded in GRDB's `grdb_migrations` table).
+///
+/// A migration, once released, is never edited: add a new one.
+enum SQLiteSchema {
+    static var migrator: DatabaseMigrator {
+        var migrator = DatabaseMigrator()
+        migrator.registerMigration("1-accounts-devices-logs") { db in
+            try db.execute(sql: """
+                CREATE TABLE server_settings (
+                    key TEXT PRIMARY KEY NOT NULL,
+                    value BLOB NOT NULL
+                );
+                CREATE TABLE accounts (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    name TEXT NOT NULL UNIQUE,
+                    password_hash TEXT NOT NULL,
+                    salt BLOB NOT NULL,
+                    rounds INTEGER NOT NULL,
+                    wrapped_key BLOB NOT NULL,
+                    recovery_wrapped_key BLOB NOT NULL,
+                    epoch TEXT NOT NULL,
+                    created_at TEXT NOT NULL
+                );
+                CREATE TABLE devices (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    token_hash TEXT NOT NULL UNIQUE,
+                    created_at TEXT NOT NULL,
+                    last_seen_at TEXT
+                );
+                CREATE INDEX devices_account ON devices(account_id);
+                CREATE TABLE logs (
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    name TEXT NOT NULL,
+                    head INTEGER NOT NULL DEFAULT 0,
+                    PRIMARY KEY (account_id, name)
+                ) WITHOUT ROWID;
+                CREATE TABLE operations (
+                    account_id TEXT NOT NULL,
+                    log TEXT NOT NULL,
+                    position INTEGER NOT NULL,
+                    op_id TEXT NOT NULL,
+                    slot TEXT NOT NULL,
+                    payload BLOB NOT NULL,
+                    PRIMARY KEY (account_id, log, position),
+                    UNIQUE (account_id, log, op_id),
+                    FOREIGN KEY (account_id, log) REFERENCES logs(account_id, name) ON DELETE CASCADE
+                ) WITHOUT ROWID;
+                """)
+        }
+        return migrator
+    }
+}

@@ -1,0 +1,228 @@
+import Foundation
+import GRDB
+import ServiceLifecycle
+import SuiteSyncProtocol
+
+/// The storage on one SQLite file (`server.sqlite` in the data folder): WAL, `synchronous=FULL`,
+/// the folder private to its owner (0700) and the file too (0600).
+///
+/// One server process per file: pushes are ordered by SQLite's single writer, and events go
+/// straight to ``events``.
+package final class SQLiteServerStorage: ServerStorage {
+    /// The database file's name inside the data folder.
+    package static let fileName = "server.sqlite"
+
+    package let events = SyncEventHub()
+    private let pool: DatabasePool
+    /// The database file.
+    package let fileURL: URL
+
+    /// Opens (creating if needed) the storage in a data folder.
+    ///
+    /// - Parameter directory: The data folder; created with mode 0700 if missing.
+    /// - Throws: ``ServerStorageError/dataDirectory(path:reason:)`` if the folder or the file
+    ///   cannot be created, secured or opened, or the schema cannot be brought up to date.
+    package init(directory: URL) throws {
+        let fileManager = FileManager.default
+        let path = directory.path
+        var isDirectory: ObjCBool = false
+        if fileManager.fileExists(atPath: path, isDirectory: &isDirectory) {
+            guard isDirectory.boolValue else {
+                throw ServerStorageError.dataDirectory(path: path, reason: "it is not a folder")
+            }
+        } else {
+            do {
+                try fileManager.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw ServerStorageError.dataDirectory(path: path, reason: "cannot create it (\(error.localizedDescription))")
+            }
+        }
+        let fileURL = directory.appendingPathComponent(Self.fileName)
+        self.fileURL = fileURL
+        do {
+            if !fileManager.fileExists(atPath: fileURL.path) {
+                guard fileManager.createFile(atPath: fileURL.path, contents: nil, attributes: [.posixPermissions: 0o600]) else {
+                    throw ServerStorageError.dataDirectory(path: path, reason: "cannot create \(Self.fileName)")
+                }
+            }
+            try fileManager.setAttributes([.posixPermissions: 0o600], ofItemAtPath: fileURL.path)
+        } catch let error as ServerStorageError {
+            throw error
+        } catch {
+            throw ServerStorageError.dataDirectory(path: path, reason: "cannot secure \(Self.fileName) (\(error.localizedDescription))")
+        }
+
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        configuration.prepareDatabase { db in
+            try db.execute(sql: "PRAGMA synchronous = FULL")
+        }
+        do {
+            pool = try DatabasePool(path: fileURL.path, configuration: configuration)
+            // GRDB turns WAL on after `prepareDatabase` and sets synchronous=NORMAL with it:
+            // set FULL again on the one connection that writes.
+            try pool.writeWithoutTransaction { db in
+                try db.execute(sql: "PRAGMA synchronous = FULL")
+            }
+            try SQLiteSchema.migrator.migrate(pool)
+            try pool.write { db in
+                let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
+                try db.execute(sql: "INSERT INTO server_settings (key, value) VALUES ('secret', ?) ON CONFLICT (key) DO NOTHING", arguments: [secret])
+            }
+        } catch {
+            throw ServerStorageError.dataDirectory(path: path, reason: "cannot open \(Self.fileName) (\(error))")
+        }
+    }
+
+    /// Waits for graceful shutdown, then ends the event streams.
+    package func run() async throws {
+        try? await gracefulShutdown()
+        events.close()
+    }
+
+    package func serverSecret() async throws -> Data {
+        try await pool.read { db in
+            guard let secret = try Data.fetchOne(db, sql: "SELECT value FROM server_settings WHERE key = 'secret'") else {
+                throw ServerStorageError.corrupt("the server secret is missing")
+            }
+            return secret
+        }
+    }
+
+    package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
+        try await pool.write { db in
+            try db.execute(sql: """
+                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING
+                """, arguments: [account.id, account.name, account.passwordHash, account.salt, account.rounds, account.wrappedKey, account.recoveryWrappedKey, account.epoch, account.createdAt])
+            guard db.changesCount == 1 else { throw ServerStorageError.accountExists }
+            try Self.insert(device, db: db)
+        }
+    }
+
+    package func account(named name: String) async throws -> StoredAccount? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE name = ?", arguments: [name]).map { row in
+                StoredAccount(
+                    id: row["id"], name: row["name"], passwordHash: row["password_hash"], salt: row["salt"], rounds: row["rounds"],
+                    wrappedKey: row["wrapped_key"], recoveryWrappedKey: row["recovery_wrapped_key"], epoch: row["epoch"], createdAt: row["created_at"])
+            }
+        }
+    }
+
+    package func addDevice(_ device: NewDevice) async throws {
+        try await pool.write { db in
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE id = ?", arguments: [device.accountID]) != nil else {
+                throw ServerStorageError.unknownAccount
+            }
+            try Self.insert(device, db: db)
+        }
+    }
+
+    private static func insert(_ device: NewDevice, db: Database) throws {
+        try db.execute(
+            sql: "INSERT INTO devices (id, account_id, name, token_hash, created_at) VALUES (?, ?, ?, ?, ?)",
+            arguments: [device.id, device.accountID, device.name, device.tokenHash, device.createdAt])
+    }
+
+    package func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession? {
+        let found = try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = ?", arguments: [tokenHash]).map { row in
+                (session: DeviceSession(accountID: row["account_id"], deviceID: row["id"]), lastSeenAt: row["last_seen_at"] as Date?)
+            }
+        }
+        guard let found else { return nil }
+        if found.lastSeenAt.map({ seenAt.timeIntervalSince($0) >= LastSeen.resolution }) ?? true {
+            try await pool.write { db in
+                try db.execute(sql: "UPDATE devices SET last_seen_at = ? WHERE id = ?", arguments: [seenAt, found.session.deviceID])
+            }
+        }
+        return found.session
+    }
+
+    package func devices(accountID: String) async throws -> [StoredDevice] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT id, name, created_at, last_seen_at FROM devices WHERE account_id = ? ORDER BY created_at, id", arguments: [accountID]).map { row in
+                StoredDevice(id: row["id"], name: row["name"], createdAt: row["created_at"], lastSeenAt: row["last_seen_at"])
+            }
+        }
+    }
+
+    package func removeDevice(id: String, accountID: String) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: "DELETE FROM devices WHERE id = ? AND account_id = ?", arguments: [id, accountID])
+            return db.changesCount > 0
+        }
+    }
+
+    package func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome {
+        let outcome = try await pool.write { db -> PushOutcome in
+            guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
+                throw ServerStorageError.unknownAccount
+            }
+            try db.execute(sql: "INSERT INTO logs (account_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [accountID, log])
+            let head = try Int64.fetchOne(db, sql: "SELECT head FROM logs WHERE account_id = ? AND name = ?", arguments: [accountID, log]) ?? 0
+            let exists = try db.cachedStatement(sql: "SELECT 1 FROM operations WHERE account_id = ? AND log = ? AND op_id = ?")
+            let fresh = try OperationBatch.firstOccurrences(operations).filter { operation in
+                try Bool.fetchOne(exists, arguments: [accountID, log, operation.id]) == nil
+            }
+            guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
+            guard let newHead = try Int64.fetchOne(
+                db, sql: "UPDATE logs SET head = head + ? WHERE account_id = ? AND name = ? RETURNING head",
+                arguments: [fresh.count, accountID, log])
+            else { throw ServerStorageError.corrupt("the log \(log) vanished during a push") }
+            let insert = try db.cachedStatement(sql: """
+                INSERT INTO operations (account_id, log, position, op_id, slot, payload) VALUES (?, ?, ?, ?, ?, ?)
+                ON CONFLICT (account_id, log, op_id) DO NOTHING
+                """)
+            var position = newHead - Int64(fresh.count)
+            for operation in fresh {
+                position += 1
+                try insert.execute(arguments: [accountID, log, position, operation.id, operation.slot, operation.payload])
+                guard db.changesCount == 1 else { throw ServerStorageError.corrupt("operation \(operation.id) appeared during a push") }
+            }
+            return PushOutcome(epoch: epoch, head: newHead, stored: fresh.count)
+        }
+        if outcome.stored > 0 {
+            events.publish(accountID: accountID, log: log)
+        }
+        return outcome
+    }
+
+    package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
+        try await pool.read { db in
+            guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
+                throw ServerStorageError.unknownAccount
+            }
+            let head = try Int64.fetchOne(db, sql: "SELECT head FROM logs WHERE account_id = ? AND name = ?", arguments: [accountID, log]) ?? 0
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT position, op_id, slot, payload FROM operations
+                WHERE account_id = ? AND log = ? AND position > ? ORDER BY position LIMIT ?
+                """, arguments: [accountID, log, after, limit])
+            let anchor = after > 0
+                ? try String.fetchOne(db, sql: "SELECT op_id FROM operations WHERE account_id = ? AND log = ? AND position = ?", arguments: [accountID, log, after])
+                : nil
+            let operations = rows.map { SyncEnvelope(id: $0["op_id"], slot: $0["slot"], payload: $0["payload"]) }
+            let next: Int64 = rows.last?["position"] ?? after
+            return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor)
+        }
+    }
+
+    /// A pragma's value on the writing connection (for tests and diagnostics).
+    ///
+    /// - Parameter name: The pragma, e.g. `journal_mode`.
+    /// - Returns: Its value as text.
+    package func pragma(_ name: String) async throws -> String? {
+        try await pool.write { db in try String.fetchOne(db, sql: "PRAGMA \(name)") }
+    }
+
+    /// Every row of a table as text, for tests that check what is really stored.
+    ///
+    /// - Parameter table: A table name from the schema.
+    /// - Returns: One description per row.
+    package func dumpRows(of table: String) async throws -> [String] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: "SELECT * FROM \(table)").map(\.description)
+        }
+    }
+}

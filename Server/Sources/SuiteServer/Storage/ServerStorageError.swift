@@ -1,0 +1,26 @@
+/// Why the storage refused or failed.
+package enum ServerStorageError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// Signup with a name that is taken.
+    case accountExists
+    /// The account is gone (deleted while a request was in flight).
+    case unknownAccount
+    /// The database cannot be reached.
+    case unavailable(String)
+    /// The data folder or file cannot be created, opened or secured.
+    case dataDirectory(path: String, reason: String)
+    /// The schema cannot be brought up to date.
+    case migrationFailed(String)
+    /// The stored data contradicts itself.
+    case corrupt(String)
+
+    package var description: String {
+        switch self {
+        case .accountExists: "the account exists"
+        case .unknownAccount: "no such account"
+        case .unavailable(let reason): "the database is unavailable: \(reason)"
+        case .dataDirectory(let path, let reason): "cannot use the data folder \(path): \(reason)"
+        case .migrationFailed(let reason): "cannot update the database schema: \(reason)"
+        case .corrupt(let reason): "the stored data is inconsistent: \(reason)"
+        }
+    }
+}

@@ -1,0 +1,122 @@
+import Foundation
+import Logging
+import PostgresNIO
+import SuiteServer
+import SuiteSyncProtocol
+import Testing
+
+/// The shared storage suite on PostgreSQL, plus what only a shared database has to get right.
+///
+/// Skipped (and reported as skipped) unless `SUITE_TEST_POSTGRES_URL` names a database, e.g.
+/// `postgres://postgres@/postgres?host=/tmp/pg`; `Scripts/with-postgres` sets one up and CI
+/// runs the tests through it.
+@Suite("Storage on PostgreSQL", .enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+struct PostgresStorageTests {
+    let contract = StorageContract(backend: .postgres)
+
+    @Test func signupThenLoginWithTheRightSecretOnly() async throws { try await contract.signupThenLoginWithTheRightSecretOnly() }
+    @Test func signupRefusesBadNamesAndEmptySecrets() async throws { try await contract.signupRefusesBadNamesAndEmptySecrets() }
+    @Test func rateLimitsFailedSignIns() async throws { try await contract.rateLimitsFailedSignIns() }
+    @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
+    @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
+    @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }
+    @Test func concurrentPushersGetGaplessPositions() async throws { try await contract.concurrentPushersGetGaplessPositions() }
+    @Test func pullPagesWithNextAnchorAndEpoch() async throws { try await contract.pullPagesWithNextAnchorAndEpoch() }
+    @Test func pullCapsAtTheMaximumBatch() async throws { try await contract.pullCapsAtTheMaximumBatch() }
+    @Test func devicesListRevokeAndLogout() async throws { try await contract.devicesListRevokeAndLogout() }
+    @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
+    @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
+
+    @Test func eventsReachEveryProcessSharingTheDatabase() async throws {
+        try await TestBackend.postgres.withPlace { place in
+            try await TestBackend.running(try await place.open()) { first in
+                try await TestBackend.running(try await place.open()) { second in
+                    let service = Fixtures.service(first)
+                    let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+                    let heardBySecond = second.events.subscribe(accountID: session.accountID)
+                    let heardByFirst = first.events.subscribe(accountID: session.accountID)
+                    _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("n", count: 1)), session: session)
+                    #expect(await StorageContract.next(heardBySecond) == "notes")
+                    #expect(await StorageContract.next(heardByFirst) == "notes")
+                }
+            }
+        }
+    }
+
+    @Test func processesStartingTogetherMigrateOnce() async throws {
+        try await TestBackend.postgres.withPlace { place in
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for _ in 0..<4 {
+                    group.addTask { _ = try await place.open(maximumConnections: 1) }
+                }
+                try await group.waitForAll()
+            }
+            try await TestBackend.running(try await place.open(maximumConnections: 1)) { storage async throws in
+                #expect(try await storage.dumpRows(of: "schema_migrations").count == PostgresSchemaVersions.count)
+                #expect(try await storage.dumpRows(of: "server_settings").count == 1)
+            }
+        }
+    }
+
+    @Test func aCancelledTransactionLeavesThePoolUsable() async throws {
+        // One pooled connection: the next request must get the very connection that was
+        // inside the cancelled transaction.
+        try await TestBackend.postgres.withStorage(maximumConnections: 1) { storage in
+            let postgres = try #require(storage as? PostgresServerStorage)
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let marker = Fixtures.accountName("cancelled")
+
+            let started = AsyncStream.makeStream(of: Void.self)
+            let task = Task {
+                try await postgres.withTransaction { connection in
+                    try await connection.query("INSERT INTO server_settings (key, value) VALUES (\(marker), '\\x00')", logger: Logger(label: "test"))
+                    started.continuation.yield()
+                    try await connection.query("SELECT pg_sleep(1)", logger: Logger(label: "test"))
+                    return 1
+                }
+            }
+            for await _ in started.stream { break }
+            task.cancel()
+            await #expect(throws: CancellationError.self) { try await task.value }
+
+            // The next requests work on the same connection, outside the cancelled transaction
+            // (inside it they would see the marker), and nothing of it was committed.
+            _ = try await service.push(log: "after-cancel", request: SyncPushRequest(operations: Fixtures.operations("c", count: 2)), session: session)
+            #expect(try await service.pull(log: "after-cancel", after: 0, limit: 10, session: session).head == 2)
+            let state: String = try await postgres.withTransaction { connection in
+                var count = -1
+                for try await value in try await connection.query("SELECT count(*) FROM server_settings WHERE key = \(marker)", logger: Logger(label: "test")).decode(Int.self) {
+                    count = value
+                }
+                return "\(count)"
+            }
+            #expect(state == "0")
+        }
+    }
+
+    @Test func aFailedStatementLeavesThePoolUsable() async throws {
+        try await TestBackend.postgres.withStorage(maximumConnections: 1) { storage in
+            let postgres = try #require(storage as? PostgresServerStorage)
+            await #expect(throws: (any Error).self) {
+                try await postgres.withTransaction { connection in
+                    try await connection.query("SELECT * FROM no_such_table", logger: Logger(label: "test"))
+                }
+            }
+            let service = Fixtures.service(storage)
+            _ = try await service.signup(Fixtures.signup())
+        }
+    }
+
+    @Test func anUnreachableDatabaseIsReportedAsUnavailable() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-postgres-\(UUID().uuidString)")
+        await #expect(throws: ServerStorageError.self) {
+            _ = try await PostgresServerStorage(url: try PostgresURL("postgres://nobody@/db?host=\(directory.path)"), logger: Logger(label: "test"))
+        }
+    }
+}
+
+/// How many migrations the PostgreSQL schema has.
+enum PostgresSchemaVersions {
+    static let count = 1
+}

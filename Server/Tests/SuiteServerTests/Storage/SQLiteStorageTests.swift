@@ -1,0 +1,42 @@
+import Foundation
+import SuiteServer
+import Testing
+
+/// The shared storage suite on SQLite, in a temporary folder per test.
+@Suite("Storage on SQLite")
+struct SQLiteStorageTests {
+    let contract = StorageContract(backend: .sqlite)
+
+    @Test func signupThenLoginWithTheRightSecretOnly() async throws { try await contract.signupThenLoginWithTheRightSecretOnly() }
+    @Test func signupRefusesBadNamesAndEmptySecrets() async throws { try await contract.signupRefusesBadNamesAndEmptySecrets() }
+    @Test func rateLimitsFailedSignIns() async throws { try await contract.rateLimitsFailedSignIns() }
+    @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
+    @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
+    @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }
+    @Test func concurrentPushersGetGaplessPositions() async throws { try await contract.concurrentPushersGetGaplessPositions() }
+    @Test func pullPagesWithNextAnchorAndEpoch() async throws { try await contract.pullPagesWithNextAnchorAndEpoch() }
+    @Test func pullCapsAtTheMaximumBatch() async throws { try await contract.pullCapsAtTheMaximumBatch() }
+    @Test func devicesListRevokeAndLogout() async throws { try await contract.devicesListRevokeAndLogout() }
+    @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
+    @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
+
+    @Test func filesArePrivateAndTheJournalIsWAL() async throws {
+        try await TestBackend.sqlite.withPlace { place in
+            let storage = try SQLiteServerStorage(directory: place.directory)
+            let folder = try FileManager.default.attributesOfItem(atPath: place.directory.path)
+            let file = try FileManager.default.attributesOfItem(atPath: storage.fileURL.path)
+            #expect((folder[.posixPermissions] as? NSNumber)?.intValue == 0o700)
+            #expect((file[.posixPermissions] as? NSNumber)?.intValue == 0o600)
+            #expect(try await storage.pragma("journal_mode") == "wal")
+            #expect(try await storage.pragma("synchronous") == "2")
+        }
+    }
+
+    @Test func aFileWhereTheFolderShouldBeIsRefused() async throws {
+        try await TestBackend.sqlite.withPlace { place in
+            try FileManager.default.createDirectory(at: place.directory.deletingLastPathComponent(), withIntermediateDirectories: true)
+            #expect(FileManager.default.createFile(atPath: place.directory.path, contents: Data("x".utf8)))
+            #expect(throws: ServerStorageError.self) { try SQLiteServerStorage(directory: place.directory) }
+        }
+    }
+}

@@ -1,0 +1,352 @@
+import Foundation
+import SuiteServer
+import SuiteSyncProtocol
+import Testing
+
+/// The behaviour every storage must have, through the service the routes call. Each backend's
+/// suite (``SQLiteStorageTests``, ``PostgresStorageTests``) runs every check here.
+struct StorageContract: Sendable {
+    let backend: TestBackend
+
+    func signupThenLoginWithTheRightSecretOnly() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let first = try await service.signup(signup)
+            #expect(first.wrappedKey == signup.wrappedKey)
+            #expect(first.recoveryWrappedKey == signup.recoveryWrappedKey)
+
+            let second = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+            #expect(second.deviceID != first.deviceID)
+            #expect(second.token != first.token)
+            #expect(second.wrappedKey == signup.wrappedKey)
+
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
+                try await service.login(LoginRequest(account: signup.account, authenticationSecret: Data("wrong".utf8), device: "phone"))
+            }
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
+                try await service.login(LoginRequest(account: Fixtures.accountName("nobody"), authenticationSecret: signup.authenticationSecret, device: "phone"))
+            }
+            await #expect(throws: SyncServiceError.conflict("the account \(signup.account) exists")) {
+                try await service.signup(Fixtures.signup(account: signup.account))
+            }
+            let stored = try #require(try await storage.account(named: signup.account))
+            #expect(stored.passwordHash.hasPrefix("$2b$04$"))
+        }
+    }
+
+    func signupRefusesBadNamesAndEmptySecrets() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let bad: [SignupRequest] = [
+                Fixtures.signup(account: ""),
+                Fixtures.signup(account: String(repeating: "a", count: 65)),
+                Fixtures.signup(account: "tab\there"),
+                Fixtures.signup(account: "new\nline"),
+                Fixtures.signup(device: ""),
+                Fixtures.signup(device: "bell\u{7}"),
+                Fixtures.signup(device: String(repeating: "d", count: 65)),
+                Fixtures.signup(secret: Data()),
+            ]
+            for request in bad {
+                await #expect(throws: SyncServiceError.self) { try await service.signup(request) }
+                if !request.account.isEmpty {
+                    #expect(try await storage.account(named: request.account) == nil)
+                }
+            }
+            // 64 characters, non-ASCII included, are fine.
+            _ = try await service.signup(Fixtures.signup(account: String(repeating: "é", count: 54) + UUID().uuidString.prefix(10), device: "Zoë’s phone"))
+        }
+    }
+
+    func rateLimitsFailedSignIns() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            _ = try await service.signup(signup)
+            for _ in 0..<5 {
+                await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
+                    try await service.login(LoginRequest(account: signup.account, authenticationSecret: Data("wrong".utf8), device: "phone"))
+                }
+            }
+            // The sixth try is refused before the secret is even checked.
+            await #expect(throws: SyncServiceError.self) {
+                try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+            }
+            do {
+                _ = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+                Issue.record("a sign-in was accepted past the limit")
+            } catch let error as SyncServiceError {
+                guard case .tooManyAttempts = error else { Issue.record("expected 429, got \(error)"); return }
+            }
+            // Another account is not affected.
+            let other = Fixtures.signup()
+            _ = try await service.signup(other)
+            _ = try await service.login(LoginRequest(account: other.account, authenticationSecret: other.authenticationSecret, device: "phone"))
+        }
+    }
+
+    func preloginGivesStableFakeSalts() async throws {
+        try await backend.withPlace { place in
+            let unknown = Fixtures.accountName("ghost")
+            let signup = Fixtures.signup()
+            let first = try await TestBackend.running(try await place.open()) { storage in
+                let service = Fixtures.service(storage)
+                _ = try await service.signup(signup)
+                let real = try await service.prelogin(PreloginRequest(account: signup.account))
+                #expect(real == PreloginReply(salt: signup.salt, rounds: signup.rounds))
+
+                let fake = try await service.prelogin(PreloginRequest(account: unknown))
+                #expect(fake.salt.count == SyncService.fakeSaltLength)
+                #expect(fake.rounds == SyncService.fakeRounds)
+                #expect(try await service.prelogin(PreloginRequest(account: unknown)) == fake)
+                #expect(try await service.prelogin(PreloginRequest(account: unknown + "x")).salt != fake.salt)
+                return fake
+            }
+            // The secret is kept in the storage: reopening gives the same fake salt.
+            let again = try await TestBackend.running(try await place.open()) { storage in
+                try await Fixtures.service(storage).prelogin(PreloginRequest(account: unknown))
+            }
+            #expect(again == first)
+        }
+    }
+
+    func storesTokensOnlyAsHashes() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let session = try await service.signup(signup)
+            let rows = try await storage.dumpRows(of: "devices").filter { $0.contains(session.deviceID) }
+            #expect(rows.count == 1)
+            for row in rows {
+                #expect(!row.contains(session.token))
+                #expect(row.contains(SessionToken.hash(session.token)))
+            }
+            let everything = try await ["accounts", "devices", "server_settings"].asyncFlatMap { try await storage.dumpRows(of: $0) }
+            #expect(!everything.contains { $0.contains(session.token) })
+            #expect(!everything.contains { $0.contains(signup.authenticationSecret.base64EncodedString()) })
+            #expect(SessionToken.hash(session.token).count == 64)
+            // 32 random bytes, unpadded base64url.
+            #expect(session.token.count == 43)
+            #expect(session.token.allSatisfy { $0.isLetter || $0.isNumber || $0 == "-" || $0 == "_" })
+            #expect(try await service.authenticate(token: session.token) == DeviceSession(accountID: try #require(try await storage.account(named: signup.account)).id, deviceID: session.deviceID))
+        }
+    }
+
+    func pushIsIdempotentByOperationID() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let operations = Fixtures.operations("a", count: 5)
+            let first = try await service.push(log: "notes", request: SyncPushRequest(operations: operations), session: session)
+            #expect(first.head == 5)
+            let again = try await service.push(log: "notes", request: SyncPushRequest(operations: operations), session: session)
+            #expect(again == first)
+            // Old and new mixed, and an id repeated within the batch: only the new, once.
+            let mixed = Array(operations.prefix(2)) + Fixtures.operations("b", count: 2) + Fixtures.operations("b", count: 1)
+            let third = try await service.push(log: "notes", request: SyncPushRequest(operations: mixed), session: session)
+            #expect(third.head == 7)
+            let page = try await service.pull(log: "notes", after: 0, limit: nil, session: session)
+            #expect(page.operations.map(\.id) == operations.map(\.id) + ["b-0", "b-1"])
+            #expect(page.operations.first == operations.first)
+            // An empty push answers the head.
+            #expect(try await service.push(log: "notes", request: SyncPushRequest(operations: []), session: session).head == 7)
+            #expect(try await service.push(log: "empty", request: SyncPushRequest(operations: []), session: session).head == 0)
+        }
+    }
+
+    func concurrentPushersGetGaplessPositions() async throws {
+        try await backend.withStorage(maximumConnections: 8) { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let pushers = 8, pushes = 6, batch = 5
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                for pusher in 0..<pushers {
+                    group.addTask {
+                        for push in 0..<pushes {
+                            // Each pusher also resends a batch every pusher sends.
+                            var operations = Fixtures.operations("p\(pusher)", count: batch, from: push * batch)
+                            operations += Fixtures.operations("shared", count: 3, from: push * 3)
+                            _ = try await service.push(log: "shared-log", request: SyncPushRequest(operations: operations), session: session)
+                        }
+                    }
+                }
+                try await group.waitForAll()
+            }
+            let expected = pushers * pushes * batch + pushes * 3
+            var all: [SyncEnvelope] = []
+            var after: Int64 = 0
+            var head: Int64 = -1
+            repeat {
+                let page = try await service.pull(log: "shared-log", after: after, limit: 17, session: session)
+                #expect(page.next == after + Int64(page.operations.count), "positions must have no gaps")
+                all += page.operations
+                after = page.next
+                head = page.head
+            } while after < head
+            #expect(head == Int64(expected))
+            #expect(all.count == expected)
+            #expect(Set(all.map(\.id)).count == expected)
+        }
+    }
+
+    func pullPagesWithNextAnchorAndEpoch() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let operations = Fixtures.operations("op", count: 25)
+            let pushed = try await service.push(log: "quotes", request: SyncPushRequest(operations: operations), session: session)
+
+            let empty = try await service.pull(log: "never-pushed", after: 0, limit: 10, session: session)
+            #expect(empty == SyncPullReply(epoch: pushed.epoch, head: 0, operations: [], next: 0, anchor: nil))
+
+            let first = try await service.pull(log: "quotes", after: 0, limit: 10, session: session)
+            #expect(first.operations == Array(operations[0..<10]))
+            #expect(first.next == 10 && first.head == 25 && first.anchor == nil && first.hasMore)
+            #expect(first.epoch == pushed.epoch)
+
+            let second = try await service.pull(log: "quotes", after: 10, limit: 10, session: session)
+            #expect(second.operations == Array(operations[10..<20]))
+            #expect(second.anchor == "op-9")
+            #expect(second.next == 20)
+
+            let last = try await service.pull(log: "quotes", after: 20, limit: 10, session: session)
+            #expect(last.operations.count == 5 && last.next == 25 && !last.hasMore && last.anchor == "op-19")
+
+            let atHead = try await service.pull(log: "quotes", after: 25, limit: 10, session: session)
+            #expect(atHead.operations.isEmpty && atHead.next == 25 && atHead.anchor == "op-24")
+
+            let pastHead = try await service.pull(log: "quotes", after: 40, limit: 10, session: session)
+            #expect(pastHead.operations.isEmpty && pastHead.next == 40 && pastHead.anchor == nil && pastHead.head == 25)
+
+            // No limit, or one past the maximum, gives at most the maximum batch.
+            #expect(try await service.pull(log: "quotes", after: 0, limit: nil, session: session).operations.count == 25)
+            #expect(try await service.pull(log: "quotes", after: 0, limit: SyncProtocol.maximumBatch * 5, session: session).operations.count == 25)
+            await #expect(throws: SyncServiceError.self) { try await service.pull(log: "quotes", after: 0, limit: 0, session: session) }
+            await #expect(throws: SyncServiceError.self) { try await service.pull(log: "quotes", after: -1, limit: 5, session: session) }
+
+            // Another account has its own epoch and logs.
+            let other = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let otherPage = try await service.pull(log: "quotes", after: 0, limit: 10, session: other)
+            #expect(otherPage.head == 0 && otherPage.operations.isEmpty)
+            #expect(otherPage.epoch != pushed.epoch)
+        }
+    }
+
+    func pullCapsAtTheMaximumBatch() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let operations = Fixtures.operations("big", count: SyncProtocol.maximumBatch)
+            _ = try await service.push(log: "big", request: SyncPushRequest(operations: operations), session: session)
+            _ = try await service.push(log: "big", request: SyncPushRequest(operations: Fixtures.operations("more", count: 3)), session: session)
+            let page = try await service.pull(log: "big", after: 0, limit: SyncProtocol.maximumBatch + 1, session: session)
+            #expect(page.operations.count == SyncProtocol.maximumBatch)
+            #expect(page.next == Int64(SyncProtocol.maximumBatch) && page.head == Int64(SyncProtocol.maximumBatch + 3))
+        }
+    }
+
+    func devicesListRevokeAndLogout() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let laptop = try await service.signup(signup)
+            let phone = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+            let tablet = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "tablet"))
+            let laptopSession = try await service.authenticate(token: laptop.token)
+
+            let devices = try await service.devices(laptopSession)
+            #expect(Set(devices.map(\.id)) == [laptop.deviceID, phone.deviceID, tablet.deviceID])
+            #expect(devices.filter(\.isCurrent).map(\.id) == [laptop.deviceID])
+            #expect(Set(devices.map(\.name)) == ["laptop", "phone", "tablet"])
+            #expect(devices.first { $0.id == laptop.deviceID }?.lastSeenAt != nil)
+
+            try await service.revokeDevice(id: phone.deviceID, session: laptopSession)
+            await #expect(throws: SyncServiceError.self) { try await service.authenticate(token: phone.token) }
+            await #expect(throws: SyncServiceError.notFound("no device \(phone.deviceID) in this account")) {
+                try await service.revokeDevice(id: phone.deviceID, session: laptopSession)
+            }
+            // Another account's device is not found either.
+            let stranger = try await service.signup(Fixtures.signup())
+            await #expect(throws: SyncServiceError.self) { try await service.revokeDevice(id: stranger.deviceID, session: laptopSession) }
+            _ = try await service.authenticate(token: stranger.token)
+
+            let tabletSession = try await service.authenticate(token: tablet.token)
+            try await service.logout(tabletSession)
+            await #expect(throws: SyncServiceError.self) { try await service.authenticate(token: tablet.token) }
+            #expect(try await service.devices(laptopSession).map(\.id) == [laptop.deviceID])
+            await #expect(throws: SyncServiceError.self) { try await service.authenticate(token: "") }
+            await #expect(throws: SyncServiceError.self) { try await service.authenticate(token: SessionToken.generate()) }
+        }
+    }
+
+    func pushRefusesOversizedBatchesAndBadLogNames() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let tooMany = Fixtures.operations("x", count: SyncProtocol.maximumBatch + 1)
+            await #expect(throws: SyncServiceError.self) {
+                try await service.push(log: "notes", request: SyncPushRequest(operations: tooMany), session: session)
+            }
+            for name in ["", "Notes", "a/b", "a b", "ü", "a_b", String(repeating: "a", count: 65), "..", "log\n"] {
+                await #expect(throws: SyncServiceError.self, "\(name)") {
+                    try await service.push(log: name, request: SyncPushRequest(operations: Fixtures.operations("y", count: 1)), session: session)
+                }
+                await #expect(throws: SyncServiceError.self, "\(name)") {
+                    try await service.pull(log: name, after: 0, limit: 1, session: session)
+                }
+            }
+            await #expect(throws: SyncServiceError.self) {
+                try await service.push(log: "notes", request: SyncPushRequest(operations: [SyncEnvelope(id: "", slot: "s", payload: Data())]), session: session)
+            }
+            #expect(try await service.pull(log: "notes", after: 0, limit: 10, session: session).head == 0)
+            _ = try await service.push(log: String(repeating: "a", count: 64), request: SyncPushRequest(operations: Fixtures.operations("z", count: 1)), session: session)
+        }
+    }
+
+    func eventsAnnounceOnlyPushesThatStoredSomething() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let session = try await service.authenticate(token: try await service.signup(signup).token)
+            let other = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let events = storage.events.subscribe(accountID: session.accountID)
+
+            let operations = Fixtures.operations("e", count: 2)
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: operations), session: session)
+            #expect(await Self.next(events) == "notes")
+            // Nothing new, and another account's push: no event. The next one is "todos".
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: operations), session: session)
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: operations), session: other)
+            _ = try await service.push(log: "todos", request: SyncPushRequest(operations: operations), session: session)
+            #expect(await Self.next(events) == "todos")
+        }
+    }
+
+    /// The stream's next event, or nil after 10 s.
+    static func next(_ events: AsyncStream<String>, within timeout: Duration = .seconds(10)) async -> String? {
+        await withTaskGroup(of: String?.self) { group in
+            group.addTask {
+                var iterator = events.makeAsyncIterator()
+                return await iterator.next()
+            }
+            group.addTask {
+                try? await Task.sleep(for: timeout)
+                return nil
+            }
+            let first = await group.next() ?? nil
+            group.cancelAll()
+            return first
+        }
+    }
+}
+
+extension Array {
+    func asyncFlatMap<T>(_ transform: (Element) async throws -> [T]) async rethrows -> [T] {
+        var result: [T] = []
+        for element in self {
+            result += try await transform(element)
+        }
+        return result
+    }
+}

@@ -1,0 +1,51 @@
+import Foundation
+import Testing
+
+/// A running `suite-server serve` process, started with `--listen 127.0.0.1:0`.
+final class ServerProcess: @unchecked Sendable {  // used by one task at a time
+    let process = Process()
+    let port: Int
+    private let watchdog: Task<Void, any Error>
+
+    /// Starts the server and reads its first line (within 60 s; the process is killed after
+    /// 120 s whatever happens).
+    init(_ arguments: [String]) async throws {
+        process.executableURL = try ServerBinaryTests.executable()
+        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        let output = Pipe()
+        process.standardOutput = output
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        let process = self.process
+        watchdog = Task {
+            try await Task.sleep(for: .seconds(120))
+            process.terminate()
+        }
+        let firstLine = try await blocking {
+            var data = Data()
+            while !data.contains(UInt8(ascii: "\n")) {
+                let chunk = output.fileHandleForReading.availableData
+                if chunk.isEmpty { break }
+                data.append(chunk)
+            }
+            return String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
+        }
+        let prefix = "listening on http://127.0.0.1:"
+        #expect(firstLine.hasPrefix(prefix), "first line: \(firstLine)")
+        port = try #require(Int(firstLine.dropFirst(prefix.count)))
+    }
+
+    deinit {
+        watchdog.cancel()
+        if process.isRunning { process.terminate() }
+    }
+
+    /// Sends a signal and waits for the process to end.
+    /// - Returns: How it ended and its status.
+    func stop(signal: Int32 = SIGTERM) async throws -> (reason: Process.TerminationReason, status: Int32) {
+        kill(process.processIdentifier, signal)
+        let process = self.process
+        try await blocking { process.waitUntilExit() }
+        return (process.terminationReason, process.terminationStatus)
+    }
+}
