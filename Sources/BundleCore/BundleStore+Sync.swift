@@ -9,22 +9,35 @@ import SuiteStorage
 /// - Trigger events are known by a content key, their phrase when created as `matchKey` makes it
 ///   (the same event typed on two devices is one); names by their match key.
 /// - Todos and bundles by their UUID; a bundle's items by bundle and todo UUID.
-/// - A todo's status moves forward only (pending < in a bundle < done or dropped) unless its
-///   generation rises, which every move back does (reopen, throw back, abandon, an import): a
-///   stale "pending" from a device that did not see the completion cannot undo it.
+/// - A todo's status moves forward only (see ``statusRank(_:)``): a reopen (or an import that
+///   moves a finished todo back) raises its generation, a throw-back or abandon its cycle, so a
+///   stale status from a device that did not see a completion cannot undo it.
 /// - When a todo was last reminded is the device's own and does not sync.
 extension BundleStore {
-    static let statusRank: [String: Int64] = ["pending": 0, "in-bundle": 1, "done": 2, "dropped": 2]
+    /// The order of a todo's status values (generation, cycle, status): a reopen raises the
+    /// generation and wins over everything before it; within a generation done or dropped wins
+    /// over any pending or in-bundle state (a stale throw-back cannot undo a completion); before
+    /// that, each throw-back raises the cycle, so it wins over the check-in it undoes, and a
+    /// check-in (in a bundle) wins over the pending state of its cycle.
+    @Sendable static func statusRank(_ value: SyncValue) -> Int64 {
+        let parts = value.elements
+        guard parts.count == 3, case .integer(let generation) = parts[0], case .integer(let cycle) = parts[1],
+              case .text(let status) = parts[2] else { return 0 }
+        let span: Int64 = 1 << 32
+        let base = min(max(generation, 0), Int64(Int32.max)) * span
+        if status == "done" || status == "dropped" { return base + span - 1 }
+        return base + min(max(cycle, 0) * 2 + (status == "in-bundle" ? 1 : 0), span - 2)
+    }
 
     static let syncSchema = SyncSchema(entities: [
         SyncEntity(name: "event", table: "event", keyColumn: "sync_key", fields: [
             SyncField("name"), SyncField("archived"), SyncField("created", columns: ["created_ms"]),
         ]),
         SyncEntity(name: "event-name", table: "event_name", idColumn: "rowid", keyColumn: "key", fields: [
-            SyncField("phrase"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("alias", columns: ["is_alias"]),
+            SyncField("phrase"), SyncField("event", columns: ["event_id"], reference: "event", required: true), SyncField("alias", columns: ["is_alias"]),
         ]),
         SyncEntity(name: "bundle", table: "bundle", keyColumn: "uuid", fields: [
-            SyncField("title"), SyncField("icon"), SyncField("event", columns: ["event_id"], reference: "event"),
+            SyncField("title"), SyncField("icon"), SyncField("event", columns: ["event_id"], reference: "event", required: true),
             SyncField("direction"),
             SyncField("status", rank: { value in value == .text("open") ? 0 : 1 }),
             SyncField("created", columns: ["created_ms"]), SyncField("finished", columns: ["finished_ms"]),
@@ -32,41 +45,45 @@ extension BundleStore {
         SyncEntity(name: "todo", table: "todo", keyColumn: "uuid", fields: [
             SyncField("text"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("preposition"),
             SyncField("deadline"),
-            SyncField("status", columns: ["generation", "status"], rank: { value in
-                let parts = value.elements
-                guard parts.count == 2, case .integer(let generation) = parts[0], case .text(let status) = parts[1] else { return 0 }
-                return generation.multipliedReportingOverflow(by: 10).partialValue + (statusRank[status] ?? 0)
-            }),
+            SyncField("status", columns: ["generation", "cycle", "status"], rank: statusRank),
             SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField("notes"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
             SyncField("completed", columns: ["completed_ms"]), SyncField("foreign", columns: ["foreign_fields"]),
         ]),
         SyncEntity(name: "bundle-item", table: "bundle_item", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField("todo", columns: ["todo_id"], reference: "todo"),
+            SyncField("bundle", columns: ["bundle_id"], reference: "bundle", required: true),
+            SyncField("todo", columns: ["todo_id"], reference: "todo", required: true),
             SyncField("position"), SyncField("outcome"),
         ]),
     ])
 
     /// The migration that makes the store ready to sync: global keys where rows had none, the
-    /// todo's generation, the ledger, and the rule that a move back raises the generation.
+    /// todo's generation and cycle, the ledger, and the rules that raise them on a move back.
     static func migrateToSync(_ db: Database) throws {
         try db.execute(sql: """
             ALTER TABLE event ADD COLUMN sync_key TEXT;
             UPDATE event SET sync_key = coalesce(
-                (SELECT key FROM event_name WHERE event_id = event.id AND is_alias = 0 ORDER BY key LIMIT 1), 'event-' || id);
+                (SELECT key FROM event_name WHERE event_id = event.id AND is_alias = 0 ORDER BY key LIMIT 1), 'event/' || lower(hex(randomblob(8))));
             CREATE UNIQUE INDEX event_sync_key ON event(sync_key);
             ALTER TABLE todo ADD COLUMN generation INTEGER NOT NULL DEFAULT 0;
+            ALTER TABLE todo ADD COLUMN cycle INTEGER NOT NULL DEFAULT 0;
             ALTER TABLE bundle_item ADD COLUMN sync_key TEXT;
             UPDATE bundle_item SET sync_key = (SELECT uuid FROM bundle WHERE id = bundle_id) || '/' || (SELECT uuid FROM todo WHERE id = todo_id);
             CREATE UNIQUE INDEX bundle_item_sync_key ON bundle_item(sync_key);
             """)
         try SyncLedger.install(db, schema: syncSchema)
-        let rank = { (row: String) in "CASE \(row).status WHEN 'pending' THEN 0 WHEN 'in-bundle' THEN 1 ELSE 2 END" }
         try db.execute(sql: """
-            CREATE TRIGGER todo_move_back AFTER UPDATE OF status ON todo
-            WHEN NEW.generation = OLD.generation AND \(rank("NEW")) < \(rank("OLD")) AND (SELECT NOT applying FROM sync_control)
+            CREATE TRIGGER todo_reopen AFTER UPDATE OF status ON todo
+            WHEN NEW.generation = OLD.generation AND OLD.status IN ('done', 'dropped') AND NEW.status IN ('pending', 'in-bundle')
+                AND (SELECT NOT applying FROM sync_control)
             BEGIN
-                UPDATE todo SET generation = OLD.generation + 1 WHERE id = NEW.id;
+                UPDATE todo SET generation = OLD.generation + 1, cycle = 0 WHERE id = NEW.id;
+            END;
+            CREATE TRIGGER todo_throw_back AFTER UPDATE OF status ON todo
+            WHEN NEW.cycle = OLD.cycle AND OLD.status = 'in-bundle' AND NEW.status = 'pending'
+                AND (SELECT NOT applying FROM sync_control)
+            BEGIN
+                UPDATE todo SET cycle = OLD.cycle + 1 WHERE id = NEW.id;
             END;
             """)
     }

@@ -21,24 +21,26 @@ extension QuoteStore {
             SyncField("personal"), SyncField("added", columns: ["added_ms"]), SyncField("dedupe"),
         ]),
         SyncEntity(name: "quote-category", table: "quote_category", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("category", columns: ["category_id"], reference: "category"), SyncField("quote", columns: ["quote_id"], reference: "quote"),
+            SyncField("category", columns: ["category_id"], reference: "category", required: true),
+            SyncField("quote", columns: ["quote_id"], reference: "quote", required: true),
         ]),
         SyncEntity(name: "favorite", table: "favorite", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote"), SyncField("created", columns: ["created_ms"]),
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
         ]),
         SyncEntity(name: "note", table: "note", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote"), SyncField("text"),
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("text"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
         ]),
         SyncEntity(name: "delivery", table: "delivery", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("slot", columns: ["slot_ms"]), SyncField("quote", columns: ["quote_id"], reference: "quote"),
+            SyncField("user"), SyncField("slot", columns: ["slot_ms"]), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true),
             SyncField("delivered", columns: ["delivered_ms"]), SyncField("channel"),
         ]),
         SyncEntity(name: "schedule", table: "schedule", idColumn: "rowid", keyColumn: "user", fields: [SyncField("definition")]),
     ])
 
-    /// The SQL for a new quote's key, from its dedupe hash.
-    static let quoteKeySQL = "lower(hex(?6))"
+    /// The SQL for a new quote's key: its dedupe hash (the same quote added on two devices is
+    /// one), or a random key when an edited quote holds that one already.
+    static let quoteKeySQL = "CASE WHEN EXISTS (SELECT 1 FROM quote WHERE sync_key = lower(hex(?6))) THEN lower(hex(randomblob(16))) ELSE lower(hex(?6)) END"
     /// The SQL for a new quote-category row's key, from `?1` (the category's id) and `?2` (the quote's).
     static let quoteCategoryKeySQL = "(SELECT key FROM category WHERE id = ?1) || '|' || (SELECT sync_key FROM quote WHERE id = ?2)"
 

@@ -18,7 +18,7 @@ extension PlaceStore {
             SyncField("created", columns: ["created_ms"]), SyncField("saved"),
         ]),
         SyncEntity(name: "rating", table: "rating", idColumn: "place_id", keyColumn: "sync_key", fields: [
-            SyncField("place", columns: ["place_id"], reference: "place"),
+            SyncField("place", columns: ["place_id"], reference: "place", required: true),
             SyncField("noise"), SyncField("outlets"), SyncField("wifi"), SyncField("cost"), SyncField("seating"),
             SyncField("wifi-mbps", columns: ["wifi_mbps"]), SyncField("menu"), SyncField("notes"), SyncField("pin-color", columns: ["pin_color"]),
             SyncField("type-override", columns: ["type_override"]), SyncField("updated", columns: ["updated_ms"]),

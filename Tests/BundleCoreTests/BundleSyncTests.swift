@@ -30,7 +30,7 @@ private final class BundleDevice: Sendable {
             for sql in [
                 "SELECT 'event', sync_key, name, archived, created_ms FROM event",
                 "SELECT 'name', n.key, n.phrase, e.sync_key, n.is_alias FROM event_name n JOIN event e ON e.id = n.event_id",
-                "SELECT 'todo', t.uuid, t.text, e.sync_key, t.preposition, t.deadline, t.generation, t.status, b.uuid, t.notes, t.completed_ms FROM todo t LEFT JOIN event e ON e.id = t.event_id LEFT JOIN bundle b ON b.id = t.bundle_id",
+                "SELECT 'todo', t.uuid, t.text, e.sync_key, t.preposition, t.deadline, t.generation, t.cycle, t.status, b.uuid, t.notes, t.completed_ms FROM todo t LEFT JOIN event e ON e.id = t.event_id LEFT JOIN bundle b ON b.id = t.bundle_id",
                 "SELECT 'bundle', b.uuid, b.title, b.icon, e.sync_key, b.direction, b.status, b.finished_ms FROM bundle b JOIN event e ON e.id = b.event_id",
                 "SELECT 'item', i.sync_key, b.uuid, t.uuid, i.position, i.outcome FROM bundle_item i JOIN bundle b ON b.id = i.bundle_id JOIN todo t ON t.id = i.todo_id",
             ] {
@@ -86,6 +86,22 @@ private final class BundleDevice: Sendable {
         _ = try await b.store.reopenTodo(done.id)
         for device in [b, a] { try await device.sync(server) }
         #expect(try await a.store.todos().map(\.status) == [.pending])
+        #expect(try a.dump() == b.dump())
+    }
+
+    /// A device that did not see a completion abandons the bundle: the completion stands.
+    @Test func aStaleAbandonDoesNotUndoACompletion() async throws {
+        let server = InMemorySyncServer()
+        let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
+        let todo = try await a.store.addTodo("Sign the lease", event: "visit the agency", preposition: .when, allowNewEvent: true)
+        let bundle = try await a.store.checkIn(event: "visit the agency", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc)
+        for device in [a, b] { try await device.sync(server) }
+        _ = try await a.store.markDone(todo.id, in: bundle.id)
+        b.advance(120_000)
+        let onB = try #require(try await b.store.openBundles().first)
+        _ = try await b.store.abandon(onB.id)
+        for device in [a, b, a] { try await device.sync(server) }
+        #expect(try await a.store.todos(includeFinished: true).map(\.status) == [.done])
         #expect(try a.dump() == b.dump())
     }
 

@@ -146,7 +146,8 @@ struct Device {
             "folder.f1._exists=1", "folder.f1.name=\"Home\"",
             "item.i1._exists=1", "item.i1.title=\"Milk\"", "item.i1.folder=\"f1\"", "item.i1.status=[0, \"open\"]",
         ])
-        #expect(Set(pending.map(\.time)) == [HybridTime(millis: 1_000_000)])
+        // What was there before sync was turned on carries the earliest reading: any edit wins.
+        #expect(Set(pending.map(\.time)) == [HybridTime(rawValue: 1)])
         // An update records only the fields it changed; the local-only column records nothing.
         clock.now += 10
         try store.write { db in try db.execute(sql: "UPDATE item SET title = 'Oat milk', seen_ms = 9 WHERE uuid = 'i1'") }
@@ -194,6 +195,22 @@ struct Device {
         try b.store.write { db in try db.execute(sql: "UPDATE item SET status = 'open', generation = 1 WHERE uuid = 'i1'") }
         try relay.sync(&b); try relay.sync(&a)
         #expect(try a.items()[0][3...] == ["1", "open"])
+    }
+
+    /// A local change that ranks below the field's winner would lose on every other device; it
+    /// is undone here too, so the devices cannot end apart.
+    @Test func aLocalChangeBelowTheWinnersRankIsUndone() throws {
+        var a = try Device(millis: 1_000), b = try Device(millis: 1_000)
+        var relay = Relay()
+        try a.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'Post', 0)") }
+        try a.store.write { db in try db.execute(sql: "UPDATE item SET status = 'done' WHERE uuid = 'i1'") }
+        try relay.sync(&a); try relay.sync(&b)
+        b.clock.now = 50_000
+        try b.store.write { db in try db.execute(sql: "UPDATE item SET status = 'started' WHERE uuid = 'i1'") }
+        #expect(try b.items()[0][3...] == ["0", "done"])
+        #expect(try b.store.syncPendingCount() == 0)
+        try relay.sync(&b); try relay.sync(&a)
+        #expect(try a.items() == b.items())
     }
 
     @Test func aRowWhoseReferenceIsNotHereYetIsCompletedWhenItArrives() throws {

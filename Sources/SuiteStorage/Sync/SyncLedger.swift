@@ -114,8 +114,11 @@ package enum SyncLedger {
         try Bool.fetchOne(db, sql: "SELECT capture FROM sync_control") ?? false
     }
 
-    /// Turns capture on and records every row that exists now as changes to push (each field
-    /// with the current clock reading): the store's first sync sends its whole state.
+    /// Turns capture on and records every row that exists now as changes to push: the store's
+    /// first sync sends its whole state. These baseline changes carry the earliest clock
+    /// reading, so an edit made anywhere since wins over them (a device that joins an account
+    /// with old data of its own does not overwrite newer data), and fields already pulled from
+    /// the server keep their winners.
     package static func enable(_ db: Database, schema: SyncSchema, now: Int64) throws {
         guard try !isEnabled(db) else { return }
         try db.execute(sql: "UPDATE sync_control SET capture = 1")
@@ -124,10 +127,11 @@ package enum SyncLedger {
                 try db.execute(sql: """
                     INSERT OR IGNORE INTO sync_dirty (entity, key, field)
                     SELECT ?, \(entity.keyColumn.quotedIdentifier), ? FROM \(entity.table.quotedIdentifier)
+                    WHERE \(entity.keyColumn.quotedIdentifier) IS NOT NULL
                     """, arguments: [entity.name, field])
             }
         }
-        try stamp(db, schema: schema, now: now)
+        try stamp(db, schema: schema, now: now, baseline: true)
     }
 
     /// Number of changes not yet acknowledged by the server.
@@ -192,12 +196,25 @@ package enum SyncLedger {
     /// for the whole transaction, each field's value as it is now. Called by ``Store`` before
     /// every write commits; costs one look-up when nothing was noted.
     package static func stamp(_ db: Database, schema: SyncSchema, now: Int64) throws {
+        try stamp(db, schema: schema, now: now, baseline: false)
+    }
+
+    /// ``stamp(_:schema:now:)``; with `baseline`, the changes record what was there before sync
+    /// was turned on: they carry the earliest clock reading, so any edit made anywhere since
+    /// wins over them, and a field that already has a winner (pulled from the server) keeps it.
+    private static func stamp(_ db: Database, schema: SyncSchema, now: Int64, baseline: Bool) throws {
         let dirty = try Row.fetchAll(db, sql: "SELECT entity, key, field FROM sync_dirty")
         guard !dirty.isEmpty else { return }
         guard let control = try Row.fetchOne(db, sql: "SELECT device, last_time FROM sync_control") else { return }
         let device: String = control["device"]
-        let time = SyncClock.send(last: HybridTime(rawValue: control["last_time"]), now: now)
-        try db.execute(sql: "UPDATE sync_control SET last_time = ?", arguments: [time.rawValue])
+        let time: HybridTime
+        if baseline {
+            time = HybridTime(rawValue: 1)
+        } else {
+            time = SyncClock.send(last: HybridTime(rawValue: control["last_time"]), now: now)
+            try db.execute(sql: "UPDATE sync_control SET last_time = ?", arguments: [time.rawValue])
+        }
+        var outranked = Set<RowKey>()
         for row in dirty {
             let entityName: String = row["entity"], key: String = row["key"], fieldName: String = row["field"]
             guard let entity = schema.entity(named: entityName) else { continue }
@@ -210,10 +227,31 @@ package enum SyncLedger {
                 continue   // the row was deleted later in the same transaction
             }
             let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
+            if let winner = try Row.fetchOne(db, sql: "SELECT rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+                                             arguments: [entityName, key, fieldName]) {
+                // A field that already has a winner keeps it for the baseline; a local change
+                // that ranks below the winner would lose on every other device, so it is undone
+                // here too (the row is rewritten from its winners below).
+                if baseline { continue }
+                if rank < winner["rank"] as Int64 {
+                    outranked.insert(RowKey(entity: entityName, key: key))
+                    continue
+                }
+            }
             try record(db, SyncChange(id: UUID().uuidString.lowercased(), entity: entityName, key: key, field: fieldName, value: value,
                                       time: time, device: device), rank: rank, pending: true)
         }
         try db.execute(sql: "DELETE FROM sync_dirty")
+        if !outranked.isEmpty {
+            try db.execute(sql: "UPDATE sync_control SET applying = 1")
+            for entity in schema.entities {
+                for row in outranked where row.entity == entity.name {
+                    _ = try materialize(db, schema: schema, entity: entity, key: row.key)
+                }
+            }
+            try db.execute(sql: "UPDATE sync_control SET applying = 0")
+            try db.execute(sql: "DELETE FROM sync_dirty")
+        }
     }
 
     private static func rowExists(_ db: Database, entity: SyncEntity, key: String) throws -> Bool {
@@ -349,9 +387,12 @@ package enum SyncLedger {
             return true
         }
         var columns: [String] = [], values: [DatabaseValue] = []
-        var unresolved = false, referenceDeleted = false
+        var unresolved = false, referenceDeleted = false, requiredMissing = false, requiredGone = false
         for field in entity.fields {
-            guard let value = winners[field.name] else { continue }
+            guard let value = winners[field.name] else {
+                if field.required { requiredMissing = true }
+                continue
+            }
             if let referenced = field.reference.flatMap(schema.entity(named:)) {
                 var id: DatabaseValue = .null
                 if case .text(let referencedKey) = value {
@@ -363,9 +404,13 @@ package enum SyncLedger {
                                                   arguments: [referenced.name, referencedKey, SyncField.existence]) == "0" {
                         // The row referred to was deleted: it will not come back, so nothing waits for it.
                         referenceDeleted = true
+                        if field.required { requiredGone = true }
                     } else {
                         unresolved = true
+                        if field.required { requiredMissing = true }
                     }
+                } else if field.required {
+                    requiredMissing = true
                 }
                 columns.append(field.columns[0])
                 values.append(id)
@@ -376,6 +421,15 @@ package enum SyncLedger {
                     values.append(index < parts.count ? parts[index].databaseValue : .null)
                 }
             }
+        }
+        if requiredGone {
+            try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            return true
+        }
+        if requiredMissing {
+            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            return true
         }
         var written = false
         try db.inSavepoint {

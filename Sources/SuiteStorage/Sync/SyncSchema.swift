@@ -60,11 +60,18 @@ package struct SyncField: Sendable {
     /// For fields that may only move forward: a value's rank, compared before the clock (a
     /// higher rank wins whatever its time). Nil: the last writer wins.
     package var rank: (@Sendable (SyncValue) -> Int64)?
+    /// For a reference: the row cannot be without the row referred to (it waits until that row
+    /// arrives, and goes when it is deleted), whatever the column's own constraints say.
+    package var required: Bool
 
-    package init(_ name: String, columns: [String]? = nil, reference: String? = nil, rank: (@Sendable (SyncValue) -> Int64)? = nil) {
+    package init(
+        _ name: String, columns: [String]? = nil, reference: String? = nil, required: Bool = false,
+        rank: (@Sendable (SyncValue) -> Int64)? = nil
+    ) {
         self.name = name
         self.columns = columns ?? [name]
         self.reference = reference
+        self.required = required
         self.rank = rank
     }
 

@@ -48,7 +48,10 @@ struct HTTPSyncClient: SyncTransport {
     func prelogin(account: String) async throws -> PreloginReply { try await call("POST", "/v1/prelogin", body: PreloginRequest(account: account)) }
     func login(_ request: LoginRequest) async throws -> SessionReply { try await call("POST", "/v1/login", body: request) }
     func devices() async throws -> [DeviceInfo] { try await call("GET", "/v1/devices") }
-    func revoke(device: String) async throws { _ = try await send("DELETE", "/v1/devices/\(device)", body: nil) }
+    func revoke(device: String) async throws {
+        let escaped = device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? device
+        _ = try await send("DELETE", "/v1/devices/\(escaped)", body: nil)
+    }
     func logout() async throws { _ = try await send("POST", "/v1/logout", body: nil) }
 
     private func call<Reply: Decodable>(_ method: String, _ path: String) async throws -> Reply {

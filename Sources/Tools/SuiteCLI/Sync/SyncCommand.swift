@@ -16,8 +16,8 @@ struct SyncCommand: AsyncParsableCommand {
         discussion: """
             Every command keeps working offline; sync sends what changed here and brings what \
             changed elsewhere. The server stores only ciphertext: keys come from your password on \
-            this device. Settings and this device's token are in sync.json in the store folder \
-            (mode 0600). Syncs the places, quotes and bundle stores (bmm follows).
+            this device. Settings, this device's token and the account's data key are in \
+            sync.json in the store folder (mode 0600). Syncs the places, quotes and bundle stores (bmm follows).
 
             Examples:
               printf %s "$PASSWORD" | suite sync signup --server http://127.0.0.1:8421 --account ada --password-stdin
@@ -115,7 +115,10 @@ struct SyncCommand: AsyncParsableCommand {
             let password = try account.readPassword()
             let client = HTTPSyncClient(server: try account.serverURL())
             let prelogin = try await client.prelogin(account: account.account)
-            guard (1...10_000_000).contains(prelogin.rounds) else { throw SyncClientError.refused("the server asked for an impossible key derivation") }
+            // A server that asks for fewer rounds than signup uses would make the password cheap to guess.
+            guard (AccountKeys.rounds...10_000_000).contains(prelogin.rounds) else {
+                throw SyncClientError.refused("the server asked for a weaker key derivation than suite uses (\(prelogin.rounds) rounds); not logging in")
+            }
             let master = try AccountKeys.masterKey(password: password, salt: prelogin.salt, rounds: prelogin.rounds)
             let reply: SessionReply
             do {

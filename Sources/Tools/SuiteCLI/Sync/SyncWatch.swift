@@ -21,6 +21,7 @@ struct SyncWatch {
         let events = ServerEvents(server: account.server, token: account.token)
         defer { events?.stop() }
         var seen = -1
+        var failures = 0
         var last = Date.distantPast
         while !stop.requested {
             let now = events?.seen ?? 0
@@ -38,13 +39,25 @@ struct SyncWatch {
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
                         print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
                     }
+                    failures = 0
+                } catch SyncClientError.signedOut {
+                    throw SyncClientError.signedOut
                 } catch let error as SyncClientError {
-                    // Offline or busy: keep watching; the changes stay queued.
+                    // Offline or busy: keep watching, waiting longer after each failure (up to
+                    // a minute); the changes stay queued.
                     account.lastError = error.description
                     Terminal.printError("suite: \(error.description)")
+                    failures += 1
                 }
+                // Logged out meanwhile: stop, and do not write the settings back.
+                guard try SyncAccount.load(from: folder) != nil else { return }
                 try? account.save(in: folder)
                 last = Date()
+                if failures > 0 {
+                    let wait = min(60, 0.5 * Double(1 << min(failures, 7)))
+                    let until = Date().addingTimeInterval(wait)
+                    while Date() < until && !stop.requested { try? await Task.sleep(nanoseconds: 50_000_000) }
+                }
             }
             try? await Task.sleep(nanoseconds: 50_000_000)
         }
