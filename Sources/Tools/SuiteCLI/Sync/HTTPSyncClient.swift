@@ -49,7 +49,7 @@ struct HTTPSyncClient: SyncTransport {
     func login(_ request: LoginRequest) async throws -> SessionReply { try await call("POST", "/v1/login", body: request) }
     func devices() async throws -> [DeviceInfo] { try await call("GET", "/v1/devices") }
     func revoke(device: String) async throws {
-        let escaped = device.addingPercentEncoding(withAllowedCharacters: .alphanumerics) ?? device
+        let escaped = device.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? device
         _ = try await send("DELETE", "/v1/devices/\(escaped)", body: nil)
     }
     func logout() async throws { _ = try await send("POST", "/v1/logout", body: nil) }
