@@ -10,6 +10,7 @@ import Glibc
 final class ServerEvents: @unchecked Sendable {
     private let lock = NSLock()
     private var count = 0
+    private var logs: Set<String> = []
     private var stopped = false
     private var socket: Int32 = -1
 
@@ -30,6 +31,14 @@ final class ServerEvents: @unchecked Sendable {
 
     /// Events seen so far.
     var seen: Int { lock.withLock { count } }
+
+    /// The logs named by events since the last call.
+    func takeLogs() -> Set<String> {
+        lock.withLock {
+            defer { logs = [] }
+            return logs
+        }
+    }
 
     var isStopped: Bool { lock.withLock { stopped } }
 
@@ -74,7 +83,13 @@ final class ServerEvents: @unchecked Sendable {
                     continue
                 }
                 // The body may be chunked: chunk sizes are lines of hex digits, never "data:".
-                if line.hasPrefix("data:") { lock.withLock { count += 1 } }
+                if line.hasPrefix("data:") {
+                    let log = line.dropFirst("data:".count).trimmingCharacters(in: .whitespaces)
+                    lock.withLock {
+                        count += 1
+                        logs.insert(log)
+                    }
+                }
             }
         }
     }

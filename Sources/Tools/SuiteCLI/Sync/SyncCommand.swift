@@ -256,12 +256,12 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// Syncs every store of the folder (creating those missing, so that a new device receives
-    /// everything), turning sync on for each first.
-    static func syncAll(folder: URL, account: SyncAccount) async throws -> [StoreOutcome] {
+    /// everything), or only the stores of `logs`, turning sync on for each first.
+    static func syncAll(folder: URL, account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var outcomes: [StoreOutcome] = []
-        for store in stores {
+        for store in stores where logs?.contains(store.log) ?? true {
             let url = folder.appendingPathComponent(store.fileName)
             let opened = try store.open(url)
             try opened.enable()

@@ -1,6 +1,6 @@
 import Foundation
 
-/// `suite sync --watch`: syncs now, then after every change here (polled every 50 ms: a cheap
+/// `suite sync --watch`: syncs now, then after every change here (polled every 20 ms: a cheap
 /// read of what waits to be sent), whenever the server's event stream says another device
 /// pushed, and at least every few seconds (changes elsewhere arrive even without the stream);
 /// stops on SIGINT or SIGTERM.
@@ -20,20 +20,21 @@ struct SyncWatch {
         let stop = StopSignal()
         let events = ServerEvents(server: account.server, token: account.token)
         defer { events?.stop() }
-        var seen = -1
         var failures = 0
         var last = Date.distantPast
         while !stop.requested {
-            let now = events?.seen ?? 0
-            let pending = try SyncCommand.stores.reduce(0) { total, store in
+            // What to sync: the stores with changes waiting here, the logs the server's events
+            // named, and everything now and then (also when the event stream is down).
+            var logs = events?.takeLogs() ?? []
+            for store in SyncCommand.stores {
                 let url = folder.appendingPathComponent(store.fileName)
-                guard FileManager.default.fileExists(atPath: url.path) else { return total }
-                return total + (try store.open(url).pendingCount())
+                guard FileManager.default.fileExists(atPath: url.path) else { continue }
+                if try store.open(url).pendingCount() > 0 { logs.insert(store.log) }
             }
-            if pending > 0 || now != seen || Date().timeIntervalSince(last) >= interval {
-                seen = now
+            let everything = Date().timeIntervalSince(last) >= interval
+            if everything || !logs.isEmpty {
                 do {
-                    let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                    let outcomes = try await SyncCommand.syncAll(folder: folder, account: account, only: everything ? nil : logs)
                     account.lastSuccess = Date()
                     account.lastError = nil
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
@@ -51,15 +52,15 @@ struct SyncWatch {
                 }
                 // Logged out meanwhile: stop, and do not write the settings back.
                 guard try SyncAccount.load(from: folder) != nil else { return }
-                try? account.save(in: folder)
-                last = Date()
+                if everything || failures > 0 { try? account.save(in: folder) }
+                if everything { last = Date() }
                 if failures > 0 {
                     let wait = min(60, 0.5 * Double(1 << min(failures, 7)))
                     let until = Date().addingTimeInterval(wait)
                     while Date() < until && !stop.requested { try? await Task.sleep(nanoseconds: 50_000_000) }
                 }
             }
-            try? await Task.sleep(nanoseconds: 50_000_000)
+            try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }
 }
