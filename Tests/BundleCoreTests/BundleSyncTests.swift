@@ -114,7 +114,7 @@ private final class BundleDevice: Sendable {
 
     @Test(arguments: seeds)
     func devicesUsingTheAppAtRandomConverge(seed: UInt64) async throws {
-        var random = SplitMix(seed: seed)
+        var random = SeededRandom(seed: seed)
         let server = InMemorySyncServer()
         let base: Int64 = 1_800_000_000_000
         let devices = try [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250].map { try BundleDevice(millis: base + $0) }
@@ -191,17 +191,4 @@ private final class DeviceClock: @unchecked Sendable {
     init(millis: Int64) { self.millis = millis }
     func advance(_ delta: Int64) { lock.withLock { millis += delta } }
     var date: Date { lock.withLock { Date(timeIntervalSince1970: Double(millis) / 1000) } }
-}
-
-private struct SplitMix: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SuiteTestSupport
 import Testing
 @testable import SuiteStorage
 
@@ -406,18 +407,4 @@ struct Relay {
         try device.store.syncApply(Array(server[device.cursor...]))
         device.cursor = server.count
     }
-}
-
-/// A small deterministic generator (SplitMix64), so a failing seed can be rerun.
-struct SeededRandom: RandomNumberGenerator {
-    private var state: UInt64
-    init(seed: UInt64) { state = seed &* 0x9E37_79B9_7F4A_7C15 }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(upTo bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
