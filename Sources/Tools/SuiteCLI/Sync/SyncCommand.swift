@@ -258,15 +258,27 @@ struct SyncCommand: AsyncParsableCommand {
     /// Syncs every store of the folder (creating those missing, so that a new device receives
     /// everything), or only the stores of `logs`, turning sync on for each first.
     static func syncAll(folder: URL, account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
+        try await sync(try openAll(folder: folder), account: account, only: logs)
+    }
+
+    /// Every store of the folder that syncs, opened (created when missing, so that a new device
+    /// receives everything) with sync turned on.
+    static func openAll(folder: URL) throws -> [(log: String, store: any SyncableStoreBox)] {
+        try stores.map { store in
+            let opened = try store.open(folder.appendingPathComponent(store.fileName))
+            try opened.enable()
+            return (store.log, opened)
+        }
+    }
+
+    /// Syncs the opened stores (those of `logs`, or all).
+    static func sync(_ opened: [(log: String, store: any SyncableStoreBox)], account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var outcomes: [StoreOutcome] = []
-        for store in stores where logs?.contains(store.log) ?? true {
-            let url = folder.appendingPathComponent(store.fileName)
-            let opened = try store.open(url)
-            try opened.enable()
-            let outcome = try await opened.sync(store.log, transport, codec)
-            outcomes.append(StoreOutcome(store: store.log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted))
+        for (log, store) in opened where logs?.contains(log) ?? true {
+            let outcome = try await store.sync(log, transport, codec)
+            outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted))
         }
         return outcomes
     }

@@ -20,21 +20,19 @@ struct SyncWatch {
         let stop = StopSignal()
         let events = ServerEvents(server: account.server, token: account.token)
         defer { events?.stop() }
+        // Opened once: the loop below only reads what waits to be sent.
+        let opened = try SyncCommand.openAll(folder: folder)
         var failures = 0
         var last = Date.distantPast
         while !stop.requested {
             // What to sync: the stores with changes waiting here, the logs the server's events
             // named, and everything now and then (also when the event stream is down).
             var logs = events?.takeLogs() ?? []
-            for store in SyncCommand.stores {
-                let url = folder.appendingPathComponent(store.fileName)
-                guard FileManager.default.fileExists(atPath: url.path) else { continue }
-                if try store.open(url).pendingCount() > 0 { logs.insert(store.log) }
-            }
+            for (log, store) in opened where try store.pendingCount() > 0 { logs.insert(log) }
             let everything = Date().timeIntervalSince(last) >= interval
             if everything || !logs.isEmpty {
                 do {
-                    let outcomes = try await SyncCommand.syncAll(folder: folder, account: account, only: everything ? nil : logs)
+                    let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
                     account.lastSuccess = Date()
                     account.lastError = nil
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
