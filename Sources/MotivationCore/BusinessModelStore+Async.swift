@@ -90,6 +90,16 @@ extension BusinessModelStore {
         try await Background.run { [self] () throws(MotivationError) in try history(of: section, in: id) }
     }
 
+    /// `heads(of:in:)`, run off the caller's thread.
+    public func heads(of section: SectionID, in id: BusinessModel.ID) async throws(MotivationError) -> [SectionVersion] {
+        try await Background.run { [self] () throws(MotivationError) in try heads(of: section, in: id) }
+    }
+
+    /// `disagreements(in:)`, run off the caller's thread.
+    public func disagreements(in id: BusinessModel.ID) async throws(MotivationError) -> [SectionID: [SectionVersion]] {
+        try await Background.run { [self] () throws(MotivationError) in try disagreements(in: id) }
+    }
+
     /// `restore(section:version:in:)`, run off the caller's thread.
     @discardableResult
     public func restore(section: SectionID, version: Int, in id: BusinessModel.ID) async throws(MotivationError) -> BusinessModel {

@@ -34,7 +34,7 @@ public final class BusinessModelStore: Sendable {
     public init(url: URL, readOnly: Bool = false, busyTimeout: TimeInterval = 10, now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) {
         store = try Store.open(
             at: url, migrator: Self.migrator,
-            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout), readOnly: readOnly)  // "SBMM"
+            configuration: StoreConfiguration(applicationID: Self.applicationID, busyTimeout: busyTimeout, sync: Self.syncSchema, clock: now), readOnly: readOnly)  // "SBMM"
         self.now = now
     }
 
@@ -50,7 +50,7 @@ public final class BusinessModelStore: Sendable {
     /// - Throws: ``MotivationError/store(_:)`` when SQLite cannot make the database.
     public static func inMemory(now: @escaping @Sendable () -> Date = Date.init) throws(MotivationError) -> BusinessModelStore {
         BusinessModelStore(
-            store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID)), now: now)
+            store: try Store.inMemory(migrator: migrator, configuration: StoreConfiguration(applicationID: applicationID, sync: syncSchema, clock: now)), now: now)
     }
 
     /// Opens the store at `url` as ``init(url:readOnly:busyTimeout:now:)`` does, on a background
@@ -94,6 +94,7 @@ public final class BusinessModelStore: Sendable {
                 CREATE TABLE setting (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL) WITHOUT ROWID;
                 """)
         }
+        migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         return migrator
     }
 
@@ -236,10 +237,20 @@ public final class BusinessModelStore: Sendable {
             copy.createdAt = stamp.date
             copy.updatedAt = stamp.date
             try Self.insert(copy, db: db)
-            try db.execute(sql: """
-                INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms)
-                SELECT ?, section, version, text, confidence, saved_ms FROM section_version WHERE model_id = ?
-                """, arguments: [copy.id.uuidString, id.uuidString])
+            // The copy's history is the same graph under new keys: it is another model's now.
+            let rows = try Row.fetchAll(db, sql: """
+                SELECT section, version, text, confidence, saved_ms, sync_key, parents FROM section_version WHERE model_id = ?
+                """, arguments: [id.uuidString])
+            var keys: [String: String] = [:]
+            for row in rows { keys[row["sync_key"]] = UUID().uuidString.lowercased() }
+            for row in rows {
+                let parents = Self.decodeParents(row["parents"]).compactMap { keys[$0] }
+                try db.execute(sql: """
+                    INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms, sync_key, parents)
+                    VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+                    """, arguments: [copy.id.uuidString, row["section"], row["version"], row["text"], row["confidence"], row["saved_ms"],
+                                     keys[row["sync_key"]], Self.encodeParents(parents)])
+            }
             try Self.setCurrentID(copy.id, db: db)
             return copy
         }
@@ -410,13 +421,21 @@ public final class BusinessModelStore: Sendable {
                 throw MotivationError.duplicateName(imported.name)
             }
             try Self.insert(imported, db: db)
-            for (section, versions) in importedHistory {
+            var history = importedHistory
+            for (section, entry) in imported.entries where (history[section] ?? []).isEmpty {
+                // Every shown text is a version, so that another device can show it too.
+                history[section] = [SectionVersion(version: 1, text: entry.text, confidence: entry.confidence, savedAt: entry.updatedAt)]
+            }
+            for (section, versions) in history {
+                var parent: String?
                 for version in versions {
+                    let key = UUID().uuidString.lowercased()
                     try db.execute(sql: """
-                        INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms)
-                        VALUES (?, ?, ?, ?, ?, ?)
+                        INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms, sync_key, parents)
+                        VALUES (?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [imported.id.uuidString, section.rawValue, version.version, version.text,
-                                         version.confidence?.rawValue, Millis(version.savedAt).value])
+                                         version.confidence?.rawValue, Millis(version.savedAt).value, key, Self.encodeParents(parent.map { [$0] } ?? [])])
+                    parent = key
                 }
             }
             try Self.setCurrentID(imported.id, db: db)
@@ -483,9 +502,12 @@ public final class BusinessModelStore: Sendable {
         let next = (try Int.fetchOne(db, sql: """
             SELECT max(version) FROM section_version WHERE model_id = ? AND section = ?
             """, arguments: [model.id.uuidString, section.rawValue]) ?? 0) + 1
+        // A save descends from every head the section has: it settles versions that disagreed.
+        let parents = heads(try nodes(model: model.id.uuidString, section: section.rawValue, db: db)).map(\.key)
         try db.execute(sql: """
-            INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms) VALUES (?, ?, ?, ?, ?, ?)
-            """, arguments: [model.id.uuidString, section.rawValue, next, entry.text, entry.confidence?.rawValue, stamp.value])
+            INSERT INTO section_version (model_id, section, version, text, confidence, saved_ms, sync_key, parents) VALUES (?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [model.id.uuidString, section.rawValue, next, entry.text, entry.confidence?.rawValue, stamp.value,
+                             UUID().uuidString.lowercased(), encodeParents(parents)])
         try db.execute(sql: "UPDATE model SET updated_ms = ? WHERE id = ?", arguments: [stamp.value, model.id.uuidString])
         model.entries[section] = SectionEntry(text: entry.text, confidence: entry.confidence, updatedAt: stamp.date)
         model.updatedAt = stamp.date
@@ -498,7 +520,7 @@ public final class BusinessModelStore: Sendable {
             """, arguments: [id.uuidString, section.rawValue]).map(version)
     }
 
-    private static func version(_ row: Row) -> SectionVersion {
+    static func version(_ row: Row) -> SectionVersion {
         SectionVersion(
             version: row["version"], text: row["text"],
             confidence: (row["confidence"] as String?).flatMap(Confidence.init(rawValue:)),
@@ -524,7 +546,7 @@ public final class BusinessModelStore: Sendable {
         return try load(id: id, db: db)
     }
 
-    private static func load(id: BusinessModel.ID, db: Database) throws -> BusinessModel {
+    static func load(id: BusinessModel.ID, db: Database) throws -> BusinessModel {
         guard let row = try Row.fetchOne(db, sql: "SELECT name, created_ms, updated_ms FROM model WHERE id = ?",
                                          arguments: [id.uuidString]) else {
             throw MotivationError.modelNotFound(id)

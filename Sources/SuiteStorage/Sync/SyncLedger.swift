@@ -106,12 +106,12 @@ package enum SyncLedger {
 
     /// This store's device id (random, made when the ledger was installed).
     package static func device(_ db: Database) throws -> String {
-        try String.fetchOne(db, sql: "SELECT device FROM sync_control") ?? ""
+        try String.fetchOne(cached: db, sql: "SELECT device FROM sync_control") ?? ""
     }
 
     /// Whether changes are captured (sync was turned on).
     package static func isEnabled(_ db: Database) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT capture FROM sync_control") ?? false
+        try Bool.fetchOne(cached: db, sql: "SELECT capture FROM sync_control") ?? false
     }
 
     /// Turns capture on and records every row that exists now as changes to push: the store's
@@ -121,10 +121,10 @@ package enum SyncLedger {
     /// the server keep their winners.
     package static func enable(_ db: Database, schema: SyncSchema, now: Int64) throws {
         guard try !isEnabled(db) else { return }
-        try db.execute(sql: "UPDATE sync_control SET capture = 1")
+        try db.executeCached(sql: "UPDATE sync_control SET capture = 1")
         for entity in schema.entities {
             for field in [SyncField.existence] + entity.fields.map(\.name) {
-                try db.execute(sql: """
+                try db.executeCached(sql: """
                     INSERT OR IGNORE INTO sync_dirty (entity, key, field)
                     SELECT ?, \(entity.keyColumn.quotedIdentifier), ? FROM \(entity.table.quotedIdentifier)
                     WHERE \(entity.keyColumn.quotedIdentifier) IS NOT NULL
@@ -136,12 +136,12 @@ package enum SyncLedger {
 
     /// Number of changes not yet acknowledged by the server.
     package static func pendingCount(_ db: Database) throws -> Int {
-        try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_field WHERE pending = 1") ?? 0
+        try Int.fetchOne(cached: db, sql: "SELECT count(*) FROM sync_field WHERE pending = 1") ?? 0
     }
 
     /// Up to `limit` changes to push, oldest first.
     package static func pending(_ db: Database, limit: Int) throws -> [SyncChange] {
-        try Row.fetchAll(db, sql: """
+        try Row.fetchAll(cached: db, sql: """
             SELECT op, entity, key, field, value, time, device FROM sync_field
             WHERE pending = 1 ORDER BY time, entity, key, field LIMIT ?
             """, arguments: [limit]).map(change(from:))
@@ -161,12 +161,12 @@ package enum SyncLedger {
     /// operation id: after the server lost data, the store sends everything it knows. Nothing
     /// local is deleted or changed.
     package static func pushEverythingAgain(_ db: Database) throws {
-        try db.execute(sql: "UPDATE sync_field SET pending = 1 WHERE pending = 0")
+        try db.executeCached(sql: "UPDATE sync_field SET pending = 1 WHERE pending = 0")
     }
 
     /// Every field's winner, for comparing replicas.
     package static func winners(_ db: Database) throws -> [SyncChange] {
-        try Row.fetchAll(db, sql: "SELECT op, entity, key, field, value, time, device FROM sync_field ORDER BY entity, key, field")
+        try Row.fetchAll(cached: db, sql: "SELECT op, entity, key, field, value, time, device FROM sync_field ORDER BY entity, key, field")
             .map(change(from:))
     }
 
@@ -181,12 +181,12 @@ package enum SyncLedger {
     /// position of the last operation pulled and that operation's id (the anchor: a log restored
     /// from an older copy and pushed to again has another operation there).
     package static func serverPosition(_ db: Database) throws -> SyncPosition {
-        guard let row = try Row.fetchOne(db, sql: "SELECT server_epoch, server_cursor, server_anchor FROM sync_control") else { return SyncPosition() }
+        guard let row = try Row.fetchOne(cached: db, sql: "SELECT server_epoch, server_cursor, server_anchor FROM sync_control") else { return SyncPosition() }
         return SyncPosition(epoch: row["server_epoch"], cursor: row["server_cursor"], anchor: row["server_anchor"])
     }
 
     package static func setServerPosition(_ db: Database, _ position: SyncPosition) throws {
-        try db.execute(sql: "UPDATE sync_control SET server_epoch = ?, server_cursor = ?, server_anchor = ?",
+        try db.executeCached(sql: "UPDATE sync_control SET server_epoch = ?, server_cursor = ?, server_anchor = ?",
                        arguments: [position.epoch, position.cursor, position.anchor])
     }
 
@@ -203,16 +203,16 @@ package enum SyncLedger {
     /// was turned on: they carry the earliest clock reading, so any edit made anywhere since
     /// wins over them, and a field that already has a winner (pulled from the server) keeps it.
     private static func stamp(_ db: Database, schema: SyncSchema, now: Int64, baseline: Bool) throws {
-        let dirty = try Row.fetchAll(db, sql: "SELECT entity, key, field FROM sync_dirty")
+        let dirty = try Row.fetchAll(cached: db, sql: "SELECT entity, key, field FROM sync_dirty")
         guard !dirty.isEmpty else { return }
-        guard let control = try Row.fetchOne(db, sql: "SELECT device, last_time FROM sync_control") else { return }
+        guard let control = try Row.fetchOne(cached: db, sql: "SELECT device, last_time FROM sync_control") else { return }
         let device: String = control["device"]
         let time: HybridTime
         if baseline {
             time = HybridTime(rawValue: 1)
         } else {
             time = SyncClock.send(last: HybridTime(rawValue: control["last_time"]), now: now)
-            try db.execute(sql: "UPDATE sync_control SET last_time = ?", arguments: [time.rawValue])
+            try db.executeCached(sql: "UPDATE sync_control SET last_time = ?", arguments: [time.rawValue])
         }
         var outranked = Set<RowKey>()
         for row in dirty {
@@ -227,7 +227,7 @@ package enum SyncLedger {
                 continue   // the row was deleted later in the same transaction
             }
             let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
-            if let winner = try Row.fetchOne(db, sql: "SELECT rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                              arguments: [entityName, key, fieldName]) {
                 // A field that already has a winner keeps it for the baseline; a local change
                 // that ranks below the winner would lose on every other device, so it is undone
@@ -241,33 +241,34 @@ package enum SyncLedger {
             try record(db, SyncChange(id: UUID().uuidString.lowercased(), entity: entityName, key: key, field: fieldName, value: value,
                                       time: time, device: device), rank: rank, pending: true)
         }
-        try db.execute(sql: "DELETE FROM sync_dirty")
+        try db.executeCached(sql: "DELETE FROM sync_dirty")
         if !outranked.isEmpty {
-            try db.execute(sql: "UPDATE sync_control SET applying = 1")
+            try db.executeCached(sql: "UPDATE sync_control SET applying = 1")
             for entity in schema.entities {
                 for row in outranked where row.entity == entity.name {
                     _ = try materialize(db, schema: schema, entity: entity, key: row.key)
                 }
             }
-            try db.execute(sql: "UPDATE sync_control SET applying = 0")
-            try db.execute(sql: "DELETE FROM sync_dirty")
+            try db.executeCached(sql: "UPDATE sync_control SET applying = 0")
+            try db.executeCached(sql: "DELETE FROM sync_dirty")
         }
     }
 
     private static func rowExists(_ db: Database, entity: SyncEntity, key: String) throws -> Bool {
-        try Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?)", arguments: [key]) ?? false
+        try Bool.fetchOne(cached: db, sql: "SELECT EXISTS (SELECT 1 FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?)", arguments: [key]) ?? false
     }
 
     /// A field's value in its row, references as the referenced row's key; nil when the row is gone.
     private static func currentValue(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String) throws -> SyncValue? {
-        guard let row = try Row.fetchOne(db, sql: """
+        guard let row = try Row.fetchOne(cached: db, sql: """
             SELECT \(field.columns.map(\.quotedIdentifier).joined(separator: ", ")) FROM \(entity.table.quotedIdentifier)
             WHERE \(entity.keyColumn.quotedIdentifier) = ?
             """, arguments: [key]) else { return nil }
         let values = (0..<field.columns.count).map { SyncValue(row[$0] as DatabaseValue) }
         if let referenced = field.reference.flatMap(schema.entity(named:)) {
-            guard case .integer(let id) = values[0] else { return .null }
-            let referencedKey = try String.fetchOne(db, sql: """
+            let id = row[0] as DatabaseValue
+            guard !id.isNull else { return .null }
+            let referencedKey = try String.fetchOne(cached: db, sql: """
                 SELECT \(referenced.keyColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.idColumn.quotedIdentifier) = ?
                 """, arguments: [id])
             return referencedKey.map(SyncValue.text) ?? .null
@@ -277,7 +278,7 @@ package enum SyncLedger {
 
     private static func record(_ db: Database, _ change: SyncChange, rank: Int64, pending: Bool) throws {
         let json = String(decoding: try JSONEncoder().encode(change.value), as: UTF8.self)
-        try db.execute(sql: """
+        try db.executeCached(sql: """
             INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (entity, key, field) DO UPDATE SET
                 value = excluded.value, time = excluded.time, device = excluded.device, rank = excluded.rank,
@@ -303,14 +304,14 @@ package enum SyncLedger {
     @discardableResult
     package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange]) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
-        guard let control = try Row.fetchOne(db, sql: "SELECT last_time FROM sync_control") else { return outcome }
+        guard let control = try Row.fetchOne(cached: db, sql: "SELECT last_time FROM sync_control") else { return outcome }
         var last = HybridTime(rawValue: control["last_time"])
         var touched = Set<RowKey>()
         for change in changes {
             last = SyncClock.receive(last: last, remote: change.time)
             outcome.latest = max(outcome.latest, change.time)
             let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
-            let current = try Row.fetchOne(db, sql: "SELECT op, time, device, rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+            let current = try Row.fetchOne(cached: db, sql: "SELECT op, time, device, rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                            arguments: [change.entity, change.key, change.field])
             if let current {
                 let op: String = current["op"]
@@ -324,9 +325,9 @@ package enum SyncLedger {
             touched.insert(RowKey(entity: change.entity, key: change.key))
             outcome.applied += 1
         }
-        try db.execute(sql: "UPDATE sync_control SET last_time = ?, applying = 1", arguments: [last.rawValue])
-        defer { try? db.execute(sql: "UPDATE sync_control SET applying = 0") }
-        let waiting = try Row.fetchAll(db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) }
+        try db.executeCached(sql: "UPDATE sync_control SET last_time = ?, applying = 1", arguments: [last.rawValue])
+        defer { try? db.executeCached(sql: "UPDATE sync_control SET applying = 0") }
+        let waiting = try Row.fetchAll(cached: db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) }
         touched.formUnion(waiting)
         // Rows are written referenced entities first, so that a row's references exist when it
         // is written; deleted last, referencing entities first, so that nothing still points to
@@ -340,8 +341,26 @@ package enum SyncLedger {
         for (entity, key) in deletions.reversed() {
             try delete(db, entity: entity, key: key)
         }
-        try db.execute(sql: "UPDATE sync_control SET applying = 0")
+        if let afterApply = schema.afterApply {
+            var keys: [String: Set<String>] = [:]
+            for row in touched { keys[row.entity, default: []].insert(row.key) }
+            try afterApply(db, keys)
+        }
+        try db.executeCached(sql: "UPDATE sync_control SET applying = 0")
         return outcome
+    }
+
+    /// Runs `body` with capture on, from a schema's `afterApply`: what it writes is recorded as
+    /// this device's changes and pushed.
+    package static func capturing<T>(_ db: Database, _ body: () throws -> T) throws -> T {
+        try db.executeCached(sql: "UPDATE sync_control SET applying = 0")
+        defer { try? db.executeCached(sql: "UPDATE sync_control SET applying = 1") }
+        return try body()
+    }
+
+    /// Whether changes are being applied from other devices now (capture is off).
+    package static func isApplying(_ db: Database) throws -> Bool {
+        try Bool.fetchOne(cached: db, sql: "SELECT applying FROM sync_control") ?? false
     }
 
     private struct RowKey: Hashable {
@@ -355,7 +374,7 @@ package enum SyncLedger {
         var deleted = false
         try db.inSavepoint {
             do {
-                try db.execute(sql: "DELETE FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?", arguments: [key])
+                try db.executeCached(sql: "DELETE FROM \(entity.table.quotedIdentifier) WHERE \(entity.keyColumn.quotedIdentifier) = ?", arguments: [key])
                 deleted = true
                 return .commit
             } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
@@ -363,9 +382,9 @@ package enum SyncLedger {
             }
         }
         if deleted {
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
         } else {
-            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
         }
     }
 
@@ -375,7 +394,7 @@ package enum SyncLedger {
     /// a reference to a deleted row is NULL, or, where it cannot be, the row is deleted too.
     private static func materialize(_ db: Database, schema: SyncSchema, entity: SyncEntity, key: String) throws -> Bool {
         var winners: [String: SyncValue] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
+        for row in try Row.fetchAll(cached: db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
             let json: String = row["value"]
             winners[row["field"]] = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
         }
@@ -383,7 +402,7 @@ package enum SyncLedger {
         guard winners[SyncField.existence] == .integer(1) else {
             if winners[SyncField.existence] != nil { return false }
             // Fields of a row whose creation has not arrived: nothing to write yet.
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
             return true
         }
         var columns: [String] = [], values: [DatabaseValue] = []
@@ -396,11 +415,11 @@ package enum SyncLedger {
             if let referenced = field.reference.flatMap(schema.entity(named:)) {
                 var id: DatabaseValue = .null
                 if case .text(let referencedKey) = value {
-                    if let found = try Int64.fetchOne(db, sql: """
+                    if let found = try DatabaseValue.fetchOne(cached: db, sql: """
                         SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?
-                        """, arguments: [referencedKey]) {
-                        id = found.databaseValue
-                    } else if try String.fetchOne(db, sql: "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+                        """, arguments: [referencedKey]), !found.isNull {
+                        id = found
+                    } else if try String.fetchOne(cached: db, sql: "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                                   arguments: [referenced.name, referencedKey, SyncField.existence]) == "0" {
                         // The row referred to was deleted: it will not come back, so nothing waits for it.
                         referenceDeleted = true
@@ -423,12 +442,12 @@ package enum SyncLedger {
             }
         }
         if requiredGone {
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try db.executeCached(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
             return true
         }
         if requiredMissing {
-            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
             return true
         }
         var written = false
@@ -436,14 +455,14 @@ package enum SyncLedger {
             do {
                 if try rowExists(db, entity: entity, key: key) {
                     if !columns.isEmpty {
-                        try db.execute(sql: "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
+                        try db.executeCached(sql: "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
                                        arguments: StatementArguments(values + [key.databaseValue]))
                     }
                 } else {
                     let defaults = entity.insertDefaults.filter { d in !columns.contains(d.column) }
                     let names = [entity.keyColumn] + columns + defaults.map(\.column)
                     let placeholders = Array(repeating: "?", count: 1 + columns.count) + defaults.map(\.expression)
-                    try db.execute(sql: "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))",
+                    try db.executeCached(sql: "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))",
                                    arguments: StatementArguments([key.databaseValue] + values))
                 }
                 written = true
@@ -454,12 +473,12 @@ package enum SyncLedger {
         }
         if !written && referenceDeleted && !unresolved {
             // A row that cannot be without a row that was deleted goes with it, as a cascade would.
-            try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try db.executeCached(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
         } else if written && !unresolved {
-            try db.execute(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
         } else {
-            try db.execute(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            try db.executeCached(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
         }
         return true
     }
@@ -482,5 +501,29 @@ package struct SyncPosition: Sendable, Hashable {
         self.epoch = epoch
         self.cursor = cursor
         self.anchor = anchor
+    }
+}
+
+extension Database {
+    /// Runs one statement, compiled once per connection: the ledger runs the same few
+    /// statements for every change, and compiling them again each time costs more than running them.
+    fileprivate func executeCached(sql: String, arguments: StatementArguments = StatementArguments()) throws {
+        try cachedStatement(sql: sql).execute(arguments: arguments)
+    }
+}
+
+extension Row {
+    fileprivate static func fetchOne(cached db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Row? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+
+    fileprivate static func fetchAll(cached db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> [Row] {
+        try fetchAll(db.cachedStatement(sql: sql), arguments: arguments)
+    }
+}
+
+extension DatabaseValueConvertible {
+    fileprivate static func fetchOne(cached db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
+        try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 
 /// What of a store follows its user across devices: the tables whose rows are synced, each row
 /// known everywhere by a global key (a UUID or a content key, never the local integer id), and
@@ -8,9 +9,16 @@ import Foundation
 /// device applying a batch of changes creates a folder before the items in it.
 package struct SyncSchema: Sendable {
     package var entities: [SyncEntity]
+    /// What a core derives from the synced rows after a batch of changes was applied, in the
+    /// same transaction, given the keys of the rows touched, by entity name: names made unique,
+    /// merged texts. It runs with capture off; rows it writes with capture turned back on
+    /// (`SyncLedger.capturing`) are pushed as this device's changes. Whatever it derives must
+    /// depend only on the synced rows, so that every device derives the same.
+    package var afterApply: (@Sendable (Database, [String: Set<String>]) throws -> Void)?
 
-    package init(entities: [SyncEntity]) {
+    package init(entities: [SyncEntity], afterApply: (@Sendable (Database, [String: Set<String>]) throws -> Void)? = nil) {
         self.entities = entities
+        self.afterApply = afterApply
     }
 
     package func entity(named name: String) -> SyncEntity? {

@@ -67,11 +67,16 @@ extension BMMCommand {
             let confidence: String?
             let updatedAt: Date?
             let continueTo: [Link]
+            /// Versions saved at once on two devices that could not be merged (see `history`).
+            let disagreeing: [Int]
         }
 
         func run() throws {
-            let model = try selection.model(in: BMM.open(options, readOnly: true))
+            let store = try BMM.open(options, readOnly: true)
+            let model = try selection.model(in: store)
             let id = section.id
+            let heads = try store.heads(of: id, in: model.id)
+            let disagreeing = heads.count > 1 ? heads.map(\.version) : []
             let info = SectionCatalogue.section(id)
             let entry = model.entries[id]
             let links = SectionCatalogue.continueLinks(from: id)
@@ -81,10 +86,16 @@ extension BMMCommand {
                     leadsHere: SectionCatalogue.leadingRelationship(to: id)?.sentence,
                     summary: info.summary, prompts: info.prompts, text: entry?.text ?? "",
                     confidence: entry?.confidence?.rawValue, updatedAt: entry?.updatedAt,
-                    continueTo: links.map { .init(id: $0.rawValue, shortID: $0.shortID, title: $0.title, done: model.isAnswered($0)) }))
+                    continueTo: links.map { .init(id: $0.rawValue, shortID: $0.shortID, title: $0.title, done: model.isAnswered($0)) },
+                    disagreeing: disagreeing))
                 return
             }
             print(Show.page(model: model, id: id, ascii: ascii))
+            if !disagreeing.isEmpty {
+                print("")
+                print("Versions \(disagreeing.map(String.init).joined(separator: ", ")) of this section were saved on two devices at once; it shows the latest.")
+                print("See them with 'suite bmm history \(id.shortID)'; restore one or save a new text to settle it.")
+            }
         }
 
         /// The text of a section page, shared with `walk`.
@@ -195,14 +206,17 @@ extension BMMCommand {
         struct Output: Encodable {
             let section: String
             let versions: [SectionVersion]
+            /// The versions nothing descends from: one, or several saved at once on two devices.
+            let heads: [Int]
         }
 
         func run() throws {
             let store = try BMM.open(options, readOnly: true)
             let model = try selection.model(in: store)
             let versions = try store.history(of: section.id, in: model.id)
+            let heads = try store.heads(of: section.id, in: model.id).map(\.version)
             if options.json {
-                try Terminal.printJSON(Output(section: section.id.rawValue, versions: versions))
+                try Terminal.printJSON(Output(section: section.id.rawValue, versions: versions, heads: heads))
                 return
             }
             if versions.isEmpty {
@@ -213,8 +227,12 @@ extension BMMCommand {
                 let first = version.text.split(separator: "\n").first.map(String.init) ?? ""
                 let preview = first.isEmpty ? "(empty)" : (first.count > 60 ? String(first.prefix(59)) + "…" : first)
                 let when = PeopleTime.stamp(version.savedAt)
-                let current = version.version == versions.last?.version ? "  (current)" : ""
+                let current = !heads.contains(version.version) ? "" : heads.count > 1 ? "  (disagrees)" : "  (current)"
                 print("\(String(version.version).leftPadded(3))  \(when)  \(preview)\(current)")
+            }
+            if heads.count > 1 {
+                print("Versions \(heads.map(String.init).joined(separator: ", ")) were saved on two devices at once and could not be merged line by line;")
+                print("the section shows the latest until you restore one (suite bmm restore \(section.id.shortID) --version N) or save a new text.")
             }
         }
     }

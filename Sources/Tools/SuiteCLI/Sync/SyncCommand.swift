@@ -1,5 +1,6 @@
 import ArgumentParser
 import BundleCore
+import MotivationCore
 import QuoteCore
 import WorkplaceCore
 import Foundation
@@ -17,7 +18,7 @@ struct SyncCommand: AsyncParsableCommand {
             Every command keeps working offline; sync sends what changed here and brings what \
             changed elsewhere. The server stores only ciphertext: keys come from your password on \
             this device. Settings, this device's token and the account's data key are in \
-            sync.json in the store folder (mode 0600). Syncs the places, quotes and bundle stores (bmm follows).
+            sync.json in the store folder (mode 0600). Syncs the bmm, places, quotes and bundle stores.
 
             Examples:
               printf %s "$PASSWORD" | suite sync signup --server http://127.0.0.1:8421 --account ada --password-stdin
@@ -31,6 +32,7 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The stores that sync, by their log name on the server.
     static let stores: [SyncedStore] = [
+        SyncedStore(log: "bmm", fileName: BusinessModelStore.fileName) { url in try BusinessModelStore(url: url).syncStore },
         SyncedStore(log: "places", fileName: PlaceStore.fileName) { url in try PlaceStore(url: url).syncStore },
         SyncedStore(log: "quotes", fileName: QuoteStore.fileName) { url in try QuoteStore(url: url).syncStore },
         SyncedStore(log: "bundle", fileName: BundleStore.fileName) { url in try BundleStore(url: url).syncStore },

@@ -1,0 +1,320 @@
+import Foundation
+import GRDB
+import SuiteStorage
+import SuiteTestSupport
+import Testing
+@testable import MotivationCore
+
+/// A device of the business-model app: an in-memory store with its own clock, syncing through a server.
+private final class ModelDevice: Sendable {
+    let store: BusinessModelStore
+    private let clock: DeviceClock
+
+    init(millis: Int64) throws {
+        let clock = DeviceClock(millis: millis)
+        self.clock = clock
+        store = try BusinessModelStore.inMemory(now: { clock.date })
+        try store.syncStore.syncEnable()
+    }
+
+    func advance(_ delta: Int64) { clock.advance(delta) }
+
+    func sync(_ server: InMemorySyncServer) async throws {
+        _ = try await SyncSession(store: store.syncStore, log: "bmm", transport: server).run()
+    }
+
+    /// Everything the store holds that syncs, by global keys, and the names shown.
+    func dump() throws -> [String] {
+        try store.syncStore.read { db in
+            var lines: [String] = []
+            for sql in [
+                "SELECT 'model', id, name, synced_name, created_ms FROM model",
+                "SELECT 'entry', model_id, section, text, confidence, updated_ms FROM section_entry",
+                "SELECT 'version', sync_key, model_id, section, text, confidence, saved_ms, parents FROM section_version",
+            ] {
+                lines += try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
+            }
+            return lines.sorted()
+        }
+    }
+}
+
+private final class DeviceClock: @unchecked Sendable {
+    private let lock = NSLock()
+    private var millis: Int64
+    init(millis: Int64) { self.millis = millis }
+    func advance(_ delta: Int64) { lock.withLock { millis += delta } }
+    var date: Date { lock.withLock { Date(timeIntervalSince1970: Double(millis) / 1000) } }
+}
+
+@Suite struct LineMergeTests {
+    @Test func changesToLinesApartAreBothKept() {
+        let base = "one\ntwo\nthree\nfour\nfive"
+        #expect(LineMerge.merge(base: base, ours: "ONE\ntwo\nthree\nfour\nfive", theirs: "one\ntwo\nthree\nfour\nFIVE") == "ONE\ntwo\nthree\nfour\nFIVE")
+        #expect(LineMerge.merge(base: base, ours: "zero\none\ntwo\nthree\nfour\nfive", theirs: "one\ntwo\nthree\nfive") == "zero\none\ntwo\nthree\nfive")
+        #expect(LineMerge.merge(base: base, ours: base + "\nsix", theirs: "one\nthree\nfour\nfive") == "one\nthree\nfour\nfive\nsix")
+    }
+
+    @Test func changesToTheSameOrNeighbouringLinesConflict() {
+        let base = "one\ntwo\nthree"
+        #expect(LineMerge.merge(base: base, ours: "one\nTWO\nthree", theirs: "one\n2\nthree") == nil)
+        #expect(LineMerge.merge(base: base, ours: "ONE\ntwo\nthree", theirs: "one\nTWO\nthree") == nil)
+        #expect(LineMerge.merge(base: base, ours: "one\nnew\ntwo\nthree", theirs: "one\nother\ntwo\nthree") == nil)
+    }
+
+    @Test func theSameChangeOnBothSidesIsMadeOnce() {
+        #expect(LineMerge.merge(base: "a\nb\nc", ours: "a\nB\nc", theirs: "a\nB\nc") == "a\nB\nc")
+        #expect(LineMerge.merge(base: "a\nb\nc\nd\ne", ours: "A\nb\nc\nd\nE", theirs: "A\nb\nc\nd\ne") == "A\nb\nc\nd\nE")
+        #expect(LineMerge.merge(base: "", ours: "x", theirs: "") == "x")
+    }
+
+    @Test func theMergeDoesNotDependOnWhichSideIsWhich() {
+        var random = SeededRandom(seed: 7)
+        let words = ["alpha", "beta", "gamma", "delta", ""]
+        func edit(_ lines: [String]) -> [String] {
+            var lines = lines
+            for _ in 0..<(1 + random.next(upTo: 2)) {
+                let at = random.next(upTo: lines.count + 1)
+                switch random.next(upTo: 3) {
+                case 0: lines.insert(words[random.next(upTo: words.count)] + "\(at)", at: at)
+                case 1: if at < lines.count { lines.remove(at: at) }
+                default: if at < lines.count { lines[at] += "!" }
+                }
+            }
+            return lines
+        }
+        var merged = 0
+        for _ in 0..<500 {
+            let base = (0..<(1 + random.next(upTo: 12))).map { "line \($0)" }
+            let ours = edit(base).joined(separator: "\n"), theirs = edit(base).joined(separator: "\n")
+            let one = LineMerge.merge(base: base.joined(separator: "\n"), ours: ours, theirs: theirs)
+            let other = LineMerge.merge(base: base.joined(separator: "\n"), ours: theirs, theirs: ours)
+            #expect(one == other, "base \(base) ours \(ours) theirs \(theirs)")
+            if one != nil { merged += 1 }
+        }
+        #expect(merged > 100)
+    }
+
+    @Test func contentDigestIsSHA256() {
+        #expect(ContentDigest.key("abc", length: 32) == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        #expect(ContentDigest.key("", length: 32) == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        #expect(ContentDigest.key(String(repeating: "a", count: 1000), length: 32)
+            == "41edece42d63e8d9bf515a9ba6932e1c20cbc9f5a5d134645adb5db1b9737ea3")
+    }
+}
+
+@Suite struct MotivationSyncTests {
+    let base: Int64 = 1_800_000_000_000
+
+    @Test func aModelWithItsHistoryArrivesOnANewDevice() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
+        let model = try await laptop.store.create(name: "Corner Bakery")
+        _ = try await laptop.store.save(text: "Fresh bread", confidence: .someEvidence, section: .valueProposition, in: model.id)
+        laptop.advance(1000)
+        _ = try await laptop.store.save(text: "Fresh bread every morning", section: .valueProposition, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        let arrived = try await phone.store.current()
+        #expect(arrived.id == model.id && arrived.name == "Corner Bakery")
+        #expect(arrived.text(of: .valueProposition) == "Fresh bread every morning")
+        #expect(arrived.entries[.valueProposition]?.confidence == .someEvidence)
+        #expect(try await phone.store.history(of: .valueProposition, in: model.id).map(\.text) == ["Fresh bread", "Fresh bread every morning"])
+        #expect(try phone.dump() == laptop.dump())
+    }
+
+    @Test func concurrentEditsToDifferentLinesMergeTheSameWayEverywhere() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base + 3_600_000)
+        let model = try await laptop.store.create(name: "Corner Bakery")
+        _ = try await laptop.store.save(text: "Bread\nCakes\nCoffee", section: .productsAndServices, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        laptop.advance(5000)
+        _ = try await laptop.store.save(text: "Sourdough bread\nCakes\nCoffee", section: .productsAndServices, in: model.id)
+        _ = try await phone.store.save(text: "Bread\nCakes\nCoffee and tea", section: .productsAndServices, in: model.id)
+        // Both devices merge: the laptop when it pulls the phone's save, the phone when it pulls the laptop's.
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        for device in [laptop, phone] {
+            #expect(try await device.store.model(model.id).text(of: .productsAndServices) == "Sourdough bread\nCakes\nCoffee and tea")
+            #expect(try await device.store.heads(of: .productsAndServices, in: model.id).count == 1)
+        }
+        #expect(try phone.dump() == laptop.dump())
+        #expect(try laptop.store.syncStore.syncPendingCount() == 0 && phone.store.syncStore.syncPendingCount() == 0)
+    }
+
+    @Test func overlappingEditsStayVisibleUntilTheUserSavesOne() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
+        let model = try await laptop.store.create(name: "Corner Bakery")
+        _ = try await laptop.store.save(text: "Families nearby", section: .customerType, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        laptop.advance(1000)
+        phone.advance(2000)
+        _ = try await laptop.store.save(text: "Families and students nearby", section: .customerType, in: model.id)
+        _ = try await phone.store.save(text: "Office workers nearby", section: .customerType, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        for device in [laptop, phone] {
+            let heads = try await device.store.heads(of: .customerType, in: model.id)
+            #expect(heads.map(\.text).sorted() == ["Families and students nearby", "Office workers nearby"])
+            // The later save shows meanwhile, the same on both.
+            #expect(try await device.store.model(model.id).text(of: .customerType) == "Office workers nearby")
+            #expect(try await device.store.disagreements(in: model.id).keys.sorted() == [.customerType])
+        }
+        #expect(try phone.dump() == laptop.dump())
+        // Saving one settles it, everywhere.
+        laptop.advance(5000)
+        let pick = try #require(try await laptop.store.heads(of: .customerType, in: model.id).first { $0.text.hasPrefix("Families") })
+        _ = try await laptop.store.restore(section: .customerType, version: pick.version, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        for device in [laptop, phone] {
+            #expect(try await device.store.heads(of: .customerType, in: model.id).map(\.text) == ["Families and students nearby"])
+            #expect(try await device.store.model(model.id).text(of: .customerType) == "Families and students nearby")
+        }
+        #expect(try phone.dump() == laptop.dump())
+    }
+
+    @Test func theSameNameOnTwoDevicesGetsTheSameSuffixEverywhere() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
+        let one = try await laptop.store.create(name: "Plan")
+        let other = try await phone.store.create(name: "plan")
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        let (first, second) = one.id.uuidString < other.id.uuidString ? (one, other) : (other, one)
+        for device in [laptop, phone] {
+            let names = Dictionary(uniqueKeysWithValues: try await device.store.models().map { ($0.id, $0.name) })
+            #expect(names == [first.id: first.name, second.id: "\(second.name) (2)"])
+        }
+        // Renaming the suffixed one here is a real rename; the other keeps its name.
+        _ = try await phone.store.rename(second.id, to: "Plan B")
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        for device in [laptop, phone] {
+            #expect(Set(try await device.store.models().map(\.name)) == [first.name, "Plan B"])
+        }
+        #expect(try phone.dump() == laptop.dump())
+        // Deleting the one that kept the name: the current model moves on, as a delete here does.
+        _ = try await laptop.store.use(first.id)
+        try await phone.store.delete(first.id)
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        #expect(try await laptop.store.current().name == "Plan B")
+        #expect(try phone.dump() == laptop.dump())
+    }
+
+    @Test func aSaveToAModelDeletedElsewhereGoesWithIt() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
+        let model = try await laptop.store.create(name: "Old idea")
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        try await laptop.store.delete(model.id)
+        _ = try await phone.store.save(text: "Still thinking", section: .channels, in: model.id)
+        try await laptop.sync(server)
+        try await phone.sync(server)
+        try await laptop.sync(server)
+        #expect(try await phone.store.models().isEmpty)
+        #expect(try await laptop.store.models().isEmpty)
+        #expect(try phone.dump() == laptop.dump())
+        for device in [laptop, phone] {
+            #expect(try device.store.syncStore.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+        }
+    }
+
+    /// The size of the random runs (as for the other apps): `SUITE_SYNC_STEPS` and
+    /// `SUITE_SYNC_SEEDS` make longer runs on demand.
+    static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
+    static let seeds = (1...(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { $0 + 30 }
+
+    /// Devices edit models at random (most often the same few lines of the same sections, so
+    /// that concurrent saves both merge and conflict), with offline periods and clocks up to a
+    /// day apart. Afterwards every device holds the same models, names, texts and history, and
+    /// that history holds every text any device saved to a model that was not deleted.
+    @Test(arguments: seeds)
+    func devicesEditingAtRandomConverge(seed: UInt64) async throws {
+        var random = SeededRandom(seed: seed)
+        let server = InMemorySyncServer()
+        let devices = try [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250].map { try ModelDevice(millis: base + $0) }
+        let sections: [SectionID] = [.valueProposition, .customerNeeds, .channels]
+        var saved: [BusinessModel.ID: Set<String>] = [:]
+        var deleted: Set<BusinessModel.ID> = []
+        var counter = 0
+        for _ in 0..<Self.steps {
+            counter += 1
+            for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
+            let device = devices[random.next(upTo: devices.count)]
+            let store = device.store
+            let models = try await store.models()
+            let model = models.isEmpty ? nil : models[random.next(upTo: models.count)]
+            do {
+                switch random.next(upTo: 12) {
+                case 0:
+                    if models.count < 4 { _ = try await store.create(name: "Model \(random.next(upTo: 3))") }
+                case 1, 2, 3, 4:
+                    if let model {
+                        let section = sections[random.next(upTo: sections.count)]
+                        var lines = try await store.model(model.id).text(of: section).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                        if lines == [""] { lines = ["first", "second", "third", "fourth", "fifth"] }
+                        let at = random.next(upTo: lines.count)
+                        switch random.next(upTo: 3) {
+                        case 0: lines[at] = "edit \(counter)"
+                        case 1: lines.insert("added \(counter)", at: at)
+                        default: if lines.count > 1 { lines.remove(at: at) }
+                        }
+                        let text = lines.joined(separator: "\n")
+                        _ = try await store.save(text: text, section: section, in: model.id)
+                        saved[model.id, default: []].insert(text)
+                    }
+                case 5:
+                    if let model { _ = try await store.setConfidence(Confidence.allCases[random.next(upTo: Confidence.allCases.count)], section: sections[random.next(upTo: 3)], in: model.id) }
+                case 6:
+                    if let model, random.next(upTo: 2) == 0 { _ = try await store.rename(model.id, to: "Renamed \(counter)") }
+                case 7:
+                    if let model, random.next(upTo: 10) == 0 {
+                        try await store.delete(model.id)
+                        deleted.insert(model.id)
+                    }
+                default:
+                    try await device.sync(server)
+                }
+            } catch is MotivationError {
+                // Refused by the app's own rules (a name taken meanwhile): nothing changed.
+            }
+        }
+        for _ in 0..<2 { for device in devices { try await device.sync(server) } }
+        let reference = try devices[0].dump()
+        #expect(reference.filter { $0.hasPrefix("\"version\"") }.count > 20)
+        for device in devices.dropFirst() {
+            let dump = try device.dump()
+            #expect(dump == reference, "differs: \(Set(dump).symmetricDifference(Set(reference)).sorted().prefix(6))")
+        }
+        // The independent tally: the models that were never deleted are there, each with every
+        // text saved to it, and the shown text is one of its heads.
+        let surviving = Set(saved.keys).subtracting(deleted)
+        for device in devices {
+            let models = Set(try await device.store.models().map(\.id))
+            #expect(surviving.isSubset(of: models))
+            #expect(models.isDisjoint(with: deleted))
+            for id in surviving {
+                var texts: Set<String> = []
+                for section in sections { texts.formUnion(try await device.store.history(of: section, in: id).map(\.text)) }
+                #expect(saved[id, default: []].isSubset(of: texts))
+                for section in sections {
+                    let heads = try await device.store.heads(of: section, in: id)
+                    let shown = try await device.store.model(id).text(of: section)
+                    #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
+                }
+            }
+            #expect(try device.store.syncStore.syncPendingCount() == 0)
+            #expect(try device.store.syncStore.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+        }
+    }
+}
