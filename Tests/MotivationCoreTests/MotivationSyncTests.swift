@@ -318,3 +318,51 @@ private final class DeviceClock: @unchecked Sendable {
         }
     }
 }
+
+@Suite struct MotivationSyncMigrationTests {
+    /// A store written before sync: its history becomes a chain of versions, each the parent of
+    /// the next, so the latest is the one head and the next save descends from it.
+    @Test func aStoreFromBeforeSyncKeepsItsHistoryAsAChain() async throws {
+        let url = temporaryStoreURL()
+        let id = UUID()
+        try Self.writeVersionOneStore(at: url, id: id)
+        let store = try BusinessModelStore(url: url)
+        #expect(try await store.heads(of: .valueProposition, in: id).map(\.text) == ["Bread, cakes and coffee"])
+        #expect(try await store.history(of: .channels, in: id).map(\.text) == ["The shop window"])
+        _ = try await store.save(text: "Bread, cakes and good coffee", section: .valueProposition, in: id)
+        #expect(try await store.heads(of: .valueProposition, in: id).map(\.version) == [4])
+        // Its whole history arrives on a new device, in order.
+        try store.syncStore.syncEnable()
+        let server = InMemorySyncServer()
+        _ = try await SyncSession(store: store.syncStore, log: "bmm", transport: server).run()
+        let phone = try BusinessModelStore.inMemory()
+        try phone.syncStore.syncEnable()
+        _ = try await SyncSession(store: phone.syncStore, log: "bmm", transport: server).run()
+        #expect(try await phone.history(of: .valueProposition, in: id).map(\.text)
+            == ["Bread", "Bread and cakes", "Bread, cakes and coffee", "Bread, cakes and good coffee"])
+        #expect(try await phone.current().text(of: .channels) == "The shop window")
+    }
+
+    static func writeVersionOneStore(at url: URL, id: UUID) throws {
+        try FileManager.default.createDirectory(at: url.deletingLastPathComponent(), withIntermediateDirectories: true)
+        let queue = try DatabaseQueue(path: url.path)
+        try queue.writeWithoutTransaction { db in
+            try db.execute(sql: "PRAGMA journal_mode = WAL; PRAGMA application_id = \(BusinessModelStore.applicationID)")
+        }
+        try BusinessModelStore.migrator.migrate(queue, upTo: "v1")
+        try queue.write { db in
+            try db.execute(sql: "INSERT INTO model (id, name, created_ms, updated_ms) VALUES (?, 'Corner Bakery', 1000, 4000)", arguments: [id.uuidString])
+            for (version, text) in ["Bread", "Bread and cakes", "Bread, cakes and coffee"].enumerated() {
+                try db.execute(sql: "INSERT INTO section_version (model_id, section, version, text, saved_ms) VALUES (?, 'value-proposition', ?, ?, ?)",
+                               arguments: [id.uuidString, version + 1, text, 2000 + version])
+            }
+            try db.execute(sql: "INSERT INTO section_entry (model_id, section, text, updated_ms) VALUES (?, 'value-proposition', 'Bread, cakes and coffee', 2002)",
+                           arguments: [id.uuidString])
+            // A section imported without history is given one version.
+            try db.execute(sql: "INSERT INTO section_entry (model_id, section, text, updated_ms) VALUES (?, 'channels', 'The shop window', 2003)",
+                           arguments: [id.uuidString])
+            try db.execute(sql: "INSERT INTO setting (key, value) VALUES ('current', ?)", arguments: [id.uuidString])
+        }
+        try queue.close()
+    }
+}
