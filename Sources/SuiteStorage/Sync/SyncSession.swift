@@ -77,8 +77,12 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         // next run, not looped on.
         // Pull first: a server restored from an older copy shows a head behind the cursor only
         // until this store's own push raises it again.
+        // The last pull picks up what others pushed meanwhile, and is needed only after a push.
         for _ in 0..<2 {
-            if try await pullAll(&outcome), try await pushAll(&outcome), try await pullAll(&outcome) { return outcome }
+            let pushed = outcome.pushed
+            guard try await pullAll(&outcome), try await pushAll(&outcome) else { outcome.restarted = true; continue }
+            if outcome.pushed == pushed { return outcome }
+            if try await pullAll(&outcome) { return outcome }
             outcome.restarted = true
         }
         return outcome
