@@ -31,22 +31,22 @@ extension BundleStore {
 
     static let syncSchema = SyncSchema(entities: [
         SyncEntity(name: "event", table: "event", keyColumn: "sync_key", fields: [
-            SyncField("name"), SyncField("archived"), SyncField("created", columns: ["created_ms"]),
+            SyncField.text("name"), SyncField("archived"), SyncField("created", columns: ["created_ms"]),
         ]),
         SyncEntity(name: "event-name", table: "event_name", idColumn: "rowid", keyColumn: "key", fields: [
             SyncField("phrase"), SyncField("event", columns: ["event_id"], reference: "event", required: true), SyncField("alias", columns: ["is_alias"]),
         ]),
         SyncEntity(name: "bundle", table: "bundle", keyColumn: "uuid", fields: [
-            SyncField("title"), SyncField("icon"), SyncField("event", columns: ["event_id"], reference: "event", required: true),
+            SyncField.text("title"), SyncField("icon"), SyncField("event", columns: ["event_id"], reference: "event", required: true),
             SyncField("direction"),
             SyncField("status", rank: { value in value == .text("open") ? 0 : 1 }),
             SyncField("created", columns: ["created_ms"]), SyncField("finished", columns: ["finished_ms"]),
         ]),
         SyncEntity(name: "todo", table: "todo", keyColumn: "uuid", fields: [
-            SyncField("text"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("preposition"),
+            SyncField.text("text"), SyncField("event", columns: ["event_id"], reference: "event"), SyncField("preposition"),
             SyncField("deadline"),
             SyncField("status", columns: ["generation", "cycle", "status"], rank: statusRank),
-            SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField("notes"),
+            SyncField("bundle", columns: ["bundle_id"], reference: "bundle"), SyncField.text("notes"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
             SyncField("completed", columns: ["completed_ms"]), SyncField("foreign", columns: ["foreign_fields"]),
         ]),

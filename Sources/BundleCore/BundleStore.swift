@@ -117,6 +117,7 @@ public final class BundleStore: Sendable {
                 """)
         }
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
+        migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
         return migrator
     }
 

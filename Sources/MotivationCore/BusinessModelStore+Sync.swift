@@ -19,7 +19,7 @@ import SuiteStorage
 extension BusinessModelStore {
     static let syncSchema = SyncSchema(entities: [
         SyncEntity(name: "model", table: "model", idColumn: "id", keyColumn: "id", fields: [
-            SyncField("name", columns: ["synced_name"]), SyncField("created", columns: ["created_ms"]),
+            SyncField.text("name", columns: ["synced_name"]), SyncField("created", columns: ["created_ms"]),
         ], insertDefaults: [("name", "'\u{1}' || lower(hex(randomblob(16)))"), ("updated_ms", "0")]),
         SyncEntity(name: "section", table: "section_entry", idColumn: "sync_key", keyColumn: "sync_key", fields: [
             SyncField("model", columns: ["model_id"], reference: "model", required: true), SyncField("section"), SyncField("confidence"),

@@ -17,7 +17,7 @@ extension QuoteStore {
         SyncEntity(name: "source", table: "source", keyColumn: "key", fields: [SyncField("name"), SyncField("kind")]),
         SyncEntity(name: "category", table: "category", keyColumn: "key", fields: [SyncField("name")]),
         SyncEntity(name: "quote", table: "quote", keyColumn: "sync_key", fields: [
-            SyncField("text"), SyncField("source", columns: ["source_id"], reference: "source"), SyncField("citation"),
+            SyncField.text("text"), SyncField("source", columns: ["source_id"], reference: "source"), SyncField.text("citation"),
             SyncField("personal"), SyncField("added", columns: ["added_ms"]), SyncField("dedupe"),
         ]),
         SyncEntity(name: "quote-category", table: "quote_category", idColumn: "rowid", keyColumn: "sync_key", fields: [
@@ -28,7 +28,7 @@ extension QuoteStore {
             SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
         ]),
         SyncEntity(name: "note", table: "note", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("text"),
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField.text("text"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
         ]),
         SyncEntity(name: "delivery", table: "delivery", idColumn: "rowid", keyColumn: "sync_key", fields: [
@@ -77,6 +77,31 @@ extension QuoteStore {
         try SyncLedger.install(db, schema: syncSchema)
     }
 
+    /// The earlier texts of one of the user's notes that lost to an edit made at the same time
+    /// on another device, newest first: the note's revisions, kept so that nothing written is
+    /// lost silently.
+    ///
+    /// - Throws: ``QuoteError/noteNotFound(_:)`` (also for another user's note).
+    public func revisions(ofNote noteID: Note.ID, user: String) throws(QuoteError) -> [NoteRevision] {
+        let key: String? = try read { db in
+            _ = try Self.loadNote(noteID, user: user, db: db)
+            return try String.fetchOne(db, sql: "SELECT sync_key FROM note WHERE id = ?", arguments: [noteID])
+        }
+        guard let key, try store.syncIsEnabled() else { return [] }
+        return try store.syncConflicts(entity: "note", key: key).compactMap { conflict in
+            guard conflict.field == "text", case .text(let text) = conflict.value else { return nil }
+            return NoteRevision(text: text, writtenAt: Date(timeIntervalSince1970: Double(conflict.time.millis) / 1000))
+        }
+    }
+
     /// The store underneath, for `suite sync` (SyncSession).
     package var syncStore: Store<QuoteError> { store }
+}
+
+/// A text of a note that lost to an edit made at the same time on another device.
+public struct NoteRevision: Codable, Sendable, Hashable {
+    /// The text that lost.
+    public var text: String
+    /// When it was written.
+    public var writtenAt: Date
 }

@@ -153,6 +153,7 @@ public final class QuoteStore: Sendable {
             try db.execute(sql: "ALTER TABLE bag_state ADD COLUMN top INTEGER NOT NULL DEFAULT 0")
         }
         migrator.registerStoreMigration("v3-sync", migrate: migrateToSync)
+        migrator.registerStoreMigration("v4-sync-conflicts", migrate: SyncLedger.addConflictLog)
         return migrator
     }
 

@@ -163,6 +163,7 @@ public final class PlaceStore: Sendable {
                 """)
         }
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
+        migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
         return migrator
     }
 

@@ -37,4 +37,29 @@ import Testing
         try await sync(phone, laptop, through: server)
         #expect(try await laptop.favorites(user: "ada").isEmpty)
     }
+
+    @Test func aNoteEditedOnTwoDevicesAtOnceKeepsTheLoserAsARevision() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try device(), phone = try device()
+        let quote = try await laptop.add("Small steps every day.", source: "Me", categories: [])
+        let note = try await laptop.addNote("First thoughts", on: quote.id, user: "ada")
+        try await sync(laptop, phone, through: server)
+        let onPhone = try #require(try await phone.notes(user: "ada").first)
+        // An edit made after seeing the other is no conflict.
+        _ = try await phone.editNote(onPhone.id, text: "Second thoughts", user: "ada")
+        try await sync(phone, laptop, through: server)
+        #expect(try await laptop.notes(user: "ada").map(\.text) == ["Second thoughts"])
+        #expect(try laptop.revisions(ofNote: note.id, user: "ada").isEmpty)
+        // Two edits that did not see each other: one wins everywhere, the other is a revision everywhere.
+        _ = try await laptop.editNote(note.id, text: "Written on the laptop", user: "ada")
+        _ = try await phone.editNote(onPhone.id, text: "Written on the phone", user: "ada")
+        try await sync(laptop, phone, laptop, through: server)
+        let shown = try #require(try await laptop.notes(user: "ada").first?.text)
+        #expect(try await phone.notes(user: "ada").map(\.text) == [shown])
+        let lost = shown == "Written on the laptop" ? "Written on the phone" : "Written on the laptop"
+        #expect(try laptop.revisions(ofNote: note.id, user: "ada").map(\.text) == [lost])
+        #expect(try phone.revisions(ofNote: onPhone.id, user: "ada").map(\.text) == [lost])
+        // Fields that are not free text keep no losers.
+        #expect(try laptop.syncStore.syncConflicts().allSatisfy { $0.field == "text" })
+    }
 }

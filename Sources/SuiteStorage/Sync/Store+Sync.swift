@@ -59,6 +59,13 @@ extension Store {
         try write { db in try SyncLedger.pushEverythingAgain(db) }
     }
 
+    /// Texts that lost to concurrent edits on another device, newest first (see
+    /// ``SyncField/keepsLosers``): of one row, of one entity, or all.
+    package func syncConflicts(entity: String? = nil, key: String? = nil, limit: Int = 1000) throws(Failure) -> [SyncConflict] {
+        _ = try schema()
+        return try read { db in try SyncLedger.conflicts(db, entity: entity, key: key, limit: limit) }
+    }
+
     /// Every field's winning change.
     package func syncWinners() throws(Failure) -> [SyncChange] {
         _ = try schema()

@@ -57,6 +57,27 @@ package enum SyncLedger {
             ) WITHOUT ROWID;
             """)
         try installTriggers(db, schema: schema)
+        try addConflictLog(db)
+    }
+
+    /// Adds what the conflict log needs to a ledger installed before it existed (nothing when
+    /// it is there): each winner's base operation, and the log of texts that lost.
+    package static func addConflictLog(_ db: Database) throws {
+        let columns = try Row.fetchAll(db, sql: "PRAGMA table_info(sync_field)").map { $0["name"] as String }
+        guard !columns.contains("base") else { return }
+        try db.execute(sql: """
+            ALTER TABLE sync_field ADD COLUMN base TEXT;
+            CREATE TABLE sync_conflict (
+                op TEXT PRIMARY KEY NOT NULL,
+                entity TEXT NOT NULL, key TEXT NOT NULL, field TEXT NOT NULL,
+                value TEXT NOT NULL,
+                time INTEGER NOT NULL,
+                device TEXT NOT NULL,
+                winner TEXT NOT NULL,
+                noted_ms INTEGER NOT NULL
+            ) WITHOUT ROWID;
+            CREATE INDEX sync_conflict_row ON sync_conflict(entity, key);
+            """)
     }
 
     /// (Re)creates the capture triggers for `schema`: a later migration that syncs another field
@@ -142,7 +163,7 @@ package enum SyncLedger {
     /// Up to `limit` changes to push, oldest first.
     package static func pending(_ db: Database, limit: Int) throws -> [SyncChange] {
         try Row.fetchAll(cached: db, sql: """
-            SELECT op, entity, key, field, value, time, device FROM sync_field
+            SELECT op, entity, key, field, value, time, device, base FROM sync_field
             WHERE pending = 1 ORDER BY time, entity, key, field LIMIT ?
             """, arguments: [limit]).map(change(from:))
     }
@@ -166,7 +187,7 @@ package enum SyncLedger {
 
     /// Every field's winner, for comparing replicas.
     package static func winners(_ db: Database) throws -> [SyncChange] {
-        try Row.fetchAll(cached: db, sql: "SELECT op, entity, key, field, value, time, device FROM sync_field ORDER BY entity, key, field")
+        try Row.fetchAll(cached: db, sql: "SELECT op, entity, key, field, value, time, device, base FROM sync_field ORDER BY entity, key, field")
             .map(change(from:))
     }
 
@@ -174,7 +195,7 @@ package enum SyncLedger {
         let json: String = row["value"]
         let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
-                          time: HybridTime(rawValue: row["time"]), device: row["device"])
+                          time: HybridTime(rawValue: row["time"]), device: row["device"], base: row["base"])
     }
 
     /// Where this store is in the server's log: the log's epoch (nil before the first sync), the
@@ -227,8 +248,10 @@ package enum SyncLedger {
                 continue   // the row was deleted later in the same transaction
             }
             let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
-            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+            var base: String?
+            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank, op FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                              arguments: [entityName, key, fieldName]) {
+                base = winner["op"]
                 // A field that already has a winner keeps it for the baseline; a local change
                 // that ranks below the winner would lose on every other device, so it is undone
                 // here too (the row is rewritten from its winners below).
@@ -239,7 +262,7 @@ package enum SyncLedger {
                 }
             }
             try record(db, SyncChange(id: UUID().uuidString.lowercased(), entity: entityName, key: key, field: fieldName, value: value,
-                                      time: time, device: device), rank: rank, pending: true)
+                                      time: time, device: device, base: base), rank: rank, pending: true)
         }
         try db.executeCached(sql: "DELETE FROM sync_dirty")
         if !outranked.isEmpty {
@@ -279,11 +302,11 @@ package enum SyncLedger {
     private static func record(_ db: Database, _ change: SyncChange, rank: Int64, pending: Bool) throws {
         let json = String(decoding: try JSONEncoder().encode(change.value), as: UTF8.self)
         try db.executeCached(sql: """
-            INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (entity, key, field) DO UPDATE SET
                 value = excluded.value, time = excluded.time, device = excluded.device, rank = excluded.rank,
-                op = excluded.op, pending = excluded.pending
-            """, arguments: [change.entity, change.key, change.field, json, change.time.rawValue, change.device, rank, change.id, pending])
+                op = excluded.op, pending = excluded.pending, base = excluded.base
+            """, arguments: [change.entity, change.key, change.field, json, change.time.rawValue, change.device, rank, change.id, pending, change.base])
     }
 
     // MARK: - Merge
@@ -311,14 +334,32 @@ package enum SyncLedger {
             last = SyncClock.receive(last: last, remote: change.time)
             outcome.latest = max(outcome.latest, change.time)
             let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
-            let current = try Row.fetchOne(cached: db, sql: "SELECT op, time, device, rank FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
-                                           arguments: [change.entity, change.key, change.field])
+            let current = try Row.fetchOne(cached: db, sql: """
+                SELECT op, time, device, rank, base, value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
+                """, arguments: [change.entity, change.key, change.field])
             if let current {
                 let op: String = current["op"]
                 let here = (current["rank"] as Int64, current["time"] as Int64, current["device"] as String)
-                if op == change.id || (rank, change.time.rawValue, change.device) <= here {
+                if op == change.id {
                     outcome.ignored += 1
                     continue
+                }
+                let keepsLosers = schema.entity(named: change.entity)?.field(named: change.field)?.keepsLosers ?? false
+                if (rank, change.time.rawValue, change.device) <= here {
+                    // The change lost. Made without seeing the winner, and the winner was made without seeing it: a conflict.
+                    if keepsLosers, current["base"] as String? != change.id {
+                        try noteConflict(db, loser: change, winner: nil, winningOp: op)
+                    }
+                    outcome.ignored += 1
+                    continue
+                }
+                if keepsLosers, change.base != op {
+                    let json: String = current["value"]
+                    let loser = SyncChange(
+                        id: op, entity: change.entity, key: change.key, field: change.field,
+                        value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
+                        time: HybridTime(rawValue: current["time"]), device: current["device"], base: current["base"])
+                    try noteConflict(db, loser: loser, winner: change.value, winningOp: change.id)
                 }
             }
             try record(db, change, rank: rank, pending: false)
@@ -348,6 +389,38 @@ package enum SyncLedger {
         }
         try db.executeCached(sql: "UPDATE sync_control SET applying = 0")
         return outcome
+    }
+
+    /// Keeps a text that lost to a concurrent edit (not when it says the same as the winner).
+    private static func noteConflict(_ db: Database, loser: SyncChange, winner: SyncValue?, winningOp: String) throws {
+        var winning = winner
+        if winning == nil, let json = try String.fetchOne(cached: db, sql: """
+            SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
+            """, arguments: [loser.entity, loser.key, loser.field]) {
+            winning = try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))
+        }
+        let json = String(decoding: try JSONEncoder().encode(loser.value), as: UTF8.self)
+        let winner = winningOp
+        guard loser.value != .null, loser.value != .text(""), loser.value != winning else { return }
+        try db.executeCached(sql: """
+            INSERT OR IGNORE INTO sync_conflict (op, entity, key, field, value, time, device, winner, noted_ms) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)
+            """, arguments: [loser.id, loser.entity, loser.key, loser.field, json, loser.time.rawValue, loser.device, winner,
+                             Int64(Date().timeIntervalSince1970 * 1000)])
+    }
+
+    /// Texts that lost to a concurrent edit, newest first (see ``SyncField/keepsLosers``).
+    package static func conflicts(_ db: Database, entity: String? = nil, key: String? = nil, limit: Int = 1000) throws -> [SyncConflict] {
+        try Row.fetchAll(db, sql: """
+            SELECT op, entity, key, field, value, time, device, winner, noted_ms FROM sync_conflict
+            WHERE (?1 IS NULL OR entity = ?1) AND (?2 IS NULL OR key = ?2)
+            ORDER BY time DESC, op LIMIT ?3
+            """, arguments: [entity, key, limit]).map { row in
+            let json: String = row["value"]
+            return SyncConflict(
+                entity: row["entity"], key: row["key"], field: row["field"],
+                value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
+                time: HybridTime(rawValue: row["time"]), device: row["device"], notedAt: Millis(row["noted_ms"] as Int64).date)
+        }
     }
 
     /// Runs `body` with capture on, from a schema's `afterApply`: what it writes is recorded as
@@ -526,4 +599,19 @@ extension DatabaseValueConvertible {
     fileprivate static func fetchOne(cached db: Database, sql: String, arguments: StatementArguments = StatementArguments()) throws -> Self? {
         try fetchOne(db.cachedStatement(sql: sql), arguments: arguments)
     }
+}
+
+/// A text that lost to an edit made at the same time on another device, kept so that nothing a
+/// person wrote disappears silently.
+package struct SyncConflict: Sendable, Hashable {
+    package var entity: String
+    package var key: String
+    package var field: String
+    /// The text that lost.
+    package var value: SyncValue
+    /// When it was written (hybrid clock), and on which device.
+    package var time: HybridTime
+    package var device: String
+    /// When this device noticed.
+    package var notedAt: Date
 }

@@ -71,16 +71,25 @@ package struct SyncField: Sendable {
     /// For a reference: the row cannot be without the row referred to (it waits until that row
     /// arrives, and goes when it is deleted), whatever the column's own constraints say.
     package var required: Bool
+    /// Free text a person wrote: when two devices changed it without seeing each other's
+    /// change, the losing text is kept in the store's conflict log instead of vanishing.
+    package var keepsLosers: Bool
 
     package init(
         _ name: String, columns: [String]? = nil, reference: String? = nil, required: Bool = false,
-        rank: (@Sendable (SyncValue) -> Int64)? = nil
+        keepsLosers: Bool = false, rank: (@Sendable (SyncValue) -> Int64)? = nil
     ) {
         self.name = name
         self.columns = columns ?? [name]
         self.reference = reference
         self.required = required
+        self.keepsLosers = keepsLosers
         self.rank = rank
+    }
+
+    /// A free-text field (see ``keepsLosers``).
+    package static func text(_ name: String, columns: [String]? = nil) -> SyncField {
+        SyncField(name, columns: columns, keepsLosers: true)
     }
 
     /// The field every entity has: whether the row exists (1) or was deleted (0).
@@ -97,8 +106,12 @@ package struct SyncChange: Sendable, Hashable, Codable {
     package var value: SyncValue
     package var time: HybridTime
     package var device: String
+    /// The operation that held the field on the writing device when it made this change (nil
+    /// when none did): a change that replaces another without having seen it overwrote a
+    /// concurrent edit, and the losing text goes to the conflict log.
+    package var base: String?
 
-    package init(id: String, entity: String, key: String, field: String, value: SyncValue, time: HybridTime, device: String) {
+    package init(id: String, entity: String, key: String, field: String, value: SyncValue, time: HybridTime, device: String, base: String? = nil) {
         self.id = id
         self.entity = entity
         self.key = key
@@ -106,6 +119,7 @@ package struct SyncChange: Sendable, Hashable, Codable {
         self.value = value
         self.time = time
         self.device = device
+        self.base = base
     }
 
     package var stamp: SyncStamp { SyncStamp(time: time, device: device) }

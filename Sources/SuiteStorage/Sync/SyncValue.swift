@@ -79,6 +79,12 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
         return [self]
     }
 
+    /// The value as a person reads it: a text as itself, anything else as ``description``.
+    package var displayText: String {
+        if case .text(let text) = self { return text }
+        return description
+    }
+
     package var description: String {
         switch self {
         case .null: return "null"

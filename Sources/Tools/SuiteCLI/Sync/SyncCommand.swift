@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Devices.self, Revoke.self, Logout.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Devices.self, Revoke.self, Logout.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -187,6 +187,61 @@ struct SyncCommand: AsyncParsableCommand {
         }
     }
 
+    struct Conflicts: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Texts that lost to an edit made at the same time on another device, newest first.",
+            discussion: """
+                When two devices change the same text (a todo, a note, a place's name…) without seeing each \
+                other's change, the later edit wins everywhere and the other is kept here, so that nothing \
+                written disappears silently. Copy back what you want to keep.
+
+                Example:
+                  suite sync conflicts
+                  suite sync conflicts --json
+                """)
+
+        @OptionGroup var options: CommonOptions
+        @Option(help: ArgumentHelp("Show at most this many.", valueName: "n"), transform: NumberOption.int(1...100_000, "--limit"))
+        var limit = 50
+
+        struct Entry: Encodable {
+            var store: String
+            var entity: String
+            var key: String
+            var field: String
+            var text: String
+            var writtenAt: Date
+            var device: String
+            var notedAt: Date
+        }
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            var entries: [Entry] = []
+            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
+                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+                entries += try opened.conflicts(limit: limit).map { conflict in
+                    Entry(store: store.log, entity: conflict.entity, key: conflict.key, field: conflict.field, text: conflict.value.displayText,
+                          writtenAt: Millis(conflict.time.millis).date, device: conflict.device, notedAt: conflict.notedAt)
+                }
+            }
+            entries.sort { ($0.writtenAt, $0.key) > ($1.writtenAt, $1.key) }
+            entries = Array(entries.prefix(limit))
+            if options.json {
+                try Terminal.printJSON(entries)
+                return
+            }
+            if entries.isEmpty {
+                print("No conflicts: no text lost to an edit made at the same time elsewhere.")
+                return
+            }
+            for entry in entries {
+                print("\(PeopleTime.stamp(entry.writtenAt))  \(entry.store) \(entry.entity) \(entry.field) (\(entry.key.prefix(12))):")
+                for line in entry.text.split(separator: "\n", omittingEmptySubsequences: false) { print("  \(VisibleText.visible(String(line)))") }
+            }
+        }
+    }
+
     struct Devices: AsyncParsableCommand {
         static let configuration = CommandConfiguration(abstract: "List the account's devices.")
 
@@ -339,6 +394,7 @@ struct SyncedStore: Sendable {
 protocol SyncableStoreBox: Sendable {
     func enable() throws
     func pendingCount() throws -> Int
+    func conflicts(limit: Int) throws -> [SyncConflict]
     func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
 }
 
@@ -350,6 +406,8 @@ private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: Syncable
     }
 
     func pendingCount() throws -> Int { try store.syncPendingCount() }
+
+    func conflicts(limit: Int) throws -> [SyncConflict] { try store.syncConflicts(limit: limit) }
 
     func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
         try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()
