@@ -85,6 +85,7 @@ import Testing
         ["bundle", "review"],
         ["bundle", "import", "FILE:fuzz/todo.txt"],
         ["sync", "status"],
+        ["sync", "conflicts"],
     ]
 
     func seeded() throws -> Suite {
