@@ -151,6 +151,8 @@ struct SyncCommand: AsyncParsableCommand {
             struct Store: Encodable {
                 var store: String
                 var pending: Int
+                /// Texts that lost to a concurrent edit (`suite sync conflicts`).
+                var conflicts: Int
             }
             var syncing: Bool
             var server: String?
@@ -167,7 +169,7 @@ struct SyncCommand: AsyncParsableCommand {
             var stores: [Report.Store] = []
             for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
                 let opened = try store.open(folder.appendingPathComponent(store.fileName))
-                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount()))
+                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count))
             }
             let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
                                 device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError)
@@ -181,7 +183,10 @@ struct SyncCommand: AsyncParsableCommand {
             }
             print("Server: \(account.server.absoluteString)")
             print("Account: \(account.account) (this device: \(account.deviceID))")
-            for store in stores { print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send") }
+            for store in stores {
+                let conflicts = store.conflicts == 0 ? "" : "; \(store.conflicts) text\(store.conflicts == 1 ? "" : "s") lost to edits elsewhere (suite sync conflicts)"
+                print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send\(conflicts)")
+            }
             print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
             if let error = account.lastError { print("Last error: \(error)") }
         }
