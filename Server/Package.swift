@@ -15,6 +15,8 @@ let package = Package(
         // Without the ConfigurationSupport trait: the server reads its settings from flags.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
+        // The web app's templates (escaping by default).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -29,6 +31,7 @@ let package = Package(
         .target(
             name: "SuiteServer",
             dependencies: [
+                "SuiteWeb",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdBcrypt", package: "hummingbird-auth"),
@@ -39,6 +42,18 @@ let package = Package(
                 .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOPosix", package: "swift-nio"),
                 .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ]
+        ),
+        // The local web app (`suite-server ui`): the four apps' screens over the cores.
+        .target(
+            name: "SuiteWeb",
+            dependencies: [
+                .product(name: "MotivationCore", package: "Suite"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
@@ -54,6 +69,7 @@ let package = Package(
             name: "SuiteServerTests",
             dependencies: [
                 "SuiteServer",
+                "SuiteWeb",
                 // Built for the tests that run the executable.
                 "suite-server",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),

@@ -208,7 +208,9 @@ extension BundleStore {
     public func throwBack(_ todoID: Todo.ID, in bundleID: TodoBundle.ID) throws(BundleError) -> TodoBundle {
         try changeItem(todoID, in: bundleID) { db, todo, stamp in
             try db.execute(sql: "UPDATE bundle_item SET outcome = 'thrown-back' WHERE bundle_id = ? AND todo_id = ?", arguments: [bundleID, todo.id])
-            try db.execute(sql: "UPDATE todo SET status = 'pending', bundle_id = NULL, modified_ms = ? WHERE id = ?", arguments: [stamp, todo.id])
+            // A todo that is in another bundle now (checked in there too, on another device) stays there.
+            try db.execute(sql: "UPDATE todo SET status = 'pending', bundle_id = NULL, modified_ms = ? WHERE id = ? AND (bundle_id IS NULL OR bundle_id = ?)",
+                           arguments: [stamp, todo.id, bundleID])
         }
     }
 
@@ -302,8 +304,8 @@ extension BundleStore {
             _ = try Self.loadOpenBundle(bundleID, db: db)
             let stamp = stamp
             try db.execute(sql: """
-                UPDATE todo SET status = 'pending', bundle_id = NULL, modified_ms = ?
-                WHERE id IN (SELECT todo_id FROM bundle_item WHERE bundle_id = ? AND outcome = 'open')
+                UPDATE todo SET status = 'pending', bundle_id = NULL, modified_ms = ?1
+                WHERE id IN (SELECT todo_id FROM bundle_item WHERE bundle_id = ?2 AND outcome = 'open') AND (bundle_id IS NULL OR bundle_id = ?2)
                 """, arguments: [stamp, bundleID])
             try db.execute(sql: "UPDATE bundle_item SET outcome = 'thrown-back' WHERE bundle_id = ? AND outcome = 'open'", arguments: [bundleID])
             try db.execute(sql: "UPDATE bundle SET status = 'abandoned', finished_ms = ? WHERE id = ?", arguments: [stamp, bundleID])
@@ -347,7 +349,9 @@ extension BundleStore {
         let todos = Dictionary(uniqueKeysWithValues: try fetchTodos(db, "WHERE t.id IN (SELECT todo_id FROM bundle_item WHERE bundle_id = ?)", [id]).map { ($0.id, $0) })
         let items = outcomes.compactMap { row -> BundleItem? in
             guard let todo = todos[row["todo_id"]] else { return nil }
-            return BundleItem(todo: todo, outcome: BundleItemOutcome(rawValue: row["outcome"]) ?? .open)
+            let outcome = BundleItemOutcome(rawValue: row["outcome"]) ?? .open
+            let elsewhere = outcome == .open && todo.status == .inBundle && todo.bundleID != nil && todo.bundleID != id
+            return BundleItem(todo: todo, outcome: outcome, alsoIn: elsewhere ? todo.bundleID : nil)
         }
         return TodoBundle(
             id: row["id"], uuid: UUID(uuidString: row["uuid"]) ?? UUID(), title: row["title"], icon: row["icon"],

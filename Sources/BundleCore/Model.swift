@@ -117,6 +117,17 @@ public struct BundleItem: Codable, Sendable, Hashable {
     public var todo: Todo
     /// What became of it in this bundle.
     public var outcome: BundleItemOutcome
+    /// The other bundle the todo is in now, while it is still open here: it was checked in on
+    /// two devices at once, and synced. It shows under that bundle and as "also in" this one;
+    /// throwing it back here leaves it there.
+    public var alsoIn: TodoBundle.ID?
+
+    /// Creates an item.
+    public init(todo: Todo, outcome: BundleItemOutcome, alsoIn: TodoBundle.ID? = nil) {
+        self.todo = todo
+        self.outcome = outcome
+        self.alsoIn = alsoIn
+    }
 }
 
 /// A check-in run: the todos chosen to do this time.

@@ -6,6 +6,20 @@ import Foundation
 /// The "continue to" links and the guided order are derived from ``relationships``.
 public enum SectionCatalogue {
     /// The sections in catalogue order.
+    /// What the model is, who made it, and what a walk through it does: for an app's ABOUT
+    /// screen and the intro of a first walk.
+    public static let about = """
+        The Enterprise Business Motivation Model (EBMM) is Nick Malik's model of what moves an \
+        enterprise: its business models, its goals and the influences on them. Its Business \
+        Model area describes one business in ten related sections, from the Value Proposition \
+        to Cost & Revenue Models. EBMM is published openly (CC0): http://motivationmodel.com/ebmm/
+
+        'suite bmm' walks you through those ten sections for your own business: it explains \
+        each one, follows the model's relationships from section to section, marks what is \
+        done, keeps every version you save, and shares or prints the result. The descriptions \
+        are written for this tool; the sections and relationships are EBMM's.
+        """
+
     public static let sections: [Section] = [
         Section(
             id: .valueProposition, shortID: "vp", title: "Value Proposition",

@@ -89,6 +89,38 @@ private final class BundleDevice: Sendable {
         #expect(try a.dump() == b.dump())
     }
 
+    /// The same todo checked in on two devices at once: after syncing it is in one bundle, and
+    /// shows as "also in" the other; throwing it back there leaves it where it is.
+    @Test func aTodoCheckedInTwiceAtOnceIsInOneBundleAndAlsoInTheOther() async throws {
+        let server = InMemorySyncServer()
+        let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
+        let todo = try await a.store.addTodo("Buy bread", event: "pass the bakery", preposition: .when, allowNewEvent: true)
+        for device in [a, b] { try await device.sync(server) }
+        _ = try await a.store.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc)
+        b.advance(1_000)
+        let onB = try #require(try await b.store.todos().first)
+        _ = try await b.store.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [onB.id], timeZone: utc)
+        for device in [a, b, a] { try await device.sync(server) }
+        #expect(try a.dump() == b.dump())
+        for device in [a, b] {
+            let bundles = try await device.store.openBundles()
+            #expect(bundles.count == 2)
+            let owner = try #require(try await device.store.todos(includeFinished: true).first?.bundleID)
+            let other = try #require(bundles.first { $0.id != owner })
+            #expect(other.items.map(\.alsoIn) == [owner])
+            #expect(try await device.store.bundle(owner).items.map(\.alsoIn) == [nil])
+        }
+        // Throwing it back where it is "also in" leaves it in its bundle; abandoning that one too.
+        let owner = try #require(try await b.store.todos(includeFinished: true).first?.bundleID)
+        let other = try #require(try await b.store.openBundles().first { $0.id != owner })
+        _ = try await b.store.throwBack(onB.id, in: other.id)
+        #expect(try await b.store.todos(includeFinished: true).map(\.bundleID) == [owner])
+        _ = try await b.store.abandon(other.id)
+        #expect(try await b.store.todos(includeFinished: true).map(\.status) == [.inBundle])
+        for device in [b, a] { try await device.sync(server) }
+        #expect(try a.dump() == b.dump())
+    }
+
     /// A device that did not see a completion abandons the bundle: the completion stands.
     @Test func aStaleAbandonDoesNotUndoACompletion() async throws {
         let server = InMemorySyncServer()

@@ -1,12 +1,13 @@
 import ArgumentParser
+import SuiteWeb
 
 /// `suite-server`: the root command holds only configuration.
 package struct SuiteServerCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
         commandName: "suite-server",
-        abstract: "The Suite sync server: orders and relays the devices' encrypted operations.",
+        abstract: "The Suite sync server (serve), and the four apps as a local web app (ui).",
         version: "0.1.0",
-        subcommands: [ServeCommand.self])
+        subcommands: [ServeCommand.self, UICommand.self])
 
     package init() {}
 }

@@ -85,7 +85,8 @@ enum Bundles {
             case .done: mark = "[x]"
             case .thrownBack: mark = "[<]"
             }
-            lines.append("  \(mark) #\(item.todo.id) \(item.todo.text)\(item.todo.deadline.map { " [due \($0)]" } ?? "")")
+            let elsewhere = item.alsoIn.map { " (also in bundle #\($0): checked in on two devices at once)" } ?? ""
+            lines.append("  \(mark) #\(item.todo.id) \(item.todo.text)\(item.todo.deadline.map { " [due \($0)]" } ?? "")\(elsewhere)")
         }
         if bundle.status == .open {
             lines.append(bundle.canComplete ? "All done or thrown back: 'suite bundle complete' files it." : "Mark todos with 'done ID' or 'throwback ID'; 'pull ID' adds another.")

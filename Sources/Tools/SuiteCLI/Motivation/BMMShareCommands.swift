@@ -144,17 +144,7 @@ extension BMMCommand {
         func run() { print(Self.text) }
 
         /// What the model is and what the walk does: `about`, and the intro of a first `walk`.
-        static let text = """
-                The Enterprise Business Motivation Model (EBMM) is Nick Malik's model of what moves an \
-                enterprise: its business models, its goals and the influences on them. Its Business \
-                Model area describes one business in ten related sections, from the Value Proposition \
-                to Cost & Revenue Models. EBMM is published openly (CC0): http://motivationmodel.com/ebmm/
-
-                'suite bmm' walks you through those ten sections for your own business: it explains \
-                each one, follows the model's relationships from section to section, marks what is \
-                done, keeps every version you save, and shares or prints the result. The descriptions \
-                are written for this tool; the sections and relationships are EBMM's.
-                """
+        static var text: String { SectionCatalogue.about }
     }
 }
 

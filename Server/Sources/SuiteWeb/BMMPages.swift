@@ -1,0 +1,238 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotivationCore
+
+/// The business-model pages (seed 000): the intro with the business name, a page per section
+/// (description, relationship, a large text field, Continue links marked ✓/!), GOTO with
+/// completeness, history and restore, SHARE as downloads, PRINT through the browser, ABOUT.
+struct BMMPages {
+    let app: WebApp
+
+    var store: BusinessModelStore { app.bmm }
+
+    func register(on router: Router<WebContext>) {
+        router.get("/bmm") { _, _ in try await intro() }
+        router.post("/bmm/models") { _, context in try await create(context.form) }
+        router.post("/bmm/use") { _, context in try await use(context.form) }
+        router.get("/bmm/goto") { _, _ in try await goto() }
+        router.get("/bmm/about") { _, _ in about() }
+        router.get("/bmm/section/{section}") { request, context in
+            try await section(try sectionID(context), saved: request.uri.queryParameters.get("saved") != nil)
+        }
+        router.post("/bmm/section/{section}") { _, context in try await save(try sectionID(context), context.form) }
+        router.get("/bmm/section/{section}/history") { _, context in try await history(try sectionID(context)) }
+        router.post("/bmm/section/{section}/restore") { _, context in try await restore(try sectionID(context), context.form) }
+        router.get("/bmm/share") { request, _ in try await share(force: request.uri.queryParameters.get("force") != nil) }
+        router.get("/bmm/share/{format}") { request, context in
+            try await download(context.parameters.get("format") ?? "", force: request.uri.queryParameters.get("force") != nil)
+        }
+        router.get("/bmm/print") { request, _ in try await printView(force: request.uri.queryParameters.get("force") != nil) }
+    }
+
+    private func menu(_ current: String) -> [WebPage.MenuItem] {
+        [("HOME", "/bmm"), ("GOTO", "/bmm/goto"), ("SHARE", "/bmm/share"), ("PRINT", "/bmm/print"), ("ABOUT", "/bmm/about")].map {
+            WebPage.MenuItem(label: $0.0, href: $0.1, current: $0.1 == current)
+        }
+    }
+
+    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(template, title: title, app: "bmm", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    }
+
+    private func sectionID(_ context: WebContext) throws -> SectionID {
+        guard let raw = context.parameters.get("section"), let id = SectionID(rawValue: raw) ?? SectionCatalogue.lookup(raw) else {
+            throw HTTPError(.notFound, message: "no such section")
+        }
+        return id
+    }
+
+    /// The current model, or the intro page when there is none.
+    private func currentModel() async throws -> BusinessModel? {
+        try await store.currentIfAny()
+    }
+
+    // MARK: - Intro, models
+
+    func intro(name: String = "", nameError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = ["name": name]
+        if let nameError { values["nameError"] = nameError }
+        if let model = try await currentModel() {
+            var shown: [String: Any] = ["name": model.name, "percent": model.completeness.percent]
+            if let next = model.completeness.missing.first { shown["next"] = ["id": next.rawValue, "title": next.title] }
+            values["model"] = shown
+        }
+        values["models"] = try await store.models().map { summary -> [String: Any] in
+            ["id": summary.id.uuidString, "name": summary.name, "percent": summary.percent, "current": summary.isCurrent]
+        }
+        return page("bmm-intro", title: "Business model", current: "/bmm", values: values, status: status)
+    }
+
+    func create(_ form: WebForm) async throws -> Response {
+        let name = form.first("name") ?? ""
+        do {
+            _ = try await store.create(name: name)
+        } catch {
+            return try await intro(name: name, nameError: error.description, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/bmm/section/\(SectionCatalogue.guidedOrder[0].rawValue)")
+    }
+
+    func use(_ form: WebForm) async throws -> Response {
+        guard let id = form.first("model").flatMap(UUID.init(uuidString:)) else { return WebPage.redirect("/bmm") }
+        do {
+            _ = try await store.use(id)
+        } catch {
+            // Deleted meanwhile (by the CLI or another device): the list shows what is there.
+            guard case .modelNotFound = error else { throw error }
+        }
+        return WebPage.redirect("/bmm")
+    }
+
+    func about() -> Response {
+        WebPage.page("bmm-about", title: "About", app: "bmm", menu: menu("/bmm/about"), values: ["paragraphs": SectionCatalogue.about.components(separatedBy: "\n\n")], secrets: app.secrets)
+    }
+
+    // MARK: - Sections
+
+    func goto() async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let sections = SectionCatalogue.guidedOrder.map { id -> [String: Any] in
+            ["id": id.rawValue, "title": id.title, "answered": model.isAnswered(id), "level": SectionCatalogue.section(id).level.rawValue]
+        }
+        return page("bmm-goto", title: "GOTO", current: "/bmm/goto", values: [
+            "modelName": model.name, "percent": model.completeness.percent, "hasName": model.completeness.hasName, "sections": sections,
+        ])
+    }
+
+    func section(_ id: SectionID, saved: Bool = false, text: String? = nil, confidence: String? = nil, textError: String? = nil,
+                 status: HTTPResponse.Status = .ok) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let info = SectionCatalogue.section(id)
+        let heads = try await store.heads(of: id, in: model.id)
+        let chosen = confidence ?? model.entries[id]?.confidence?.rawValue ?? ""
+        var values: [String: Any] = [
+            "id": id.rawValue, "title": id.title, "summary": info.summary, "prompts": info.prompts,
+            "modelName": model.name, "percent": model.completeness.percent, "answered": model.isAnswered(id),
+            "text": text ?? model.text(of: id), "saved": saved,
+            "confidences": ([("", "Not set")] + Confidence.allCases.map { ($0.rawValue, $0.rawValue.replacingOccurrences(of: "-", with: " ")) }).map { value, label in
+                ["value": value, "label": label, "selected": value == chosen]
+            },
+            "continueTo": SectionCatalogue.continueLinks(from: id).map { ["id": $0.rawValue, "title": $0.title, "answered": model.isAnswered($0)] },
+        ]
+        if let sentence = SectionCatalogue.leadingRelationship(to: id)?.sentence { values["sentence"] = sentence }
+        if heads.count > 1 { values["disagreeing"] = heads.map { String($0.version) }.joined(separator: ", ") }
+        if let textError { values["textError"] = textError }
+        return page("bmm-section", title: id.title, current: "", values: values, status: status)
+    }
+
+    func save(_ id: SectionID, _ form: WebForm) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let text = form.first("text") ?? ""
+        let rawConfidence = form.first("confidence") ?? ""
+        let confidence = Confidence(rawValue: rawConfidence)
+        guard rawConfidence.isEmpty || confidence != nil else {
+            return try await section(id, text: text, textError: "unknown confidence '\(rawConfidence)'", status: .unprocessableContent)
+        }
+        do {
+            let current = model.entries[id]
+            if text != model.text(of: id) || confidence != current?.confidence {
+                if text == model.text(of: id) {
+                    _ = try await store.setConfidence(confidence, section: id, in: model.id)
+                } else {
+                    _ = try await store.save(text: text, confidence: confidence, section: id, in: model.id)
+                    if confidence == nil, current?.confidence != nil { _ = try await store.setConfidence(nil, section: id, in: model.id) }
+                }
+            }
+        } catch {
+            // The text stays in the field, with the reason beside it; nothing was saved.
+            return try await section(id, text: text, confidence: rawConfidence, textError: error.description, status: .unprocessableContent)
+        }
+        if form.first("then") == "continue", let next = SectionCatalogue.continueLinks(from: id).first {
+            return WebPage.redirect("/bmm/section/\(next.rawValue)")
+        }
+        return WebPage.redirect("/bmm/section/\(id.rawValue)?saved=1")
+    }
+
+    func history(_ id: SectionID) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let heads = Set(try await store.heads(of: id, in: model.id).map(\.version))
+        let versions = try await store.history(of: id, in: model.id).reversed().map { version -> [String: Any] in
+            var row: [String: Any] = ["version": version.version, "text": version.text, "savedAt": Self.stamp(version.savedAt),
+                                      "head": heads.contains(version.version), "id": id.rawValue]
+            if let confidence = version.confidence { row["confidence"] = confidence.rawValue }
+            return row
+        }
+        var values: [String: Any] = ["id": id.rawValue, "title": id.title, "versions": versions]
+        if heads.count > 1 { values["disagreeing"] = heads.sorted().map(String.init).joined(separator: ", ") }
+        return page("bmm-history", title: "History of \(id.title)", current: "", values: values)
+    }
+
+    func restore(_ id: SectionID, _ form: WebForm) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        guard let version = form.first("version").flatMap(Int.init) else { return WebPage.redirect("/bmm/section/\(id.rawValue)/history") }
+        do {
+            _ = try await store.restore(section: id, version: version, in: model.id)
+        } catch {
+            guard case .versionNotFound = error else { throw error }
+            return WebPage.redirect("/bmm/section/\(id.rawValue)/history")
+        }
+        return WebPage.redirect("/bmm/section/\(id.rawValue)?saved=1")
+    }
+
+    // MARK: - Share, print
+
+    /// The sharing rules of `suite bmm export`: refused without a business name or the Value
+    /// Proposition unless forced; unfinished sections named as a warning.
+    private func check(_ model: BusinessModel, force: Bool) -> (refusal: String?, warning: String?) {
+        let check = model.completeness.shareCheck
+        do {
+            try check.enforce(force: force)
+        } catch {
+            return (error.description.prefix(1).uppercased() + error.description.dropFirst() + ".", check.warningText)
+        }
+        return (nil, check.warningText.map { $0.prefix(1).uppercased() + $0.dropFirst() })
+    }
+
+    func share(force: Bool) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let (refusal, warning) = check(model, force: force)
+        var values: [String: Any] = ["modelName": model.name, "forceQuery": force ? "?force=1" : ""]
+        if let refusal { values["refusal"] = refusal }
+        if let warning { values["warning"] = warning }
+        return page("bmm-share", title: "Share", current: "/bmm/share", values: values)
+    }
+
+    func download(_ format: String, force: Bool) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        guard check(model, force: force).refusal == nil else { return WebPage.redirect("/bmm/share") }
+        let base = model.name
+        switch format {
+        case "markdown": return WebPage.download(Data(ModelRenderer.markdown(model).utf8), name: "\(base).md", type: "text/markdown; charset=utf-8")
+        case "html": return WebPage.download(Data(ModelRenderer.html(model).utf8), name: "\(base).html", type: "text/html; charset=utf-8")
+        case "json": return WebPage.download(try await store.document(for: model.id).encoded(), name: "\(base).json", type: "application/json")
+        default: throw HTTPError(.notFound, message: "no such format")
+        }
+    }
+
+    func printView(force: Bool) async throws -> Response {
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        let (refusal, warning) = check(model, force: force)
+        var values: [String: Any] = ["modelName": model.name]
+        if let refusal { values["refusal"] = refusal }
+        if let warning { values["warning"] = warning }
+        values["sections"] = SectionCatalogue.guidedOrder.map { id -> [String: Any] in
+            var row: [String: Any] = ["title": id.title, "answered": model.isAnswered(id), "text": model.text(of: id)]
+            if let confidence = model.entries[id]?.confidence { row["confidence"] = confidence.rawValue }
+            return row
+        }
+        return page("bmm-print", title: "Print \(model.name)", current: "/bmm/print", values: values)
+    }
+
+    static func stamp(_ date: Date) -> String {
+        let formatter = ISO8601DateFormatter()
+        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
+        formatter.timeZone = .current
+        return formatter.string(from: date)
+    }
+}

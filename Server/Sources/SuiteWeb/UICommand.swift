@@ -1,0 +1,109 @@
+import ArgumentParser
+import Foundation
+import Hummingbird
+import Logging
+import ServiceLifecycle
+
+/// `suite-server ui [--store-dir DIR] [--listen 127.0.0.1:PORT]`: the four apps in a browser,
+/// on the local stores, for the person who started it.
+package struct UICommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "ui",
+        abstract: "Serve the four apps as a local web app on the store folder, until SIGTERM or SIGINT.",
+        discussion: """
+            The first line on standard output is the URL to open, with this run's random token \
+            (`http://127.0.0.1:PORT/?token=…`); the token becomes a cookie on the first visit. Only \
+            loopback addresses are allowed; requests naming another host are refused. The store \
+            folder is the one the suite command uses: --store-dir, else $SUITE_HOME, else \
+            $XDG_DATA_HOME/suite, else ~/.local/share/suite. Both may run at once.
+            """)
+
+    @Option(name: .customLong("store-dir"), help: ArgumentHelp("The store folder.", valueName: "dir"))
+    package var storeDirectory: String?
+
+    @Option(name: .customLong("listen"), help: ArgumentHelp("A loopback address to listen on; port 0 picks a free port.", valueName: "host:port"))
+    package var listen: WebListenAddress = WebListenAddress(host: "127.0.0.1", port: 8422)
+
+    package init() {}
+
+    package func validate() throws {
+        guard ["127.0.0.1", "::1", "localhost"].contains(listen.host) else {
+            throw ValidationError("--listen: the web app listens on loopback only (127.0.0.1 or [::1]), not \(listen.host)")
+        }
+        if storeDirectory?.isEmpty == true { throw ValidationError("--store-dir is empty") }
+    }
+
+    /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`.
+    package static func folder(storeDirectory: String?, environment: [String: String]) throws -> URL {
+        if let storeDirectory, !storeDirectory.isEmpty { return URL(fileURLWithPath: storeDirectory) }
+        if let home = environment["SUITE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg).appendingPathComponent("suite") }
+        guard let home = environment["HOME"], !home.isEmpty else {
+            throw ValidationError("cannot find the store folder: set --store-dir, SUITE_HOME or HOME")
+        }
+        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/suite")
+    }
+
+    package func run() async throws {
+        var logger = Logger(label: "suite-server-ui")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        let folder = try Self.folder(storeDirectory: storeDirectory, environment: ProcessInfo.processInfo.environment)
+        let web: WebApp
+        do {
+            web = try await WebApp(folder: folder)
+        } catch {
+            FileHandle.standardError.write(Data("suite-server: \(error)\n".utf8))
+            throw ExitCode(74)
+        }
+        let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
+        let bound = BoundPort()
+        let app = Application(
+            router: web.router(hosts: { bound.port.map { WebApp.hosts(host: host, port: $0) } ?? [] }),
+            configuration: .init(address: .hostname(host, port: listen.port), serverName: "suite-ui"),
+            onServerRunning: { channel in
+                let port = channel.localAddress?.port ?? 0
+                bound.port = port
+                let authority = host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
+                FileHandle.standardOutput.write(Data("http://\(authority)/?token=\(web.secrets.token)\n".utf8))
+            },
+            logger: logger)
+        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        configuration.maximumGracefulShutdownDuration = .seconds(5)
+        try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+/// The port the server bound, once it did.
+final class BoundPort: @unchecked Sendable {
+    private let lock = NSLock()
+    private var value: Int?
+
+    var port: Int? {
+        get { lock.withLock { value } }
+        set { lock.withLock { value = newValue } }
+    }
+}
+
+/// `--listen HOST:PORT` for the web app.
+package struct WebListenAddress: Sendable, ExpressibleByArgument {
+    package var host: String
+    package var port: Int
+
+    package init(host: String, port: Int) {
+        self.host = host
+        self.port = port
+    }
+
+    package init?(argument: String) {
+        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]), (0...65535).contains(port) else {
+            return nil
+        }
+        var host = argument[..<colon]
+        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
+        guard !host.isEmpty else { return nil }
+        self.host = String(host)
+        self.port = port
+    }
+
+    package var defaultValueDescription: String { "\(host):\(port)" }
+}

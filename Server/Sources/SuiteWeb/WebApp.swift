@@ -1,0 +1,69 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotivationCore
+
+/// The local web app: the four apps' screens over the same store folder as the `suite` command.
+package final class WebApp: Sendable {
+    package let folder: URL
+    package let secrets: WebSecrets
+    let bmm: BusinessModelStore
+
+    /// Opens (creating when missing) the stores in `folder`.
+    package init(folder: URL, secrets: WebSecrets = WebSecrets()) async throws {
+        self.folder = folder
+        self.secrets = secrets
+        bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
+    }
+
+    /// The routes, behind the guard (see ``WebGuard``) for `hosts`.
+    package func router(hosts: @escaping @Sendable () -> Set<String>) -> Router<WebContext> {
+        let router = Router(context: WebContext.self)
+        router.add(middleware: WebGuard(secrets: secrets, hosts: hosts))
+        router.get("/") { [self] _, _ in
+            WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path], secrets: secrets)
+        }
+        router.get("/live.js") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
+        }
+        BMMPages(app: self).register(on: router)
+        return router
+    }
+
+    /// The `Host` values a server listening on `host:port` accepts.
+    package static func hosts(host: String, port: Int) -> Set<String> {
+        var names: Set<String> = [host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"]
+        if host == "127.0.0.1" || host == "::1" { names.insert("localhost:\(port)") }
+        return names
+    }
+}
+
+/// The page script: nothing needs it (every page works without JavaScript); it keeps a text
+/// field's unsaved words across a reload of the same page.
+enum WebScript {
+    static let live = """
+        "use strict";
+        document.addEventListener("DOMContentLoaded", function () {
+          var area = document.querySelector("textarea[name=text]");
+          if (!area || !window.sessionStorage) return;
+          var key = "draft:" + location.pathname;
+          var form = area.form;
+          var saved = sessionStorage.getItem(key);
+          if (saved !== null && saved !== area.value && !document.querySelector("[role=alert]")) {
+            var note = document.createElement("p");
+            note.className = "note";
+            note.textContent = "You had unsaved changes here. ";
+            var restore = document.createElement("button");
+            restore.type = "button";
+            restore.textContent = "Bring them back";
+            restore.addEventListener("click", function () { area.value = saved; note.remove(); });
+            note.appendChild(restore);
+            form.insertBefore(note, form.firstChild);
+          }
+          area.addEventListener("input", function () { sessionStorage.setItem(key, area.value); });
+          form.addEventListener("submit", function () { sessionStorage.removeItem(key); });
+        });
+        """
+}

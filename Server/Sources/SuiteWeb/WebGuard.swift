@@ -1,0 +1,133 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The request context of the web app: the form of a POST, parsed and checked once.
+package struct WebContext: RequestContext {
+    package var coreContext: CoreRequestContextStorage
+    /// The fields of a submitted form (`application/x-www-form-urlencoded`), each with its values.
+    package var form: WebForm = WebForm()
+
+    package init(source: Source) {
+        coreContext = .init(source: source)
+    }
+
+    /// Forms hold at most a section's text (1 MB) and some fields.
+    package var maxUploadSize: Int { 2 * 1024 * 1024 }
+}
+
+/// What keeps the web app to the person who started it:
+///
+/// - the `Host` must be the loopback address and port it listens on (a web site that makes its
+///   own name resolve to 127.0.0.1 — DNS rebinding — is refused);
+/// - the random token of this run, from the printed URL's `?token=` (which becomes a cookie,
+///   `HttpOnly` and `SameSite=Strict`) or that cookie, on every request;
+/// - every POST carries the form token (`csrf`) of this run and, when the browser says where it
+///   comes from (`Origin`), comes from this app.
+package struct WebGuard: RouterMiddleware {
+    package typealias Context = WebContext
+
+    let secrets: WebSecrets
+    /// The `Host` values accepted: `127.0.0.1:PORT`, `localhost:PORT` (or `[::1]:PORT`), once
+    /// the port is bound (none before).
+    let hosts: @Sendable () -> Set<String>
+
+    package init(secrets: WebSecrets, hosts: @escaping @Sendable () -> Set<String>) {
+        self.secrets = secrets
+        self.hosts = hosts
+    }
+
+    package static let cookieName = "suite_ui"
+
+    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        let hosts = hosts()
+        guard let host = request.head.authority?.lowercased(), hosts.contains(host) else {
+            return WebPage.refusal(.misdirectedRequest, "This address is not the one Suite's web app listens on.")
+        }
+        if let given = request.uri.queryParameters.get("token") {
+            guard WebSecrets.same(given, secrets.token) else {
+                return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite-server ui' printed.")
+            }
+            var response = Response.redirect(to: Self.withoutToken(path: request.uri.path, query: request.uri.query), type: .found)
+            response.setCookie(Cookie(name: Self.cookieName, value: secrets.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        guard let cookie = request.cookies[Self.cookieName]?.value, WebSecrets.same(cookie, secrets.token) else {
+            return WebPage.refusal(.forbidden, "Open the URL that 'suite-server ui' printed: it carries this run's token.")
+        }
+        var context = context
+        if request.method == .post {
+            if let origin = request.headers[.origin], !hosts.contains(origin.lowercased().replacingOccurrences(of: "http://", with: "")) {
+                return WebPage.refusal(.forbidden, "A form from another site was refused.")
+            }
+            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            context.form = WebForm(urlEncoded: String(buffer: body))
+            guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, secrets.formToken) else {
+                return WebPage.refusal(.forbidden, "The form was refused: it does not carry this page's form token. Reload the page and send it again.")
+            }
+        }
+        var response = try await next(request, context)
+        response.headers[.cacheControl] = "no-store"
+        response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
+        response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        return response
+    }
+
+    /// The request's path and query without `token=…`.
+    static func withoutToken(path: String, query: String?) -> String {
+        let kept = query.map { query in
+            query.split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }.joined(separator: "&")
+        } ?? ""
+        let path = path.isEmpty ? "/" : path
+        return kept.isEmpty ? path : path + "?" + kept
+    }
+}
+
+/// The secrets of one run: the token in the printed URL and the form token.
+package struct WebSecrets: Sendable {
+    package let token: String
+    package let formToken: String
+
+    package init(token: String = WebSecrets.random(), formToken: String = WebSecrets.random()) {
+        self.token = token
+        self.formToken = formToken
+    }
+
+    /// 32 random bytes in hex.
+    package static func random() -> String {
+        var generator = SystemRandomNumberGenerator()
+        return (0..<32).map { _ in String(format: "%02x", UInt8.random(in: 0...255, using: &generator)) }.joined()
+    }
+
+    /// Compares without stopping at the first difference.
+    package static func same(_ a: String, _ b: String) -> Bool {
+        let x = Array(a.utf8), y = Array(b.utf8)
+        guard x.count == y.count else { return false }
+        var difference: UInt8 = 0
+        for index in x.indices { difference |= x[index] ^ y[index] }
+        return difference == 0
+    }
+}
+
+/// A submitted form's fields.
+package struct WebForm: Sendable {
+    package var fields: [String: [String]] = [:]
+
+    package init() {}
+
+    /// Parses `a=1&b=two+words&c=%C3%A9`.
+    package init(urlEncoded body: String) {
+        for pair in body.split(separator: "&", omittingEmptySubsequences: true) {
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            let decode = { (text: Substring) -> String in
+                String(text).replacingOccurrences(of: "+", with: " ").removingPercentEncoding ?? ""
+            }
+            fields[decode(parts[0]), default: []].append(parts.count > 1 ? decode(parts[1]) : "")
+        }
+    }
+
+    package func first(_ name: String) -> String? { fields[name]?.first }
+
+    package func all(_ name: String) -> [String] { fields[name] ?? [] }
+}

@@ -1,0 +1,173 @@
+/// The web app's templates (swift-mustache). `{{x}}` escapes; `{{{body}}}` in the layout is the
+/// page's own rendered template, never user data.
+enum WebTemplates {
+    static let all: [String: String] = [
+        "layout": layout, "refusal": refusal, "home": home,
+        "bmm-intro": bmmIntro, "bmm-section": bmmSection, "bmm-goto": bmmGoto, "bmm-history": bmmHistory,
+        "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
+    ]
+
+    static let style = """
+        :root { color-scheme: light dark; --ok: #1a7f37; --todo: #c62828; --line: #8884; }
+        * { box-sizing: border-box; }
+        body { font: 16px/1.5 system-ui, sans-serif; margin: 0; }
+        header { border-bottom: 1px solid var(--line); padding: .5rem 1rem; }
+        header nav a { margin-right: .9rem; }
+        header nav a[aria-current="page"] { font-weight: 700; }
+        nav.menu { margin-top: .35rem; font-size: .95rem; }
+        main { padding: 1rem; max-width: 60rem; }
+        textarea { width: 100%; min-height: 14rem; font: inherit; }
+        input[type=text], select { font: inherit; max-width: 100%; }
+        label { display: block; margin-top: .75rem; font-weight: 600; }
+        button { font: inherit; margin-top: .75rem; padding: .3rem .9rem; }
+        .error { color: var(--todo); font-weight: 600; }
+        .ok { color: var(--ok); }
+        .todo { color: var(--todo); }
+        .note { border-left: 4px solid var(--line); padding-left: .75rem; }
+        ul.plain { list-style: none; padding-left: 0; }
+        .inline { display: inline; }
+        .inline button { margin: 0 0 0 .5rem; padding: 0 .5rem; }
+        pre.version { white-space: pre-wrap; border: 1px solid var(--line); padding: .5rem; }
+        @media (max-width: 40rem) { main { padding: .6rem; } header nav a { display: inline-block; margin: .15rem .6rem .15rem 0; } }
+        @media print { header, nav, form, .noprint { display: none !important; } main { max-width: none; padding: 0; } body { font-size: 11pt; } h2 { break-after: avoid; } section { break-inside: avoid; } }
+        """
+
+    static let layout = """
+        <!doctype html>
+        <html lang="en">
+        <head>
+        <meta charset="utf-8">
+        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <title>{{title}} · Suite</title>
+        <style>\(style)</style>
+        <script src="/live.js" defer></script>
+        </head>
+        <body data-app="{{app}}">
+        <header>
+        <nav aria-label="Apps"><a href="/">Suite</a>{{#apps}} <a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>{{/apps}}</nav>
+        {{^empty(menu)}}<nav class="menu" aria-label="Menu">{{#menu}}<a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a> {{/menu}}</nav>{{/empty(menu)}}
+        </header>
+        <main id="main">
+        {{{body}}}
+        </main>
+        </body>
+        </html>
+        """
+
+    static let refusal = """
+        <!doctype html>
+        <html lang="en"><head><meta charset="utf-8"><title>{{title}} · Suite</title></head>
+        <body><main><h1>{{title}}</h1><p>{{message}}</p></main></body></html>
+        """
+
+    static let home = """
+        <h1>Suite</h1>
+        <ul>
+        <li><a href="/bmm">Business model</a>: walk the ten sections, see what is done, share and print.</li>
+        <li><a href="/places">Places</a> that are good for working, on a map, rated 0–5.</li>
+        <li><a href="/quotes">Quotes</a>: today's, favourites, notes and the schedule.</li>
+        <li><a href="/bundle">Bundles</a>: todos tied to what you are about to do, checked in together.</li>
+        </ul>
+        <p>The same stores as the <code>suite</code> command: {{storeDir}}</p>
+        """
+
+    static let bmmIntro = """
+        <h1>{{#model}}{{name}}{{/model}}{{^model}}Business model{{/model}}</h1>
+        <p>Ten questions about a business, after Nick Malik's Enterprise Business Motivation Model: what you offer, to whom, how it reaches them, what it takes and how it pays. Answer them in any order; the guide suggests one.</p>
+        {{#model}}
+        <p><strong>{{percent}}%</strong> answered. {{#next}}<a href="/bmm/section/{{id}}">Continue with {{title}}</a>{{/next}}{{^next}}Every section is answered.{{/next}}</p>
+        {{/model}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/bmm/models">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="name">{{#model}}Start another business model{{/model}}{{^model}}What is the business called?{{/model}}</label>
+        <input type="text" id="name" name="name" value="{{name}}" maxlength="200" required{{#nameError}} aria-invalid="true" aria-describedby="name-error"{{/nameError}}>
+        {{#nameError}}<p class="error" id="name-error">{{nameError}}</p>{{/nameError}}
+        <button type="submit">Start</button>
+        </form>
+        {{^empty(models)}}
+        <h2>Your models</h2>
+        <ul class="plain">
+        {{#models}}<li>{{#current}}<strong>{{name}}</strong> (current){{/current}}{{^current}}{{name}}
+        <form class="inline" method="post" action="/bmm/use"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="model" value="{{id}}"><button type="submit">Open</button></form>{{/current}} — {{percent}}%</li>
+        {{/models}}
+        </ul>
+        {{/empty(models)}}
+        """
+
+    static let bmmSection = """
+        <p class="noprint"><a href="/bmm/goto">GOTO</a> · {{modelName}} · {{percent}}% answered</p>
+        <h1><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> {{title}}</h1>
+        {{#sentence}}<p><em>{{sentence}}</em></p>{{/sentence}}
+        <p>{{summary}}</p>
+        <ul>{{#prompts}}<li>{{.}}</li>{{/prompts}}</ul>
+        {{#disagreeing}}<p class="note" role="note">Versions {{disagreeing}} of this section were saved on two devices at once and could not be merged line by line; it shows the latest. <a href="/bmm/section/{{id}}/history">See them</a>, restore one or save a new text to settle it.</p>{{/disagreeing}}
+        {{#saved}}<p class="ok" role="status">Saved.</p>{{/saved}}
+        <form method="post" action="/bmm/section/{{id}}">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="text">Your text</label>
+        <textarea id="text" name="text" maxlength="1000000"{{#textError}} aria-invalid="true" aria-describedby="text-error"{{/textError}}>{{text}}</textarea>
+        {{#textError}}<p class="error" id="text-error" role="alert">{{textError}}</p>{{/textError}}
+        <label for="confidence">Confidence</label>
+        <select id="confidence" name="confidence">
+        {{#confidences}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/confidences}}
+        </select>
+        <button type="submit" name="then" value="stay">Save</button>
+        {{^empty(continueTo)}}<button type="submit" name="then" value="continue">Save and continue</button>{{/empty(continueTo)}}
+        </form>
+        <h2>Continue to</h2>
+        <ul class="plain">
+        {{#continueTo}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}">{{title}}</a></li>{{/continueTo}}
+        </ul>
+        <p class="noprint"><a href="/bmm/section/{{id}}/history">History of this section</a></p>
+        """
+
+    static let bmmGoto = """
+        <h1>GOTO · {{modelName}}</h1>
+        <p><strong>{{percent}}%</strong> answered{{#hasName}}{{/hasName}}{{^hasName}}; the business has no name yet{{/hasName}}.</p>
+        <ol>
+        {{#sections}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}">{{title}}</a> <small>({{level}})</small></li>{{/sections}}
+        </ol>
+        """
+
+    static let bmmHistory = """
+        <p><a href="/bmm/section/{{id}}">Back to {{title}}</a></p>
+        <h1>History of {{title}}</h1>
+        {{#disagreeing}}<p class="note" role="note">Versions {{disagreeing}} disagree: restore the one to keep, or save a new text.</p>{{/disagreeing}}
+        {{#empty(versions)}}<p>No saved versions yet.</p>{{/empty(versions)}}
+        {{#versions}}
+        <section>
+        <h2>Version {{version}} <small>{{savedAt}}{{#confidence}} · {{confidence}}{{/confidence}}{{#head}} · current{{/head}}</small></h2>
+        <pre class="version">{{text}}</pre>
+        <form method="post" action="/bmm/section/{{id}}/restore"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="version" value="{{version}}"><button type="submit">Restore version {{version}}</button></form>
+        </section>
+        {{/versions}}
+        """
+
+    static let bmmShare = """
+        <h1>SHARE · {{modelName}}</h1>
+        {{#refusal}}<p class="error" role="alert">{{refusal}}</p>{{/refusal}}
+        {{#warning}}<p class="note">{{warning}}</p>{{/warning}}
+        <ul>
+        <li><a href="/bmm/share/markdown{{forceQuery}}">Markdown</a></li>
+        <li><a href="/bmm/share/html{{forceQuery}}">HTML</a></li>
+        <li><a href="/bmm/share/json{{forceQuery}}">JSON (with the history; imports back with <code>suite bmm import</code>)</a></li>
+        </ul>
+        {{#refusal}}<p><a href="/bmm/share?force=1">Share anyway</a></p>{{/refusal}}
+        """
+
+    static let bmmPrint = """
+        {{#refusal}}<p class="error" role="alert">{{refusal}}</p><p class="noprint"><a href="/bmm/print?force=1">Print anyway</a></p>{{/refusal}}
+        {{^refusal}}
+        {{#warning}}<p class="note noprint">{{warning}}</p>{{/warning}}
+        <p class="noprint">Use the browser's Print command; menus and buttons are left out of the page.</p>
+        <h1>{{modelName}}</h1>
+        {{#sections}}<section><h2>{{title}}</h2>{{#answered}}<p style="white-space: pre-wrap">{{text}}</p>{{#confidence}}<p><small>Confidence: {{confidence}}</small></p>{{/confidence}}{{/answered}}{{^answered}}<p><em>Not answered yet.</em></p>{{/answered}}</section>{{/sections}}
+        {{/refusal}}
+        """
+
+    static let bmmAbout = """
+        <h1>About</h1>
+        {{#paragraphs}}<p>{{.}}</p>{{/paragraphs}}
+        """
+}

@@ -1,0 +1,36 @@
+import ArgumentParser
+import Foundation
+
+/// `suite ui`: starts the local web app (`suite-server ui`) on the same store folder, when the
+/// server package's binary is installed (on $PATH or beside `suite`); otherwise says how to get it.
+struct UICommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "ui",
+        abstract: "Open the four apps in a browser (runs 'suite-server ui' on this store folder).",
+        discussion: """
+            Prints the URL to open (with this run's token) and serves until Ctrl-C. Needs \
+            suite-server, from the server package: swift build -c release --package-path Server, \
+            then put .build/release/suite-server on your PATH (or beside suite).
+
+            Example:
+              suite ui
+              suite ui --listen 127.0.0.1:8422
+            """)
+
+    @OptionGroup var options: TextOptions
+    @Option(help: ArgumentHelp("A loopback address to listen on (port 0 picks a free one).", valueName: "host:port"))
+    var listen: String?
+
+    func run() throws {
+        let folder = try options.storeFolder()
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("suite-server")
+        guard let server = Executables.find("suite-server") ?? (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) else {
+            throw CLIError.unavailable("'suite ui' needs suite-server: swift build -c release --package-path Server, then put Server/.build/release/suite-server on your PATH")
+        }
+        let arguments = [server.path, "ui", "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])
+        // The web app takes over this process: Ctrl-C and SIGTERM reach it directly.
+        let argv = arguments.map { strdup($0) } + [nil]
+        execv(server.path, argv)
+        throw CLIError.unavailable("cannot run \(server.path): \(String(cString: strerror(errno)))")
+    }
+}
