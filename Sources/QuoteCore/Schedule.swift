@@ -345,3 +345,20 @@ struct LocalDay: Comparable {
         (lhs.year, lhs.month, lhs.day) < (rhs.year, rhs.month, rhs.day)
     }
 }
+
+extension Schedule {
+    /// The times as `suite quotes schedule set` and a settings form take them: `09:00,13:30`,
+    /// or `3 between 09:00-21:00 jitter 15` (see ``parseTimes(_:)``).
+    public var timesText: String {
+        switch times {
+        case .fixed(let list): return list.map(\.description).joined(separator: ",")
+        case .spread(let count, let window, let jitter): return "\(count) between \(window)" + (jitter > 0 ? " jitter \(jitter)" : "")
+        }
+    }
+
+    /// The weekdays as ``parseWeekdays(_:)`` takes them: `mon,tue,wed`.
+    public var weekdaysText: String {
+        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
+        return weekdays.sorted().map { names[$0 - 1] }.joined(separator: ",")
+    }
+}

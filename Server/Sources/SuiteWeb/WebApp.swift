@@ -2,18 +2,25 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import MotivationCore
+import QuoteCore
 
 /// The local web app: the four apps' screens over the same store folder as the `suite` command.
 package final class WebApp: Sendable {
     package let folder: URL
     package let secrets: WebSecrets
     let bmm: BusinessModelStore
+    let quotes: QuoteStore
+    /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
+    let user: String
 
     /// Opens (creating when missing) the stores in `folder`.
     package init(folder: URL, secrets: WebSecrets = WebSecrets()) async throws {
         self.folder = folder
         self.secrets = secrets
         bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
+        quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
+        let environment = ProcessInfo.processInfo.environment
+        user = [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
     }
 
     /// The routes, behind the guard (see ``WebGuard``) for `hosts`.
@@ -29,6 +36,7 @@ package final class WebApp: Sendable {
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
         }
         BMMPages(app: self).register(on: router)
+        QuotePages(app: self).register(on: router)
         return router
     }
 

@@ -5,6 +5,8 @@ enum WebTemplates {
         "layout": layout, "refusal": refusal, "home": home,
         "bmm-intro": bmmIntro, "bmm-section": bmmSection, "bmm-goto": bmmGoto, "bmm-history": bmmHistory,
         "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
+        "quote": quote, "quotes-home": quotesHome, "quotes-empty": quotesEmpty, "quotes-list": quotesList,
+        "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
     ]
 
     static let style = """
@@ -169,5 +171,95 @@ enum WebTemplates {
     static let bmmAbout = """
         <h1>About</h1>
         {{#paragraphs}}<p>{{.}}</p>{{/paragraphs}}
+        """
+
+    /// One quote, with its favourite toggle (a partial).
+    static let quote = """
+        <blockquote class="quote">
+        <p>{{^pieces}}{{text}}{{/pieces}}{{#pieces}}{{#mark}}<mark>{{text}}</mark>{{/mark}}{{^mark}}{{text}}{{/mark}}{{/pieces}}</p>
+        {{#source}}<footer>— {{source}}</footer>{{/source}}
+        </blockquote>
+        <p class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{name}}">{{name}}</a>{{/categories}}
+        · <span class="favcount">♥ {{favoriteCount}}</span>
+        <form class="inline" method="post" action="/quotes/quote/{{id}}/favorite">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="{{back}}">
+        {{#favorite}}<input type="hidden" name="on" value="0"><button type="submit" aria-pressed="true">★ Favourite</button>{{/favorite}}
+        {{^favorite}}<input type="hidden" name="on" value="1"><button type="submit" aria-pressed="false">☆ Add to favourites</button>{{/favorite}}
+        </form></p>
+        """
+
+    static let quotesHome = """
+        <h1>{{heading}}</h1>
+        {{#quote}}{{> quote}}
+        {{#withNotes}}{{/withNotes}}
+        {{^empty(notes)}}<h2>Your notes</h2><ul>{{#notes}}<li>{{text}}</li>{{/notes}}</ul>{{/empty(notes)}}
+        <form method="post" action="/quotes/quote/{{id}}/notes">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="note">Write a note</label>
+        <input type="text" id="note" name="note" value="{{note}}" maxlength="2000"{{#noteError}} aria-invalid="true" aria-describedby="note-error"{{/noteError}}>
+        {{#noteError}}<p class="error" id="note-error" role="alert">{{noteError}}</p>{{/noteError}}
+        <button type="submit">Save the note</button>
+        </form>
+        {{/quote}}
+        <p><a href="/quotes/random{{#another}}?category={{another}}{{/another}}">Another one</a></p>
+        """
+
+    static let quotesEmpty = """
+        <h1>Quotes</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        {{^error}}<p>No quotes yet: add some with <code>suite quotes add</code> or <code>suite quotes import</code>.</p>{{/error}}
+        """
+
+    static let quotesList = """
+        <h1>{{heading}}</h1>
+        {{#empty(quotes)}}<p>None yet.</p>{{/empty(quotes)}}
+        {{#quotes}}{{> quote}}{{/quotes}}
+        """
+
+    static let quotesCategories = """
+        <h1>Categories</h1>
+        <ul>{{#categories}}<li><a href="/quotes/browse?category={{name}}">{{name}}</a> ({{count}}) · <a href="/quotes/random?category={{name}}">a random one</a></li>{{/categories}}</ul>
+        """
+
+    static let quotesSearch = """
+        <h1>Search</h1>
+        <form method="get" action="/quotes/search" role="search">
+        <label for="q">Words, "exact phrases" or prefixes*</label>
+        <input type="text" id="q" name="q" value="{{query}}"{{#error}} aria-invalid="true" aria-describedby="q-error"{{/error}}>
+        {{#error}}<p class="error" id="q-error" role="alert">{{error}}</p>{{/error}}
+        <button type="submit">Search</button>
+        </form>
+        {{#searched}}{{#empty(hits)}}<p>Nothing found.</p>{{/empty(hits)}}{{/searched}}
+        {{#hits}}{{> quote}}{{/hits}}
+        """
+
+    static let quotesHistory = """
+        <h1>Quotes you were sent</h1>
+        {{#empty(deliveries)}}<p>None yet: set a schedule in <a href="/quotes/schedule">Settings</a>.</p>{{/empty(deliveries)}}
+        {{#deliveries}}<h2><small>{{when}}</small></h2>{{#quote}}{{> quote}}{{/quote}}{{/deliveries}}
+        """
+
+    static let quotesSchedule = """
+        <h1>Settings: when quotes come</h1>
+        {{#saved}}<p class="ok" role="status">Saved.</p>{{/saved}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/quotes/schedule">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="times">Times</label>
+        <input type="text" id="times" name="times" value="{{times}}" placeholder="09:00,13:30 or 3 between 09:00-21:00 jitter 15" required>
+        <label for="weekdays">Days</label>
+        <input type="text" id="weekdays" name="weekdays" value="{{weekdays}}" placeholder="mon-fri, weekends or all">
+        <label for="quiet">Quiet hours</label>
+        <input type="text" id="quiet" name="quiet" value="{{quiet}}" placeholder="22:00-07:00,12:00-13:00">
+        <label for="tz">Time zone</label>
+        <input type="text" id="tz" name="tz" value="{{tz}}">
+        <label for="category">Only quotes of</label>
+        <select id="category" name="category"><option value="">any category</option>{{#categories}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/categories}}</select>
+        <label for="missed">Slots missed while the machine was off</label>
+        <select id="missed" name="missed">{{#missedOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/missedOptions}}</select>
+        <button type="submit">Save</button>
+        {{#hasSchedule}}<button type="submit" name="clear" value="1">Remove the schedule</button>{{/hasSchedule}}
+        </form>
+        {{^empty(next)}}<h2>Next deliveries</h2><ul>{{#next}}<li>{{when}}</li>{{/next}}</ul>{{/empty(next)}}
         """
 }

@@ -16,14 +16,8 @@ enum Schedules {
     static func stamp(_ date: Date, in timeZone: TimeZone = .current) -> String { PeopleTime.stamp(date, in: timeZone) }
 
     static func describe(_ schedule: Schedule) -> String {
-        let times: String
-        switch schedule.times {
-        case .fixed(let list): times = list.map(\.description).joined(separator: ",")
-        case .spread(let count, let window, let jitter): times = "\(count) between \(window)" + (jitter > 0 ? " jitter \(jitter)" : "")
-        }
-        let names = ["mon", "tue", "wed", "thu", "fri", "sat", "sun"]
-        var lines = ["times:    \(times)",
-                     "weekdays: \(schedule.weekdays.sorted().map { names[$0 - 1] }.joined(separator: ","))",
+        var lines = ["times:    \(schedule.timesText)",
+                     "weekdays: \(schedule.weekdaysText)",
                      "zone:     \(schedule.timeZoneIdentifier)",
                      "missed:   \(schedule.missedSlots.rawValue)"]
         if !schedule.quietHours.isEmpty { lines.append("quiet:    \(schedule.quietHours.map(\.description).joined(separator: ","))") }

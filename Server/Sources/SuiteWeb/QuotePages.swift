@@ -1,0 +1,235 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import QuoteCore
+
+/// The quote pages (seed 002): today's quote, another random one, the favourite toggle with its
+/// count, categories, search with highlights, favourites, notes, the delivery history, and the
+/// schedule as a settings form. The user is the one the CLI uses (`$USER`).
+struct QuotePages {
+    let app: WebApp
+
+    var store: QuoteStore { app.quotes }
+    var user: String { app.user }
+
+    func register(on router: Router<WebContext>) {
+        router.get("/quotes") { _, _ in try await home() }
+        router.get("/quotes/random") { request, _ in try await random(category: request.uri.queryParameters.get("category")) }
+        router.get("/quotes/quote/{id}") { _, context in try await quotePage(try quoteID(context)) }
+        router.post("/quotes/quote/{id}/favorite") { _, context in try await favorite(try quoteID(context), context.form) }
+        router.post("/quotes/quote/{id}/notes") { _, context in try await addNote(try quoteID(context), context.form) }
+        router.get("/quotes/favorites") { _, _ in try await list(title: "Favourites", current: "/quotes/favorites", quotes: try await store.favorites(user: user)) }
+        router.get("/quotes/categories") { _, _ in try await categories() }
+        router.get("/quotes/browse") { request, _ in try await browse(category: request.uri.queryParameters.get("category")) }
+        router.get("/quotes/search") { request, _ in try await search(request.uri.queryParameters.get("q") ?? "") }
+        router.get("/quotes/history") { _, _ in try await history() }
+        router.get("/quotes/schedule") { request, _ in try await schedule(saved: request.uri.queryParameters.get("saved") != nil) }
+        router.post("/quotes/schedule") { _, context in try await setSchedule(context.form) }
+    }
+
+    private func menu(_ current: String) -> [WebPage.MenuItem] {
+        [("HOME", "/quotes"), ("Another", "/quotes/random"), ("Categories", "/quotes/categories"), ("Search", "/quotes/search"),
+         ("Favourites", "/quotes/favorites"), ("History", "/quotes/history"), ("Settings", "/quotes/schedule")].map {
+            WebPage.MenuItem(label: $0.0, href: $0.1, current: $0.1 == current)
+        }
+    }
+
+    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(template, title: title, app: "quotes", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    }
+
+    private func quoteID(_ context: WebContext) throws -> Quote.ID {
+        guard let raw = context.parameters.get("id"), let number = Int64(raw), number > 0 else { throw HTTPError(.notFound, message: "no such quote") }
+        return Quote.ID(number)
+    }
+
+    /// Adds the starter collection first when the store is due it, as the CLI does.
+    private func seeded() async throws {
+        if try await store.needsStarterCollection() { _ = try await store.addStarterCollectionIfEmpty() }
+    }
+
+    /// A quote as the templates show it.
+    private func row(_ quote: Quote, favorite: Bool? = nil, back: String) -> [String: Any] {
+        var row: [String: Any] = [
+            "id": quote.id.rawValue, "text": quote.text, "favoriteCount": quote.favoriteCount, "back": back,
+            "categories": quote.categories.map { ["name": $0] },
+        ]
+        if let source = quote.source { row["source"] = source.name }
+        if let favorite { row["favorite"] = favorite }
+        return row
+    }
+
+    private func favorites() async throws -> Set<Quote.ID> {
+        Set(try await store.favorites(user: user).map(\.id))
+    }
+
+    func home() async throws -> Response {
+        try await seeded()
+        let now = Calendar.current.dateComponents([.year, .month, .day], from: Date())
+        guard let today = try await store.todaysQuote(year: now.year ?? 2026, month: now.month ?? 1, day: now.day ?? 1, user: user) else {
+            return page("quotes-empty", title: "Quotes", current: "/quotes", values: [:])
+        }
+        var quote = row(today.quote, favorite: today.isFavorite, back: "/quotes")
+        quote["notes"] = today.notes.map { ["text": $0.text] }
+        return page("quotes-home", title: "Today's quote", current: "/quotes", values: ["heading": "Today's quote", "quote": quote])
+    }
+
+    func random(category: String?) async throws -> Response {
+        try await seeded()
+        let category = category.flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            let quote = try await store.random(QuoteFilter(category: category), user: user)
+            let favorite = try await favorites().contains(quote.id)
+            return page("quotes-home", title: "A random quote", current: "/quotes/random", values: [
+                "heading": category.map { "A random quote about \($0)" } ?? "A random quote",
+                "quote": row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), "another": category ?? "",
+            ])
+        } catch {
+            return page("quotes-empty", title: "Quotes", current: "/quotes/random", values: ["error": String(describing: error)], status: .notFound)
+        }
+    }
+
+    func quotePage(_ id: Quote.ID, noteError: String? = nil, note: String = "", status: HTTPResponse.Status = .ok) async throws -> Response {
+        let quote: Quote
+        do {
+            quote = try await store.quote(id)
+        } catch {
+            throw HTTPError(.notFound, message: error.description)
+        }
+        var shown = row(quote, favorite: try await favorites().contains(id), back: "/quotes/quote/\(id.rawValue)")
+        shown["notes"] = try await store.notes(on: id, user: user).map { ["text": $0.text] }
+        var values: [String: Any] = ["heading": "Quote #\(id.rawValue)", "quote": shown, "note": note, "withNotes": true]
+        if let noteError { values["noteError"] = noteError }
+        return page("quotes-home", title: "Quote #\(id.rawValue)", current: "", values: values, status: status)
+    }
+
+    func favorite(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
+        do {
+            if form.first("on") == "1" { _ = try await store.favorite(id, user: user) } else { _ = try await store.unfavorite(id, user: user) }
+        } catch {
+            throw HTTPError(.notFound, message: error.description)
+        }
+        let back = form.first("back") ?? "/quotes"
+        // Only a path of this app: never a redirect elsewhere.
+        return WebPage.redirect(back.hasPrefix("/") && !back.hasPrefix("//") ? back : "/quotes")
+    }
+
+    func addNote(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
+        let text = form.first("note") ?? ""
+        do {
+            _ = try await store.addNote(text, on: id, user: user)
+        } catch {
+            return try await quotePage(id, noteError: error.description, note: text, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/quotes/quote/\(id.rawValue)")
+    }
+
+    func list(title: String, current: String, quotes: [Quote]) async throws -> Response {
+        let favorites = try await favorites()
+        return page("quotes-list", title: title, current: current, values: [
+            "heading": title, "quotes": quotes.map { row($0, favorite: favorites.contains($0.id), back: current) },
+        ])
+    }
+
+    func categories() async throws -> Response {
+        try await seeded()
+        let categories = try await store.categories().map { ["name": $0.name, "count": $0.count] as [String: Any] }
+        return page("quotes-categories", title: "Categories", current: "/quotes/categories", values: ["categories": categories])
+    }
+
+    func browse(category: String?) async throws -> Response {
+        let filter = QuoteFilter(category: category.flatMap { $0.isEmpty ? nil : $0 })
+        do {
+            let quotes = try await store.browse(filter, user: user, limit: 100)
+            return try await list(title: category.map { "Quotes about \($0)" } ?? "All quotes", current: "/quotes/categories", quotes: quotes)
+        } catch {
+            return page("quotes-empty", title: "Quotes", current: "/quotes/categories", values: ["error": String(describing: error)], status: .notFound)
+        }
+    }
+
+    func search(_ query: String) async throws -> Response {
+        var values: [String: Any] = ["query": query]
+        if !query.isEmpty {
+            do {
+                // Markers no quote can hold (control characters are refused in quotes), turned
+                // into <mark> by the template, each piece escaped.
+                let hits = try await store.search(query, user: user, limit: 50, markers: ("\u{1}", "\u{2}"))
+                let favorites = try await favorites()
+                values["hits"] = hits.map { hit -> [String: Any] in
+                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: "/quotes/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? ""))
+                    shown["pieces"] = Self.pieces(hit.highlighted)
+                    return shown
+                }
+                values["searched"] = true
+            } catch {
+                values["error"] = String(describing: error)
+            }
+        }
+        return page("quotes-search", title: "Search", current: "/quotes/search", values: values, status: values["error"] == nil ? .ok : .unprocessableContent)
+    }
+
+    /// `plain \u{1}match\u{2} plain` as pieces, each marked or not.
+    static func pieces(_ highlighted: String) -> [[String: Any]] {
+        var pieces: [[String: Any]] = []
+        var current = "", marked = false
+        for character in highlighted {
+            if character == "\u{1}" || character == "\u{2}" {
+                if !current.isEmpty { pieces.append(["text": current, "mark": marked]) }
+                current = ""
+                marked = character == "\u{1}"
+            } else {
+                current.append(character)
+            }
+        }
+        if !current.isEmpty { pieces.append(["text": current, "mark": marked]) }
+        return pieces
+    }
+
+    func history() async throws -> Response {
+        let deliveries = try await store.history(user: user, limit: 100).map { delivery -> [String: Any] in
+            ["when": BMMPages.stamp(delivery.deliveredAt), "quote": row(delivery.quote, back: "/quotes/history")]
+        }
+        return page("quotes-history", title: "History", current: "/quotes/history", values: ["deliveries": deliveries])
+    }
+
+    func schedule(saved: Bool = false, fields: [String: String]? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let current = try await store.schedule(user: user)
+        let values = fields ?? [
+            "times": current?.timesText ?? "", "weekdays": current?.weekdaysText ?? "mon,tue,wed,thu,fri,sat,sun",
+            "quiet": current?.quietHours.map(\.description).joined(separator: ",") ?? "",
+            "tz": current?.timeZoneIdentifier ?? TimeZone.current.identifier, "category": current?.category ?? "",
+            "missed": current?.missedSlots.rawValue ?? "latest",
+        ]
+        var shown: [String: Any] = values
+        shown["hasSchedule"] = current != nil
+        shown["saved"] = saved
+        shown["missedOptions"] = Schedule.MissedSlots.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == values["missed"]] }
+        shown["categories"] = try await store.categories().map { ["name": $0.name, "selected": $0.name == values["category"]] as [String: Any] }
+        if let error { shown["error"] = error }
+        if let current {
+            shown["next"] = current.nextSlots(after: Date(), count: 5).map { ["when": BMMPages.stamp($0)] }
+        }
+        return page("quotes-schedule", title: "Settings", current: "/quotes/schedule", values: shown, status: status)
+    }
+
+    func setSchedule(_ form: WebForm) async throws -> Response {
+        if form.first("clear") != nil {
+            try await store.setSchedule(nil, user: user)
+            return WebPage.redirect("/quotes/schedule?saved=1")
+        }
+        let fields = ["times", "weekdays", "quiet", "tz", "category", "missed"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
+        do {
+            let quiet = try fields["quiet", default: ""].split(separator: ",").map { range throws(QuoteError) in
+                try TimeRange.parse(range.trimmingCharacters(in: .whitespaces))
+            }
+            let schedule = try Schedule(
+                times: try Schedule.parseTimes(fields["times", default: ""]), weekdays: try Schedule.parseWeekdays(fields["weekdays", default: ""]),
+                quietHours: quiet, timeZoneIdentifier: fields["tz", default: ""],
+                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: Schedule.MissedSlots(rawValue: fields["missed", default: ""]) ?? .latest)
+            try await store.setSchedule(schedule, user: user)
+        } catch {
+            return try await schedule(fields: fields, error: error.description, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/quotes/schedule?saved=1")
+    }
+}
