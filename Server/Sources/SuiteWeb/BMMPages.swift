@@ -18,16 +18,16 @@ struct BMMPages {
         router.get("/bmm/goto") { _, _ in try await goto() }
         router.get("/bmm/about") { _, _ in about() }
         router.get("/bmm/section/{section}") { request, context in
-            try await section(try sectionID(context), saved: request.uri.queryParameters.get("saved") != nil)
+            try await section(try sectionID(context), saved: WebForm.query(request).first("saved") != nil)
         }
         router.post("/bmm/section/{section}") { _, context in try await save(try sectionID(context), context.form) }
         router.get("/bmm/section/{section}/history") { _, context in try await history(try sectionID(context)) }
         router.post("/bmm/section/{section}/restore") { _, context in try await restore(try sectionID(context), context.form) }
-        router.get("/bmm/share") { request, _ in try await share(force: request.uri.queryParameters.get("force") != nil) }
+        router.get("/bmm/share") { request, _ in try await share(force: WebForm.query(request).first("force") != nil) }
         router.get("/bmm/share/{format}") { request, context in
-            try await download(context.parameters.get("format") ?? "", force: request.uri.queryParameters.get("force") != nil)
+            try await download(context.parameters.get("format") ?? "", force: WebForm.query(request).first("force") != nil)
         }
-        router.get("/bmm/print") { request, _ in try await printView(force: request.uri.queryParameters.get("force") != nil) }
+        router.get("/bmm/print") { request, _ in try await printView(force: WebForm.query(request).first("force") != nil) }
     }
 
     private func menu(_ current: String) -> [WebPage.MenuItem] {

@@ -14,16 +14,16 @@ struct QuotePages {
 
     func register(on router: Router<WebContext>) {
         router.get("/quotes") { _, _ in try await home() }
-        router.get("/quotes/random") { request, _ in try await random(category: request.uri.queryParameters.get("category")) }
+        router.get("/quotes/random") { request, _ in try await random(category: WebForm.query(request).first("category")) }
         router.get("/quotes/quote/{id}") { _, context in try await quotePage(try quoteID(context)) }
         router.post("/quotes/quote/{id}/favorite") { _, context in try await favorite(try quoteID(context), context.form) }
         router.post("/quotes/quote/{id}/notes") { _, context in try await addNote(try quoteID(context), context.form) }
         router.get("/quotes/favorites") { _, _ in try await list(title: "Favourites", current: "/quotes/favorites", quotes: try await store.favorites(user: user)) }
         router.get("/quotes/categories") { _, _ in try await categories() }
-        router.get("/quotes/browse") { request, _ in try await browse(category: request.uri.queryParameters.get("category")) }
-        router.get("/quotes/search") { request, _ in try await search(request.uri.queryParameters.get("q") ?? "") }
+        router.get("/quotes/browse") { request, _ in try await browse(category: WebForm.query(request).first("category")) }
+        router.get("/quotes/search") { request, _ in try await search(WebForm.query(request).first("q") ?? "") }
         router.get("/quotes/history") { _, _ in try await history() }
-        router.get("/quotes/schedule") { request, _ in try await schedule(saved: request.uri.queryParameters.get("saved") != nil) }
+        router.get("/quotes/schedule") { request, _ in try await schedule(saved: WebForm.query(request).first("saved") != nil) }
         router.post("/quotes/schedule") { _, context in try await setSchedule(context.form) }
     }
 

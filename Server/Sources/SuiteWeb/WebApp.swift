@@ -1,3 +1,4 @@
+import BundleCore
 import Foundation
 import HTTPTypes
 import Hummingbird
@@ -10,6 +11,7 @@ package final class WebApp: Sendable {
     package let secrets: WebSecrets
     let bmm: BusinessModelStore
     let quotes: QuoteStore
+    let bundles: BundleStore
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 
@@ -19,6 +21,7 @@ package final class WebApp: Sendable {
         self.secrets = secrets
         bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
         quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
+        bundles = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
         let environment = ProcessInfo.processInfo.environment
         user = [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
     }
@@ -37,6 +40,7 @@ package final class WebApp: Sendable {
         }
         BMMPages(app: self).register(on: router)
         QuotePages(app: self).register(on: router)
+        BundlePages(app: self).register(on: router)
         return router
     }
 

@@ -127,6 +127,11 @@ package struct WebForm: Sendable {
         }
     }
 
+    /// The request's query, read as a form sent with GET (`+` is a space).
+    package static func query(_ request: Request) -> WebForm {
+        WebForm(urlEncoded: request.uri.query ?? "")
+    }
+
     package func first(_ name: String) -> String? { fields[name]?.first }
 
     package func all(_ name: String) -> [String] { fields[name] ?? [] }

@@ -6,6 +6,8 @@ enum WebTemplates {
         "bmm-intro": bmmIntro, "bmm-section": bmmSection, "bmm-goto": bmmGoto, "bmm-history": bmmHistory,
         "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
         "quote": quote, "quotes-home": quotesHome, "quotes-empty": quotesEmpty, "quotes-list": quotesList,
+        "bundle-home": bundleHome, "bundle-checkin": bundleCheckIn, "bundle-bundle": bundleBundle, "bundle-review": bundleReview,
+        "bundle-all": bundleAll, "todo": todo,
         "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
     ]
 
@@ -261,5 +263,112 @@ enum WebTemplates {
         {{#hasSchedule}}<button type="submit" name="clear" value="1">Remove the schedule</button>{{/hasSchedule}}
         </form>
         {{^empty(next)}}<h2>Next deliveries</h2><ul>{{#next}}<li>{{when}}</li>{{/next}}</ul>{{/empty(next)}}
+        """
+
+    /// One todo's line (a partial).
+    static let todo = """
+        {{text}}{{#trigger}} <small>({{trigger}})</small>{{/trigger}}{{#deadline}} <small>[due {{deadline}}]</small>{{/deadline}}
+        """
+
+    static let bundleHome = """
+        <h1>Bundles</h1>
+        {{^empty(open)}}<h2>Open bundles</h2><ul>{{#open}}<li><a href="/bundle/bundles/{{id}}">{{icon}} {{title}}</a> ({{event}})</li>{{/open}}</ul>{{/empty(open)}}
+        <h2>Add a todo</h2>
+        {{#error}}<p class="error" id="todo-error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/bundle/todos">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="text">What to do</label>
+        <input type="text" id="text" name="text" value="{{text}}" maxlength="500" required{{#error}} aria-invalid="true" aria-describedby="todo-error"{{/error}}>
+        <fieldset><legend>When</legend>
+        {{#prepositions}}<label class="inline"><input type="radio" name="preposition" value="{{value}}"{{#checked}} checked{{/checked}}> {{label}}</label> {{/prepositions}}
+        </fieldset>
+        <label for="event">Trigger event</label>
+        <input type="text" id="event" name="event" value="{{event}}" list="events" placeholder="go to the bank">
+        <datalist id="events">{{#events}}<option value="{{name}}">{{/events}}</datalist>
+        <label class="inline"><input type="checkbox" name="newEvent" value="1"> a new event even if it looks like one I have</label>
+        <label for="deadline">Deadline</label>
+        <input type="date" id="deadline" name="deadline" value="{{deadline}}">
+        <button type="submit">Add</button>
+        </form>
+        <h2>Waiting ({{count(todos)}})</h2>
+        {{#empty(todos)}}<p>Nothing waiting.</p>{{/empty(todos)}}
+        <ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
+        """
+
+    static let bundleCheckIn = """
+        <h1>Check in</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="get" action="/bundle/checkin">
+        <fieldset><legend>Where are you?</legend>
+        <label class="inline"><input type="radio" name="direction" value="about-to"{{#aboutTo}} checked{{/aboutTo}}> I'm about to…</label>
+        <label class="inline"><input type="radio" name="direction" value="just-finished"{{^aboutTo}} checked{{/aboutTo}}> I just finished…</label>
+        </fieldset>
+        <label for="event">Trigger event</label>
+        <select id="event" name="event">{{#events}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/events}}</select>
+        <button type="submit">See what to bundle</button>
+        </form>
+        {{#eventName}}
+        <h2>{{phrase}} {{eventName}}</h2>
+        {{#empty(offered)}}<p>Nothing to bundle for that.</p>{{/empty(offered)}}
+        {{^empty(offered)}}
+        <form method="post" action="/bundle/checkin">
+        <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="event" value="{{eventName}}"><input type="hidden" name="direction" value="{{direction}}">
+        <ul class="plain">{{#offered}}<li><label class="inline"><input type="checkbox" name="todo" value="{{id}}" checked> {{> todo}}</label></li>{{/offered}}</ul>
+        <button type="submit">Bundle them</button>
+        </form>
+        {{/empty(offered)}}
+        {{/eventName}}
+        """
+
+    static let bundleBundle = """
+        <h1>{{icon}} {{title}}</h1>
+        <p>{{phrase}} {{event}} · {{status}}</p>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <ul class="plain checklist">
+        {{#items}}<li>{{#done}}<span class="ok" aria-label="done">✓</span> <s>{{text}}</s>{{/done}}{{#thrownBack}}<span aria-label="thrown back">↩</span> {{text}} <small>(thrown back)</small>{{/thrownBack}}{{#itemOpen}}<span aria-label="to do">☐</span> {{> todo}}{{#alsoIn}} <small>(also in <a href="/bundle/bundles/{{alsoIn}}">bundle #{{alsoIn}}</a>: checked in on two devices at once)</small>{{/alsoIn}}
+        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/done"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit">Done</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/throwback"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit">Throw back</button></form>{{/itemOpen}}</li>
+        {{/items}}
+        </ul>
+        {{#isOpen}}
+        {{^empty(pullable)}}
+        <form method="post" action="/bundle/bundles/{{id}}/pull"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="pull">Pull another</label><select id="pull" name="todo">{{#pullable}}<option value="{{id}}">{{text}}</option>{{/pullable}}</select>
+        <button type="submit">Pull</button></form>
+        {{/empty(pullable)}}
+        <form method="post" action="/bundle/bundles/{{id}}/rename"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="title">Title</label><input type="text" id="title" name="title" value="{{title}}" maxlength="200"><button type="submit">Rename</button></form>
+        <form method="post" action="/bundle/bundles/{{id}}/icon"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="icon">Icon</label><input type="text" id="icon" name="icon" value="{{icon}}" maxlength="16"><button type="submit">Change icon</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{id}}/complete"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit"{{^canComplete}} aria-describedby="complete-hint"{{/canComplete}}>Complete</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{id}}/abandon"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Abandon</button></form>
+        {{^canComplete}}<p id="complete-hint"><small>Complete files the bundle once every todo is done or thrown back.</small></p>{{/canComplete}}
+        {{/isOpen}}
+        """
+
+    static let bundleReview = """
+        <h1>Review</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="get" action="/bundle/review"><label for="event">By event</label>
+        <select id="event" name="event"><option value="">every event</option>{{#events}}<option value="{{name}}">{{name}}</option>{{/events}}</select>
+        <button type="submit">Show</button></form>
+        {{#event}}<p>Bundles of <strong>{{event}}</strong>.</p>{{/event}}
+        {{#empty(days)}}<p>No completed bundles yet.</p>{{/empty(days)}}
+        {{#days}}<h2>{{day}}</h2><ul>{{#bundles}}<li><a href="/bundle/bundles/{{id}}">{{icon}} {{title}}</a> ({{event}}): {{done}} of {{count}} done</li>{{/bundles}}</ul>{{/days}}
+        """
+
+    static let bundleAll = """
+        <h1>All todos</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <datalist id="events">{{#events}}<option value="{{name}}">{{/events}}</datalist>
+        <ul class="plain">
+        {{#todos}}<li>#{{id}} {{> todo}} <small>{{status}}</small>
+        {{#pending}}<details><summary>Change trigger</summary>
+        <form method="post" action="/bundle/todos/{{id}}/move"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="p{{id}}">When</label><select id="p{{id}}" name="preposition">{{#prepositions}}<option value="{{value}}">{{label}}</option>{{/prepositions}}</select>
+        <label for="e{{id}}">Event</label><input type="text" id="e{{id}}" name="event" list="events">
+        <button type="submit">Move</button></form></details>{{/pending}}
+        </li>{{/todos}}
+        </ul>
         """
 }

@@ -1,0 +1,224 @@
+import BundleCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+
+/// The bundle pages (seed 003): add a todo before/after/when/with no preference and a deadline;
+/// check in ("I'm about to…" / "I just finished…") picking the todos offered; the bundle's
+/// checklist (done, throw back, pull another, title and icon, complete or abandon); review by date
+/// and by event; every todo with "change trigger".
+struct BundlePages {
+    let app: WebApp
+
+    var store: BundleStore { app.bundles }
+    var zone: TimeZone { .current }
+
+    func register(on router: Router<WebContext>) {
+        router.get("/bundle") { _, _ in try await home() }
+        router.post("/bundle/todos") { _, context in try await addTodo(context.form) }
+        router.get("/bundle/checkin") { request, _ in
+            try await offer(event: WebForm.query(request).first("event") ?? "", direction: WebForm.query(request).first("direction") ?? "")
+        }
+        router.post("/bundle/checkin") { _, context in try await checkIn(context.form) }
+        router.get("/bundle/bundles/{id}") { _, context in try await bundlePage(try bundleID(context)) }
+        router.post("/bundle/bundles/{id}/{action}") { _, context in
+            try await change(try bundleID(context), action: context.parameters.get("action") ?? "", context.form)
+        }
+        router.get("/bundle/review") { request, _ in try await review(event: WebForm.query(request).first("event")) }
+        router.get("/bundle/all") { _, _ in try await all() }
+        router.post("/bundle/todos/{id}/move") { _, context in try await move(try todoID(context), context.form) }
+    }
+
+    private func menu(_ current: String) -> [WebPage.MenuItem] {
+        [("HOME", "/bundle"), ("Check in", "/bundle/checkin"), ("Review", "/bundle/review"), ("All todos", "/bundle/all")].map {
+            WebPage.MenuItem(label: $0.0, href: $0.1, current: $0.1 == current)
+        }
+    }
+
+    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(template, title: title, app: "bundle", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    }
+
+    private func bundleID(_ context: WebContext) throws -> TodoBundle.ID {
+        guard let raw = context.parameters.get("id"), let id = TodoBundle.ID(raw), id.rawValue > 0 else { throw HTTPError(.notFound, message: "no such bundle") }
+        return id
+    }
+
+    private func todoID(_ context: WebContext) throws -> Todo.ID {
+        guard let raw = context.parameters.get("id"), let id = Todo.ID(raw), id.rawValue > 0 else { throw HTTPError(.notFound, message: "no such todo") }
+        return id
+    }
+
+    private func row(_ todo: Todo) -> [String: Any] {
+        var row: [String: Any] = ["id": todo.id.rawValue, "text": todo.text, "status": todo.status.rawValue, "pending": todo.status == .pending]
+        if let event = todo.eventName, todo.preposition != .none { row["trigger"] = "\(todo.preposition.rawValue) \(event)" }
+        if let deadline = todo.deadline { row["deadline"] = deadline.description }
+        if !todo.notes.isEmpty { row["notes"] = todo.notes }
+        return row
+    }
+
+    private func events() async throws -> [[String: Any]] {
+        try await store.events().map { ["name": $0.name] }
+    }
+
+    // MARK: - The pile
+
+    func home(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = [
+            "todos": try await store.todos().map(row),
+            "open": try await store.openBundles().map { ["id": $0.id.rawValue, "title": $0.title, "icon": $0.icon, "event": $0.eventName] },
+            "events": try await events(),
+            "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadline": fields["deadline"] ?? "",
+            "prepositions": Preposition.allCases.map { preposition -> [String: Any] in
+                ["value": preposition.rawValue, "label": preposition == .none ? "no preference" : preposition.rawValue,
+                 "checked": preposition.rawValue == (fields["preposition"] ?? "before")]
+            },
+        ]
+        if let error { values["error"] = error }
+        return page("bundle-home", title: "Bundles", current: "/bundle", values: values, status: status)
+    }
+
+    func addTodo(_ form: WebForm) async throws -> Response {
+        let fields = ["text", "event", "preposition", "deadline"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
+        let preposition = Preposition(rawValue: fields["preposition", default: ""]) ?? .none
+        let event = fields["event", default: ""].trimmingCharacters(in: .whitespaces)
+        do {
+            let deadline = try fields["deadline", default: ""].isEmpty ? nil : Deadline.parse(fields["deadline", default: ""], timeZone: zone)
+            _ = try await store.addTodo(fields["text", default: ""], event: preposition == .none || event.isEmpty ? nil : event,
+                                        preposition: event.isEmpty ? .none : preposition, deadline: deadline,
+                                        allowNewEvent: form.first("newEvent") == "1")
+        } catch {
+            return try await home(fields: fields, error: String(describing: error), status: .unprocessableContent)
+        }
+        return WebPage.redirect("/bundle")
+    }
+
+    // MARK: - Check-in
+
+    func offer(event: String, direction: String, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = ["events": try await events().map { row in
+            var row = row
+            row["selected"] = (row["name"] as? String) == event
+            return row
+        }, "event": event, "aboutTo": direction != CheckInDirection.justFinished.rawValue]
+        if !event.isEmpty {
+            do {
+                let offered = try await store.offer(event: event, direction: CheckInDirection(rawValue: direction) ?? .aboutTo, timeZone: zone)
+                values["offered"] = offered.todos.map(row)
+                values["eventName"] = offered.event.name
+                values["direction"] = (CheckInDirection(rawValue: direction) ?? .aboutTo).rawValue
+                values["phrase"] = (CheckInDirection(rawValue: direction) ?? .aboutTo) == .aboutTo ? "I'm about to" : "I just finished"
+            } catch {
+                values["error"] = String(describing: error)
+            }
+        }
+        if let error { values["error"] = error }
+        return page("bundle-checkin", title: "Check in", current: "/bundle/checkin", values: values, status: values["error"] == nil ? status : .unprocessableContent)
+    }
+
+    func checkIn(_ form: WebForm) async throws -> Response {
+        let event = form.first("event") ?? "", direction = form.first("direction") ?? ""
+        let chosen = form.all("todo").compactMap { Todo.ID($0) }
+        do {
+            let bundle = try await store.checkIn(event: event, direction: CheckInDirection(rawValue: direction) ?? .aboutTo, todoIDs: chosen, timeZone: zone)
+            return WebPage.redirect("/bundle/bundles/\(bundle.id.rawValue)")
+        } catch {
+            return try await offer(event: event, direction: direction, error: String(describing: error), status: .unprocessableContent)
+        }
+    }
+
+    // MARK: - A bundle
+
+    func bundlePage(_ id: TodoBundle.ID, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let bundle: TodoBundle
+        do {
+            bundle = try await store.bundle(id)
+        } catch {
+            throw HTTPError(.notFound, message: String(describing: error))
+        }
+        let open = bundle.status == .open
+        var values: [String: Any] = [
+            "id": id.rawValue, "title": bundle.title, "icon": bundle.icon, "event": bundle.eventName, "phrase": bundle.direction.phrase,
+            "status": bundle.status.rawValue, "isOpen": open, "canComplete": bundle.canComplete,
+            "items": bundle.items.map { item -> [String: Any] in
+                var row = row(item.todo)
+                row["done"] = item.outcome == .done
+                row["thrownBack"] = item.outcome == .thrownBack
+                row["itemOpen"] = item.outcome == .open && open
+                row["bundle"] = id.rawValue
+                if let other = item.alsoIn { row["alsoIn"] = other.rawValue }
+                return row
+            },
+        ]
+        if open {
+            values["pullable"] = try await store.todos().filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
+        }
+        if let error { values["error"] = error }
+        return page("bundle-bundle", title: bundle.title, current: "", values: values, status: status)
+    }
+
+    func change(_ id: TodoBundle.ID, action: String, _ form: WebForm) async throws -> Response {
+        let todo = form.first("todo").flatMap { Todo.ID($0) }
+        do {
+            switch (action, todo) {
+            case ("done", let todo?): _ = try await store.markDone(todo, in: id)
+            case ("throwback", let todo?): _ = try await store.throwBack(todo, in: id)
+            case ("pull", let todo?): _ = try await store.pull(todo, into: id)
+            case ("rename", _): _ = try await store.renameBundle(id, to: form.first("title") ?? "")
+            case ("icon", _): _ = try await store.setIcon(id, to: form.first("icon") ?? "")
+            case ("complete", _): _ = try await store.complete(id)
+            case ("abandon", _): _ = try await store.abandon(id)
+            default: throw HTTPError(.notFound, message: "no such action")
+            }
+        } catch let error as HTTPError {
+            throw error
+        } catch {
+            return try await bundlePage(id, error: String(describing: error), status: .unprocessableContent)
+        }
+        return WebPage.redirect("/bundle/bundles/\(id.rawValue)")
+    }
+
+    // MARK: - Review, all todos
+
+    func review(event: String?) async throws -> Response {
+        var values: [String: Any] = ["events": try await events()]
+        do {
+            let bundles = try await store.review(event: event.flatMap { $0.isEmpty ? nil : $0 })
+            let formatter = DateFormatter()
+            formatter.dateStyle = .full
+            formatter.timeStyle = .none
+            var days: [(String, [[String: Any]])] = []
+            for bundle in bundles.reversed() {
+                let day = formatter.string(from: bundle.finishedAt ?? bundle.createdAt)
+                let shown: [String: Any] = ["id": bundle.id.rawValue, "title": bundle.title, "icon": bundle.icon, "event": bundle.eventName,
+                                            "done": bundle.items.filter { $0.outcome == .done }.count, "count": bundle.items.count]
+                if days.last?.0 == day { days[days.count - 1].1.append(shown) } else { days.append((day, [shown])) }
+            }
+            values["days"] = days.map { ["day": $0.0, "bundles": $0.1] }
+            if let event, !event.isEmpty { values["event"] = event }
+        } catch {
+            values["error"] = String(describing: error)
+        }
+        return page("bundle-review", title: "Review", current: "/bundle/review", values: values)
+    }
+
+    func all(error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = [
+            "todos": try await store.todos(includeFinished: true).map(row), "events": try await events(),
+            "prepositions": Preposition.allCases.map { ["value": $0.rawValue, "label": $0 == .none ? "no preference" : $0.rawValue] },
+        ]
+        if let error { values["error"] = error }
+        return page("bundle-all", title: "All todos", current: "/bundle/all", values: values, status: status)
+    }
+
+    func move(_ id: Todo.ID, _ form: WebForm) async throws -> Response {
+        let event = (form.first("event") ?? "").trimmingCharacters(in: .whitespaces)
+        let preposition = Preposition(rawValue: form.first("preposition") ?? "")
+        do {
+            _ = try await store.moveTodo(id, event: event.isEmpty ? nil : event, preposition: preposition, allowNewEvent: form.first("newEvent") == "1")
+        } catch {
+            return try await all(error: String(describing: error), status: .unprocessableContent)
+        }
+        return WebPage.redirect("/bundle/all")
+    }
+}
