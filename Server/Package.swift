@@ -53,6 +53,7 @@ let package = Package(
                 .product(name: "MotivationCore", package: "Suite"),
                 .product(name: "QuoteCore", package: "Suite"),
                 .product(name: "BundleCore", package: "Suite"),
+                .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

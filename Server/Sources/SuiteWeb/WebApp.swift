@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import MotivationCore
 import QuoteCore
+import WorkplaceCore
 
 /// The local web app: the four apps' screens over the same store folder as the `suite` command.
 package final class WebApp: Sendable {
@@ -12,6 +13,7 @@ package final class WebApp: Sendable {
     let bmm: BusinessModelStore
     let quotes: QuoteStore
     let bundles: BundleStore
+    let places: PlaceStore
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 
@@ -22,6 +24,7 @@ package final class WebApp: Sendable {
         bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
         quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
         bundles = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
+        places = try await PlaceStore.open(at: folder.appendingPathComponent(PlaceStore.fileName))
         let environment = ProcessInfo.processInfo.environment
         user = [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
     }
@@ -41,6 +44,7 @@ package final class WebApp: Sendable {
         BMMPages(app: self).register(on: router)
         QuotePages(app: self).register(on: router)
         BundlePages(app: self).register(on: router)
+        PlacePages(app: self).register(on: router)
         return router
     }
 

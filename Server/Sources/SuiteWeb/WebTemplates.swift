@@ -7,7 +7,7 @@ enum WebTemplates {
         "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
         "quote": quote, "quotes-home": quotesHome, "quotes-empty": quotesEmpty, "quotes-list": quotesList,
         "bundle-home": bundleHome, "bundle-checkin": bundleCheckIn, "bundle-bundle": bundleBundle, "bundle-review": bundleReview,
-        "bundle-all": bundleAll, "todo": todo,
+        "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-add": placesAdd, "places-place": placesPlace,
         "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
     ]
 
@@ -32,6 +32,11 @@ enum WebTemplates {
         .inline { display: inline; }
         .inline button { margin: 0 0 0 .5rem; padding: 0 .5rem; }
         pre.version { white-space: pre-wrap; border: 1px solid var(--line); padding: .5rem; }
+        .places { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
+        .places .map { flex: 1 1 24rem; max-width: 640px; }
+        .places .map svg { width: 100%; height: auto; }
+        .places .list { flex: 1 1 14rem; }
+        fieldset.filters label { display: inline-block; margin-right: .8rem; font-weight: 400; }
         @media (max-width: 40rem) { main { padding: .6rem; } header nav a { display: inline-block; margin: .15rem .6rem .15rem 0; } }
         @media print { header, nav, form, .noprint { display: none !important; } main { max-width: none; padding: 0; } body { font-size: 11pt; } h2 { break-after: avoid; } section { break-inside: avoid; } }
         """
@@ -370,5 +375,71 @@ enum WebTemplates {
         <button type="submit">Move</button></form></details>{{/pending}}
         </li>{{/todos}}
         </ul>
+        """
+
+    static let placesMap = """
+        <h1>Places near you</h1>
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/places/location">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="location">Your location (latitude,longitude)</label>
+        <input type="text" id="location" name="location" value="{{location}}" placeholder="52.5200,13.4050" required>
+        <button type="submit">Set</button>
+        </form>
+        {{#location}}
+        <form method="get" action="/places"><fieldset class="filters"><legend>Filters</legend>
+        {{#types}}<label><input type="checkbox" name="type" value="{{value}}"{{#selected}} checked{{/selected}}> {{value}}</label>{{/types}}
+        <label><input type="checkbox" name="open" value="1"{{#openNow}} checked{{/openNow}}> open now</label>
+        {{#dimensions}}<label>{{name}} <select name="min-{{name}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select></label>{{/dimensions}}
+        <label>within <input type="text" name="radius" value="{{radius}}" size="6"> m</label>
+        <button type="submit">Show</button></fieldset></form>
+        <div class="places">
+        <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
+        <div class="list"><h2>{{count(places)}} places</h2>
+        <ol>{{#places}}<li><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
+        </div></div>
+        <p><small>Map drawn here from your store; © OpenStreetMap contributors for places from OpenStreetMap.</small></p>
+        {{/location}}
+        """
+
+    static let placesAdd = """
+        <h1>Add a place</h1>
+        {{#error}}<p class="error" id="add-error" role="alert">{{error}}</p>{{/error}}
+        <form method="post" action="/places/add">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="name">Name</label>
+        <input type="text" id="name" name="name" value="{{name}}" maxlength="200" required>
+        <label for="at">Where (latitude,longitude)</label>
+        <input type="text" id="at" name="at" value="{{at}}" required>
+        <label for="type">Kind</label>
+        <select id="type" name="type">{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
+        <button type="submit">Add</button>
+        </form>
+        """
+
+    static let placesPlace = """
+        <h1>{{name}}</h1>
+        <p>{{type}} · {{coordinate}} · from {{origin}} · {{#rated}}your pin{{/rated}}{{^rated}}not rated yet{{/rated}}{{#quality}} · quality {{quality}} of 5{{/quality}}</p>
+        {{#address}}<p>{{address}}</p>{{/address}}{{#phone}}<p>☎ {{phone}}</p>{{/phone}}{{#website}}<p>{{website}}</p>{{/website}}{{#hours}}<p>Hours: {{hours}}</p>{{/hours}}
+        {{#saved}}<p class="ok" role="status">Saved.</p>{{/saved}}
+        {{#error}}<p class="error" id="rate-error" role="alert">{{error}}</p>{{/error}}
+        <h2>Your rating</h2>
+        <form method="post" action="/places/place/{{id}}/rate">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        {{#dimensions}}<label for="r-{{name}}">{{name}} (0–5)</label>
+        <select id="r-{{name}}" name="{{name}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select>{{/dimensions}}
+        <label for="wifiMbps">Measured wifi (Mbit/s)</label>
+        <input type="text" id="wifiMbps" name="wifiMbps" value="{{wifiMbps}}" inputmode="decimal">
+        <label for="menu">Menu</label>
+        <select id="menu" name="menu">{{#menus}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/menus}}</select>
+        <label for="ptype">Kind of place</label>
+        <select id="ptype" name="type">{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
+        <label for="pin">Pin colour</label>
+        <select id="pin" name="pin">{{#pins}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/pins}}</select>
+        <label for="notes">Notes</label>
+        <textarea id="notes" name="notes" style="min-height: 5rem">{{notes}}</textarea>
+        <button type="submit">Save the rating</button>
+        </form>
+        <p><a href="/places">Back to the map</a></p>
         """
 }

@@ -1,0 +1,173 @@
+import Foundation
+import HTTPTypes
+import Hummingbird
+import WorkplaceCore
+
+/// The place pages (seed 001): a map around your location with your pins (red for places not
+/// rated yet, blue for yours, or the colour you chose) — the SVG the core draws, so it shows
+/// without internet — a list beside it, filters, a rating page with proper controls, and adding
+/// a place by its coordinates.
+struct PlacePages {
+    let app: WebApp
+
+    var store: PlaceStore { app.places }
+
+    func register(on router: Router<WebContext>) {
+        router.get("/places") { request, _ in try await map(WebForm.query(request)) }
+        router.post("/places/location") { _, context in try await setLocation(context.form) }
+        router.get("/places/add") { _, _ in try await addForm() }
+        router.post("/places/add") { _, context in try await add(context.form) }
+        router.get("/places/place/{id}") { request, context in
+            try await placePage(try placeID(context), saved: WebForm.query(request).first("saved") != nil)
+        }
+        router.post("/places/place/{id}/rate") { _, context in try await rate(try placeID(context), context.form) }
+    }
+
+    private func menu(_ current: String) -> [WebPage.MenuItem] {
+        [("Map", "/places"), ("Add a place", "/places/add")].map { WebPage.MenuItem(label: $0.0, href: $0.1, current: $0.1 == current) }
+    }
+
+    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(template, title: title, app: "places", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    }
+
+    private func placeID(_ context: WebContext) throws -> Place.ID {
+        guard let raw = context.parameters.get("id"), let id = Place.ID(raw), id.rawValue > 0 else { throw HTTPError(.notFound, message: "no such place") }
+        return id
+    }
+
+    // MARK: - The map
+
+    func map(_ query: WebForm, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = [
+            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": query.all("type").contains($0.rawValue)] },
+            "openNow": query.first("open") == "1",
+            "dimensions": RatingDimension.allCases.map { dimension -> [String: Any] in
+                let minimum = query.first("min-\(dimension.rawValue)") ?? ""
+                return ["name": dimension.rawValue, "options": [["value": "", "label": "any", "selected": minimum.isEmpty]]
+                    + (0...5).map { ["value": String($0), "label": "≥ \($0)", "selected": minimum == String($0)] }]
+            },
+            "radius": query.first("radius") ?? "1500",
+        ]
+        if let error { values["error"] = error }
+        guard let location = try await store.location() else {
+            return page("places-map", title: "Places", current: "/places", values: values, status: status)
+        }
+        values["location"] = location.coordinate.description
+        var minimums: [RatingDimension: Int] = [:]
+        for dimension in RatingDimension.allCases {
+            if let value = query.first("min-\(dimension.rawValue)").flatMap(Int.init), (0...5).contains(value) { minimums[dimension] = value }
+        }
+        let radius = Double(query.first("radius") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, 50_000) : nil } ?? 1500
+        let found = try await store.near(PlaceQuery(
+            center: location.coordinate, radius: radius, limit: 100, types: Set(query.all("type").compactMap(BusinessType.init(rawValue:))),
+            minimums: minimums, openNow: query.first("open") == "1"))
+        var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
+        if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
+        values["map"] = svg
+        values["places"] = found.map { nearby -> [String: Any] in
+            var row: [String: Any] = [
+                "id": nearby.place.id.rawValue, "name": nearby.place.name, "type": nearby.place.type.rawValue,
+                "distance": nearby.distance < 1000 ? "\(Int(nearby.distance.rounded())) m" : String(format: "%.1f km", nearby.distance / 1000),
+                "rated": nearby.place.pinState == .saved,
+            ]
+            if let open = nearby.isOpen { row["open"] = open ? "open now" : "closed now" }
+            return row
+        }
+        return page("places-map", title: "Places", current: "/places", values: values, status: status)
+    }
+
+    func setLocation(_ form: WebForm) async throws -> Response {
+        do {
+            _ = try await store.setLocation(try Coordinate.parse(form.first("location") ?? ""))
+        } catch {
+            return try await map(WebForm(), error: String(describing: error), status: .unprocessableContent)
+        }
+        return WebPage.redirect("/places")
+    }
+
+    // MARK: - Adding
+
+    func addForm(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        var values: [String: Any] = [
+            "name": fields["name"] ?? "", "at": fields["at"] ?? "",
+            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (fields["type"] ?? "cafe")] },
+        ]
+        if values["at"] as? String == "", let location = try await store.location() { values["at"] = location.coordinate.description }
+        if let error { values["error"] = error }
+        return page("places-add", title: "Add a place", current: "/places/add", values: values, status: status)
+    }
+
+    func add(_ form: WebForm) async throws -> Response {
+        let fields = ["name", "at", "type"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
+        do {
+            let place = try await store.add(PlaceRecord(
+                name: fields["name", default: ""], type: BusinessType(rawValue: fields["type", default: ""]) ?? .other,
+                coordinate: try Coordinate.parse(fields["at", default: ""]), origin: .user))
+            return WebPage.redirect("/places/place/\(place.id.rawValue)")
+        } catch {
+            return try await addForm(fields: fields, error: String(describing: error), status: .unprocessableContent)
+        }
+    }
+
+    // MARK: - A place and its rating
+
+    func placePage(_ id: Place.ID, saved: Bool = false, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let place: Place
+        do {
+            place = try await store.place(id)
+        } catch {
+            throw HTTPError(.notFound, message: String(describing: error))
+        }
+        let rating = place.rating
+        var values: [String: Any] = [
+            "id": id.rawValue, "name": place.name, "type": place.type.rawValue, "coordinate": place.coordinate.description,
+            "origin": place.origin.rawValue, "saved": saved, "rated": place.pinState == .saved,
+            "dimensions": RatingDimension.allCases.map { dimension -> [String: Any] in
+                let current = rating?.values[dimension]
+                return ["name": dimension.rawValue, "options": [["value": "", "label": "not rated", "selected": current == nil]]
+                    + (0...5).map { ["value": String($0), "label": String($0), "selected": current == $0] }]
+            },
+            "wifiMbps": rating?.wifiMbps.map { String($0) } ?? "",
+            "menus": [["value": "", "label": "not rated", "selected": rating?.menu == nil]]
+                + MenuOption.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": rating?.menu == $0] },
+            "pins": [["value": "", "label": "automatic (red, blue once rated)", "selected": rating?.pinColor == nil]]
+                + PinColor.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": rating?.pinColor == $0] },
+            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0 == place.type] },
+            "notes": rating?.notes ?? "",
+        ]
+        for (key, value) in [("address", place.address), ("phone", place.phone), ("website", place.website), ("hours", place.openingHours)] {
+            if let value, !value.isEmpty { values[key] = value }
+        }
+        if let quality = rating?.quality { values["quality"] = String(format: "%.1f", quality) }
+        if let error { values["error"] = error }
+        return page("places-place", title: place.name, current: "", values: values, status: status)
+    }
+
+    func rate(_ id: Place.ID, _ form: WebForm) async throws -> Response {
+        do {
+            var change = RatingChange()
+            for dimension in RatingDimension.allCases {
+                if let text = form.first(dimension.rawValue), !text.isEmpty { change.values[dimension] = try Rating.value(text, for: dimension) }
+            }
+            if let text = form.first("wifiMbps"), !text.isEmpty {
+                guard let mbps = Double(text), mbps.isFinite, mbps >= 0 else { throw WebInputError("wifi speed: a number of Mbit/s, like 42.5") }
+                change.wifiMbps = mbps
+            }
+            change.menu = form.first("menu").flatMap(MenuOption.init(rawValue:))
+            change.pinColor = form.first("pin").flatMap(PinColor.init(rawValue:))
+            change.type = form.first("type").flatMap(BusinessType.init(rawValue:))
+            change.notes = form.first("notes")
+            _ = try await store.rate(id, change)
+        } catch {
+            return try await placePage(id, error: String(describing: error), status: .unprocessableContent)
+        }
+        return WebPage.redirect("/places/place/\(id.rawValue)?saved=1")
+    }
+}
+
+/// Input the web app itself refuses (the cores check the rest).
+struct WebInputError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
