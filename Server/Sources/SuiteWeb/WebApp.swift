@@ -14,6 +14,7 @@ package final class WebApp: Sendable {
     let quotes: QuoteStore
     let bundles: BundleStore
     let places: PlaceStore
+    let live = LiveUpdates()
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 
@@ -27,6 +28,7 @@ package final class WebApp: Sendable {
         places = try await PlaceStore.open(at: folder.appendingPathComponent(PlaceStore.fileName))
         let environment = ProcessInfo.processInfo.environment
         user = [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
+        live.watch(self)
     }
 
     /// The routes, behind the guard (see ``WebGuard``) for `hosts`.
@@ -36,6 +38,7 @@ package final class WebApp: Sendable {
         router.get("/") { [self] _, _ in
             WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path], secrets: secrets)
         }
+        router.get("/events") { [live] _, _ in live.response() }
         router.get("/live.js") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/javascript; charset=utf-8"
@@ -61,25 +64,69 @@ package final class WebApp: Sendable {
 enum WebScript {
     static let live = """
         "use strict";
+        // Pages work without this script. With it: a section's unsaved words survive a reload,
+        // and a page follows changes made elsewhere (the CLI, another tab, a sync).
         document.addEventListener("DOMContentLoaded", function () {
+          var main = document.getElementById("main");
+          var shown = main ? main.innerHTML : "";
+          var dirty = false, leaving = false;
+          document.addEventListener("input", function () { dirty = true; });
+          // A form on its way to the server: its own change must not reload the page under it.
+          document.addEventListener("submit", function () { leaving = true; });
+          window.addEventListener("pagehide", function () { leaving = true; });
           var area = document.querySelector("textarea[name=text]");
-          if (!area || !window.sessionStorage) return;
-          var key = "draft:" + location.pathname;
-          var form = area.form;
-          var saved = sessionStorage.getItem(key);
-          if (saved !== null && saved !== area.value && !document.querySelector("[role=alert]")) {
-            var note = document.createElement("p");
-            note.className = "note";
-            note.textContent = "You had unsaved changes here. ";
-            var restore = document.createElement("button");
-            restore.type = "button";
-            restore.textContent = "Bring them back";
-            restore.addEventListener("click", function () { area.value = saved; note.remove(); });
-            note.appendChild(restore);
-            form.insertBefore(note, form.firstChild);
+          if (area && window.sessionStorage) {
+            var key = "draft:" + location.pathname;
+            var saved = sessionStorage.getItem(key);
+            if (saved !== null && saved !== area.value && !document.querySelector("[role=alert]")) {
+              var note = document.createElement("p");
+              note.className = "note";
+              note.textContent = "You had unsaved changes here. ";
+              var restore = document.createElement("button");
+              restore.type = "button";
+              restore.textContent = "Bring them back";
+              restore.addEventListener("click", function () { area.value = saved; note.remove(); dirty = true; });
+              note.appendChild(restore);
+              area.form.insertBefore(note, area.form.firstChild);
+            }
+            area.addEventListener("input", function () { sessionStorage.setItem(key, area.value); });
+            area.form.addEventListener("submit", function () { sessionStorage.removeItem(key); });
           }
-          area.addEventListener("input", function () { sessionStorage.setItem(key, area.value); });
-          form.addEventListener("submit", function () { sessionStorage.removeItem(key); });
+          if (!window.EventSource) return;
+          var app = document.body.dataset.app;
+          var events = new EventSource("/events");
+          // For tests and the curious: whether the page follows changes now, and how many it heard of.
+          events.onopen = function () { document.body.dataset.live = "connected"; };
+          events.onerror = function () { document.body.dataset.live = "reconnecting"; };
+          var heard = 0;
+          events.onmessage = function (message) {
+            document.body.dataset.heard = String(++heard);
+            if (leaving || (app && message.data !== app)) return;
+            // Only when the page would now show something else (a change made just before it
+            // was drawn is announced just after).
+            fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
+              return answer.ok ? answer.text() : null;
+            }).then(function (html) {
+              if (html === null || leaving) return;
+              var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
+              if (!fresh || fresh.innerHTML === shown) return;
+              changed();
+            }).catch(function () {});
+          };
+          function changed() {
+            if (!dirty && !document.querySelector("[role=alert]")) { location.reload(); return; }
+            if (document.getElementById("changed-elsewhere")) return;
+            var banner = document.createElement("p");
+            banner.id = "changed-elsewhere";
+            banner.className = "note";
+            banner.setAttribute("role", "status");
+            banner.textContent = "This changed elsewhere. ";
+            var link = document.createElement("a");
+            link.href = location.pathname + location.search;
+            link.textContent = "Reload (unsaved input here is lost)";
+            banner.appendChild(link);
+            main.insertBefore(banner, main.firstChild);
+          }
         });
         """
 }

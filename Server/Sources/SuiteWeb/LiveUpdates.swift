@@ -1,0 +1,112 @@
+import BundleCore
+import Foundation
+import HTTPTypes
+import Hummingbird
+import MotivationCore
+import NIOCore
+import QuoteCore
+import ServiceLifecycle
+import WorkplaceCore
+
+/// Says which app's data changed — by this app, the `suite` CLI, another tab or a sync — from
+/// the cores' observations, to every open page (server-sent events on `/events`; the page
+/// script reloads the page, or offers to when a form on it holds unsaved input).
+package final class LiveUpdates: @unchecked Sendable {
+    private let lock = NSLock()
+    private var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
+    private var watchers: [Task<Void, Never>] = []
+
+    init() {}
+
+    /// Follows what each app's pages show.
+    func watch(_ app: WebApp) {
+        let user = app.user
+        let feeds: [(String, @Sendable () async -> Void)] = [
+            ("bmm", { await Self.follow(app.bmm.observeCurrent(), as: "bmm", to: self) }),
+            ("bmm", { await Self.follow(app.bmm.observeModels(), as: "bmm", to: self) }),
+            ("quotes", { await Self.follow(app.quotes.observeFavorites(user: user), as: "quotes", to: self) }),
+            ("quotes", { await Self.follow(app.quotes.observeSchedule(user: user), as: "quotes", to: self) }),
+            ("quotes", { await Self.follow(app.quotes.observeHistory(user: user), as: "quotes", to: self) }),
+            ("bundle", { await Self.follow(app.bundles.observeTodos(includeFinished: true), as: "bundle", to: self) }),
+            ("bundle", { await Self.follow(app.bundles.observeReview(), as: "bundle", to: self) }),
+            ("bundle", { await Self.follow(app.bundles.observeCurrentBundle(), as: "bundle", to: self) }),
+            ("places", { await Self.follow(app.places.observeAllPlaces(), as: "places", to: self) }),
+            ("places", { await Self.follow(app.places.observeLocation(), as: "places", to: self) }),
+        ]
+        let tasks = feeds.map { feed in Task { await feed.1() } }
+        lock.withLock { watchers += tasks }
+    }
+
+    /// Every value after the first is a change. An observation that fails (the store busy for
+    /// longer than its timeout, say) is started again a second later, and that counts as a change.
+    private static func follow<Element, Failure>(
+        _ observation: @autoclosure @Sendable () -> StoreObservation<Element, Failure>, as app: String, to hub: LiveUpdates
+    ) async {
+        var first = true
+        while !Task.isCancelled {
+            do {
+                for try await _ in observation() {
+                    if first { first = false; continue }
+                    hub.announce(app)
+                }
+                return
+            } catch {
+                hub.trace("\(app): observation failed (\(error)); following again")
+                try? await Task.sleep(for: .seconds(1))
+            }
+        }
+    }
+
+    func trace(_ line: String) {
+        if ProcessInfo.processInfo.environment["SUITE_WEB_TRACE"] != nil {
+            FileHandle.standardError.write(Data("suite-server ui: \(line)\n".utf8))
+        }
+    }
+
+    func announce(_ app: String) {
+        let listeners = lock.withLock { Array(self.listeners.values) }
+        trace("\(app) changed; \(listeners.count) pages listening")
+        for listener in listeners { listener.yield(app) }
+    }
+
+    func listen() -> (UUID, AsyncStream<String>) {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(16))
+        let id = UUID()
+        lock.withLock { listeners[id] = continuation }
+        return (id, stream)
+    }
+
+    func stop(_ id: UUID) {
+        let listener = lock.withLock { listeners.removeValue(forKey: id) }
+        listener?.finish()
+    }
+
+    deinit {
+        for watcher in watchers { watcher.cancel() }
+    }
+
+    /// `GET /events`: `data: APP` for each change; a comment every 15 s keeps the connection open.
+    func response() -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = "text/event-stream"
+        headers[.cacheControl] = "no-cache"
+        let (id, stream) = listen()
+        return Response(status: .ok, headers: headers, body: ResponseBody { [self] writer in
+            defer { stop(id) }
+            try await writer.write(ByteBuffer(string: "retry: 1000\n\n"))
+            try await withThrowingTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    while !Task.isCancelled {
+                        try await Task.sleep(for: .seconds(15))
+                        self.lock.withLock { self.listeners[id] }?.yield("")
+                    }
+                }
+                for await app in stream.cancelOnGracefulShutdown() {
+                    try await writer.write(ByteBuffer(string: app.isEmpty ? ": keep-alive\n\n" : "data: \(app)\n\n"))
+                }
+                group.cancelAll()
+            }
+            try await writer.finish(nil)
+        })
+    }
+}
