@@ -2,6 +2,7 @@ import Foundation
 import HTTPTypes
 import Hummingbird
 import WorkplaceCore
+import WorkplaceURLSession
 
 /// The place pages (seed 001): a map around your location with your pins (red for places not
 /// rated yet, blue for yours, or the colour you chose) — the SVG the core draws, so it shows
@@ -21,6 +22,7 @@ struct PlacePages {
             try await placePage(try placeID(context), saved: WebForm.query(request).first("saved") != nil)
         }
         router.post("/places/place/{id}/rate") { _, context in try await rate(try placeID(context), context.form) }
+        registerFetching(on: router)
     }
 
     private func menu(_ current: String) -> [WebPage.MenuItem] {
@@ -90,20 +92,25 @@ struct PlacePages {
 
     func addForm(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = [
-            "name": fields["name"] ?? "", "at": fields["at"] ?? "",
+            "name": fields["name"] ?? "", "at": fields["at"] ?? "", "address": fields["address"] ?? "",
             "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (fields["type"] ?? "cafe")] },
         ]
-        if values["at"] as? String == "", let location = try await store.location() { values["at"] = location.coordinate.description }
+        if fields.isEmpty, let location = try await store.location() { values["at"] = location.coordinate.description }
         if let error { values["error"] = error }
         return page("places-add", title: "Add a place", current: "/places/add", values: values, status: status)
     }
 
     func add(_ form: WebForm) async throws -> Response {
-        let fields = ["name", "at", "type"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
+        let fields = ["name", "at", "address", "type"].reduce(into: [String: String]()) { $0[$1] = form.first($1)?.trimmingCharacters(in: .whitespaces) ?? "" }
         do {
+            // Coordinates when given; otherwise the address, looked up on OpenStreetMap.
+            let address = fields["address", default: ""]
+            let coordinate = fields["at", default: ""].isEmpty && !address.isEmpty
+                ? try await WebProviders.geocoder().geocode(address).coordinate
+                : try Coordinate.parse(fields["at", default: ""])
             let place = try await store.add(PlaceRecord(
                 name: fields["name", default: ""], type: BusinessType(rawValue: fields["type", default: ""]) ?? .other,
-                coordinate: try Coordinate.parse(fields["at", default: ""]), origin: .user))
+                coordinate: coordinate, address: address.isEmpty ? nil : address, origin: .user))
             return WebPage.redirect("/places/place/\(place.id.rawValue)")
         } catch {
             return try await addForm(fields: fields, error: String(describing: error), status: .unprocessableContent)
@@ -170,4 +177,107 @@ struct PlacePages {
 struct WebInputError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Provider fetches started from the map page, each followed on its own page until it ends.
+actor FetchJobs {
+    struct Job {
+        var provider: String
+        var messages: [String] = []
+        var started = Date()
+        var summary: String?
+        var error: String?
+        var isRunning: Bool { summary == nil && error == nil }
+    }
+
+    private var jobs: [UUID: Job] = [:]
+
+    func start(_ provider: String) -> UUID {
+        let id = UUID()
+        jobs[id] = Job(provider: provider)
+        // At most the 20 newest are kept.
+        if jobs.count > 20, let oldest = jobs.min(by: { $0.value.started < $1.value.started })?.key { jobs[oldest] = nil }
+        return id
+    }
+
+    func note(_ id: UUID, _ message: String) { jobs[id]?.messages.append(message) }
+    func finish(_ id: UUID, summary: String) { jobs[id]?.summary = summary }
+    func fail(_ id: UUID, error: String) { jobs[id]?.error = error }
+    func job(_ id: UUID) -> Job? { jobs[id] }
+}
+
+/// Where the providers are: the real services unless `SUITE_OVERPASS_URL`, `SUITE_YELP_URL` or
+/// `SUITE_NOMINATIM_URL` say otherwise (as for the `suite` command).
+enum WebProviders {
+    static let userAgent = "suite-places/0.1.0 (Suite personal productivity tools; https://github.com/suite)"
+
+    static func url(_ key: String, default fallback: String) throws -> URL {
+        let value = ProcessInfo.processInfo.environment[key] ?? fallback
+        guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else { throw WebInputError("\(key): '\(value)' is not an http(s) URL") }
+        return url
+    }
+
+    static func geocoder() throws -> NominatimGeocoder {
+        NominatimGeocoder(baseURL: try url("SUITE_NOMINATIM_URL", default: "https://nominatim.openstreetmap.org"), userAgent: userAgent,
+                          timeout: 20, client: URLSessionHTTPClient())
+    }
+
+    static func provider(_ name: String) throws -> any PlaceProvider {
+        switch name {
+        case "yelp":
+            return YelpProvider(apiKey: ProcessInfo.processInfo.environment["YELP_API_KEY"] ?? "",
+                                baseURL: try url("SUITE_YELP_URL", default: "https://api.yelp.com/v3"), timeout: 20, client: URLSessionHTTPClient())
+        default:
+            return OverpassProvider(baseURL: try url("SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"), userAgent: userAgent,
+                                    timeout: 30, client: URLSessionHTTPClient())
+        }
+    }
+}
+
+extension PlacePages {
+    func registerFetching(on router: Router<WebContext>) {
+        router.post("/places/fetch") { _, context in try await startFetch(context.form) }
+        router.get("/places/fetch/{job}") { _, context in try await fetchPage(context.parameters.get("job") ?? "") }
+    }
+
+    func startFetch(_ form: WebForm) async throws -> Response {
+        let name = form.first("provider") == "yelp" ? "yelp" : "osm"
+        let radius: Double
+        let center: Coordinate
+        let provider: any PlaceProvider
+        do {
+            guard let location = try await store.location() else { throw WorkplaceError.noLocation }
+            center = location.coordinate
+            radius = try Geo.parseDistance(form.first("radius").flatMap { $0.isEmpty ? nil : $0 } ?? "1.5km")
+            guard radius > 0 else { throw WebInputError("the radius must be more than 0") }
+            provider = try WebProviders.provider(name)
+        } catch {
+            return try await map(WebForm(), error: String(describing: error), status: .unprocessableContent)
+        }
+        let jobs = app.fetchJobs, store = self.store
+        let id = await jobs.start(provider.name)
+        Task {
+            do {
+                let records = try await provider.places(near: center, radius: radius, progress: { message in Task { await jobs.note(id, message) } })
+                let summary = try await store.upsert(records)
+                await jobs.finish(id, summary: "Fetched \(records.count) place\(records.count == 1 ? "" : "s") from \(provider.name): \(summary.added) new, \(summary.updated) refreshed.")
+            } catch {
+                await jobs.fail(id, error: String(describing: error))
+            }
+        }
+        return WebPage.redirect("/places/fetch/\(id.uuidString)")
+    }
+
+    func fetchPage(_ raw: String) async throws -> Response {
+        guard let id = UUID(uuidString: raw), let job = await app.fetchJobs.job(id) else { throw HTTPError(.notFound, message: "no such fetch") }
+        var values: [String: Any] = [
+            "provider": job.provider, "running": job.isRunning, "messages": job.messages.map { ["text": $0] },
+            "elapsed": String(format: "%.1f s", Date().timeIntervalSince(job.started)),
+        ]
+        if let summary = job.summary { values["summary"] = summary }
+        if let error = job.error { values["error"] = error }
+        var response = page("places-fetch", title: "Fetching", current: "/places", values: values)
+        if job.isRunning { response.headers[HTTPField.Name("Refresh")!] = "1" }
+        return response
+    }
 }

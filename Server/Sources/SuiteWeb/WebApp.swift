@@ -15,6 +15,7 @@ package final class WebApp: Sendable {
     let bundles: BundleStore
     let places: PlaceStore
     let live = LiveUpdates()
+    let fetchJobs = FetchJobs()
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 

@@ -7,7 +7,7 @@ enum WebTemplates {
         "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
         "quote": quote, "quotes-home": quotesHome, "quotes-empty": quotesEmpty, "quotes-list": quotesList,
         "bundle-home": bundleHome, "bundle-checkin": bundleCheckIn, "bundle-bundle": bundleBundle, "bundle-review": bundleReview,
-        "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-add": placesAdd, "places-place": placesPlace,
+        "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-add": placesAdd, "places-place": placesPlace, "places-fetch": placesFetch,
         "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
     ]
 
@@ -393,6 +393,11 @@ enum WebTemplates {
         {{#dimensions}}<label>{{name}} <select name="min-{{name}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select></label>{{/dimensions}}
         <label>within <input type="text" name="radius" value="{{radius}}" size="6"> m</label>
         <button type="submit">Show</button></fieldset></form>
+        <form method="post" action="/places/fetch"><input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="provider">Fetch places around you from</label>
+        <select id="provider" name="provider"><option value="osm">OpenStreetMap</option><option value="yelp">Yelp (needs YELP_API_KEY)</option></select>
+        <label for="fradius">within</label><input type="text" id="fradius" name="radius" value="1.5km" size="8">
+        <button type="submit">Fetch</button></form>
         <div class="places">
         <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
         <div class="list"><h2>{{count(places)}} places</h2>
@@ -410,7 +415,10 @@ enum WebTemplates {
         <label for="name">Name</label>
         <input type="text" id="name" name="name" value="{{name}}" maxlength="200" required>
         <label for="at">Where (latitude,longitude)</label>
-        <input type="text" id="at" name="at" value="{{at}}" required>
+        <input type="text" id="at" name="at" value="{{at}}" aria-describedby="where-hint">
+        <label for="address">…or its address (looked up on OpenStreetMap)</label>
+        <input type="text" id="address" name="address" value="{{address}}" aria-describedby="where-hint">
+        <p id="where-hint"><small>Coordinates win when both are given.</small></p>
         <label for="type">Kind</label>
         <select id="type" name="type">{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
         <button type="submit">Add</button>
@@ -440,6 +448,15 @@ enum WebTemplates {
         <textarea id="notes" name="notes" style="min-height: 5rem">{{notes}}</textarea>
         <button type="submit">Save the rating</button>
         </form>
+        <p><a href="/places">Back to the map</a></p>
+        """
+
+    static let placesFetch = """
+        <h1>Fetching from {{provider}}</h1>
+        {{#running}}<p role="status">Working… {{elapsed}} so far. This page updates by itself.</p>{{/running}}
+        <ul>{{#messages}}<li>{{text}}</li>{{/messages}}</ul>
+        {{#summary}}<p class="ok" role="status">{{summary}}</p>{{/summary}}
+        {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <p><a href="/places">Back to the map</a></p>
         """
 }
