@@ -15,10 +15,13 @@ struct BMMPages {
         router.get("/bmm") { _, _ in try await intro() }
         router.post("/bmm/models") { _, context in try await create(context.form) }
         router.post("/bmm/use") { _, context in try await use(context.form) }
+        router.post("/bmm/rename") { _, context in try await rename(context.form) }
         router.get("/bmm/goto") { _, _ in try await goto() }
         router.get("/bmm/about") { _, _ in about() }
         router.get("/bmm/section/{section}") { request, context in
-            try await section(try sectionID(context), saved: WebForm.query(request).first("saved") != nil)
+            let query = WebForm.query(request)
+            return try await section(try sectionID(context), saved: query.first("saved") != nil,
+                                     from: query.first("from").flatMap { SectionID(rawValue: $0) })
         }
         router.post("/bmm/section/{section}") { _, context in try await save(try sectionID(context), context.form) }
         router.get("/bmm/section/{section}/history") { _, context in try await history(try sectionID(context)) }
@@ -54,11 +57,14 @@ struct BMMPages {
 
     // MARK: - Intro, models
 
-    func intro(name: String = "", nameError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func intro(name: String = "", nameError: String? = nil, rename: String? = nil, renameError: String? = nil,
+               status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = ["name": name]
         if let nameError { values["nameError"] = nameError }
+        if let renameError { values["renameError"] = renameError }
         if let model = try await currentModel() {
-            var shown: [String: Any] = ["name": model.name, "percent": model.completeness.percent]
+            var shown: [String: Any] = ["name": model.name, "percent": model.completeness.percent, "rename": rename ?? model.name,
+                                        "first": SectionCatalogue.guidedOrder[0].rawValue, "firstTitle": SectionCatalogue.guidedOrder[0].title]
             if let next = model.completeness.missing.first { shown["next"] = ["id": next.rawValue, "title": next.title] }
             values["model"] = shown
         }
@@ -76,6 +82,18 @@ struct BMMPages {
             return try await intro(name: name, nameError: error.description, status: .unprocessableContent)
         }
         return WebPage.redirect("/bmm/section/\(SectionCatalogue.guidedOrder[0].rawValue)")
+    }
+
+    /// HOME is where the business name changes.
+    func rename(_ form: WebForm) async throws -> Response {
+        let name = form.first("rename") ?? ""
+        guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
+        do {
+            _ = try await store.rename(model.id, to: name)
+        } catch {
+            return try await intro(rename: name, renameError: error.description, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/bmm")
     }
 
     func use(_ form: WebForm) async throws -> Response {
@@ -105,14 +123,14 @@ struct BMMPages {
         ])
     }
 
-    func section(_ id: SectionID, saved: Bool = false, text: String? = nil, confidence: String? = nil, textError: String? = nil,
-                 status: HTTPResponse.Status = .ok) async throws -> Response {
+    func section(_ id: SectionID, saved: Bool = false, from: SectionID? = nil, text: String? = nil, confidence: String? = nil,
+                 textError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         let info = SectionCatalogue.section(id)
         let heads = try await store.heads(of: id, in: model.id)
         let chosen = confidence ?? model.entries[id]?.confidence?.rawValue ?? ""
         var values: [String: Any] = [
-            "id": id.rawValue, "title": id.title, "summary": info.summary, "prompts": info.prompts,
+            "id": id.rawValue, "section": id.rawValue, "title": id.title, "summary": info.summary, "prompts": info.prompts,
             "modelName": model.name, "percent": model.completeness.percent, "answered": model.isAnswered(id),
             "text": text ?? model.text(of: id), "saved": saved,
             "confidences": ([("", "Not set")] + Confidence.allCases.map { ($0.rawValue, $0.rawValue.replacingOccurrences(of: "-", with: " ")) }).map { value, label in
@@ -120,6 +138,8 @@ struct BMMPages {
             },
             "continueTo": SectionCatalogue.continueLinks(from: id).map { ["id": $0.rawValue, "title": $0.title, "answered": model.isAnswered($0)] },
         ]
+        // Back, with the previous view's short title (the seed's navigation bar).
+        if let from { values["back"] = ["id": from.rawValue, "short": from.shortID.uppercased(), "title": from.title] }
         if let sentence = SectionCatalogue.leadingRelationship(to: id)?.sentence { values["sentence"] = sentence }
         if heads.count > 1 { values["disagreeing"] = heads.map { String($0.version) }.joined(separator: ", ") }
         if let textError { values["textError"] = textError }
@@ -149,7 +169,7 @@ struct BMMPages {
             return try await section(id, text: text, confidence: rawConfidence, textError: error.description, status: .unprocessableContent)
         }
         if form.first("then") == "continue", let next = SectionCatalogue.continueLinks(from: id).first {
-            return WebPage.redirect("/bmm/section/\(next.rawValue)")
+            return WebPage.redirect("/bmm/section/\(next.rawValue)?from=\(id.rawValue)")
         }
         return WebPage.redirect("/bmm/section/\(id.rawValue)?saved=1")
     }

@@ -66,7 +66,7 @@ struct PlacePages {
             minimums: minimums, openNow: query.first("open") == "1"))
         var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
-        values["map"] = svg
+        values["map"] = Self.linkingPins(svg)
         values["places"] = found.map { nearby -> [String: Any] in
             var row: [String: Any] = [
                 "id": nearby.place.id.rawValue, "name": nearby.place.name, "type": nearby.place.type.rawValue,
@@ -77,6 +77,18 @@ struct PlacePages {
             return row
         }
         return page("places-map", title: "Places", current: "/places", values: values, status: status)
+    }
+
+    /// The map with each pin a link to its place's page (the seed's "click a pin").
+    static func linkingPins(_ svg: String) -> String {
+        var result = "", rest = Substring(svg)
+        while let start = rest.range(of: "<g class=\"pin\" data-id=\""), let end = rest[start.upperBound...].range(of: "</g>") {
+            let id = rest[start.upperBound...].prefix { $0.isNumber }
+            result += rest[..<start.lowerBound]
+            result += "<a href=\"/places/place/\(id)\">" + rest[start.lowerBound..<end.upperBound] + "</a>"
+            rest = rest[end.upperBound...]
+        }
+        return result + rest
     }
 
     func setLocation(_ form: WebForm) async throws -> Response {

@@ -84,7 +84,14 @@ enum WebTemplates {
         <h1>{{#model}}{{name}}{{/model}}{{^model}}Business model{{/model}}</h1>
         <p>Ten questions about a business, after Nick Malik's Enterprise Business Motivation Model: what you offer, to whom, how it reaches them, what it takes and how it pays. Answer them in any order; the guide suggests one.</p>
         {{#model}}
-        <p><strong>{{percent}}%</strong> answered. {{#next}}<a href="/bmm/section/{{id}}">Continue with {{title}}</a>{{/next}}{{^next}}Every section is answered.{{/next}}</p>
+        <p><strong>{{percent}}%</strong> answered. <a href="/bmm/section/{{first}}">Go to {{firstTitle}}</a>{{#next}} · <a href="/bmm/section/{{id}}">continue with {{title}}</a>{{/next}}{{^next}} · every section is answered.{{/next}}</p>
+        <form method="post" action="/bmm/rename">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="rename">Business name</label>
+        <input type="text" id="rename" name="rename" value="{{rename}}" maxlength="200" required{{#renameError}} aria-invalid="true" aria-describedby="rename-error"{{/renameError}}>
+        {{#renameError}}<p class="error" id="rename-error" role="alert">{{renameError}}</p>{{/renameError}}
+        <button type="submit">Rename</button>
+        </form>
         {{/model}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/bmm/models">
@@ -105,7 +112,7 @@ enum WebTemplates {
         """
 
     static let bmmSection = """
-        <p class="noprint"><a href="/bmm/goto">GOTO</a> · {{modelName}} · {{percent}}% answered</p>
+        <p class="noprint">{{#back}}<a href="/bmm/section/{{id}}" title="Back to {{title}}">‹ {{short}}</a> · {{/back}}<a href="/bmm/goto">GOTO</a> · {{modelName}} · {{percent}}% answered</p>
         <h1><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> {{title}}</h1>
         {{#sentence}}<p><em>{{sentence}}</em></p>{{/sentence}}
         <p>{{summary}}</p>
@@ -126,7 +133,7 @@ enum WebTemplates {
         </form>
         <h2>Continue to</h2>
         <ul class="plain">
-        {{#continueTo}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}">{{title}}</a></li>{{/continueTo}}
+        {{#continueTo}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}?from={{section}}">{{title}}</a></li>{{/continueTo}}
         </ul>
         <p class="noprint"><a href="/bmm/section/{{id}}/history">History of this section</a></p>
         """
