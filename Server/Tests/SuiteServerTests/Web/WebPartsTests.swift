@@ -1,0 +1,56 @@
+import Foundation
+@testable import SuiteWeb
+import Testing
+
+/// The web app's small parts; `Scripts/check-web` drives the whole app in Chromium.
+@Suite("Web parts")
+struct WebPartsTests {
+    @Test func formsDecodePlusesPercentsAndRepeatedFields() {
+        let form = WebForm(urlEncoded: "text=Fresh+bread%0Aat+dawn&todo=3&todo=5&empty=&flag&caf%C3%A9=%E2%98%85")
+        #expect(form.first("text") == "Fresh bread\nat dawn")
+        #expect(form.all("todo") == ["3", "5"])
+        #expect(form.first("empty") == "")
+        #expect(form.first("flag") == "")
+        #expect(form.first("café") == "★")
+        #expect(form.first("missing") == nil)
+        // A malformed escape is an empty value, not a crash.
+        #expect(WebForm(urlEncoded: "a=%ZZ").first("a") == "")
+    }
+
+    @Test func theTokenLeavesTheAddressItCameIn() {
+        #expect(WebGuard.withoutToken(path: "/", query: "token=abc") == "/")
+        #expect(WebGuard.withoutToken(path: "/bmm", query: "token=abc&x=1") == "/bmm?x=1")
+        #expect(WebGuard.withoutToken(path: "", query: nil) == "/")
+    }
+
+    @Test func secretsAreLongRandomAndComparedWhole() {
+        let one = WebSecrets(), other = WebSecrets()
+        #expect(one.token.count == 64 && one.token != other.token && one.formToken != one.token)
+        #expect(WebSecrets.same(one.token, one.token))
+        #expect(!WebSecrets.same(one.token, String(one.token.dropLast())))
+        #expect(!WebSecrets.same(one.token, other.token))
+    }
+
+    @Test func hostsAreTheLoopbackAddressAndPort() {
+        #expect(WebApp.hosts(host: "127.0.0.1", port: 8422) == ["127.0.0.1:8422", "localhost:8422"])
+        #expect(WebApp.hosts(host: "::1", port: 9) == ["[::1]:9", "localhost:9"])
+    }
+
+    @Test func searchHighlightsBecomePiecesNotMarkup() {
+        let pieces = QuotePages.pieces("The \u{1}hard\u{2}er <b>conflict</b>")
+        #expect(pieces.map { $0["text"] as? String } == ["The ", "hard", "er <b>conflict</b>"])
+        #expect(pieces.map { $0["mark"] as? Bool } == [false, true, false])
+    }
+
+    @Test func pinsBecomeLinksToTheirPlaces() {
+        let svg = #"<svg><g class="pin" data-id="12" data-color="red"><title>A</title><path/></g><g class="other"></g></svg>"#
+        #expect(PlacePages.linkingPins(svg)
+            == #"<svg><a href="/places/place/12"><g class="pin" data-id="12" data-color="red"><title>A</title><path/></g></a><g class="other"></g></svg>"#)
+    }
+
+    @Test func theTemplatesEscapeWhatTheyShow() {
+        let html = WebPage.library.render(["title": "<script>alert(1)</script>", "message": "a & \"b\""], withTemplate: "refusal") ?? ""
+        #expect(!html.contains("<script>alert"))
+        #expect(html.contains("&lt;script&gt;") && html.contains("a &amp; &quot;b&quot;"))
+    }
+}
