@@ -45,9 +45,12 @@ struct PlacePages {
             "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": query.all("type").contains($0.rawValue)] },
             "openNow": query.first("open") == "1",
             "dimensions": RatingDimension.allCases.map { dimension -> [String: Any] in
-                let minimum = query.first("min-\(dimension.rawValue)") ?? ""
-                return ["name": dimension.rawValue, "options": [["value": "", "label": "any", "selected": minimum.isEmpty]]
-                    + (0...5).map { ["value": String($0), "label": "≥ \($0)", "selected": minimum == String($0)] }]
+                let minimum = query.first("min-\(dimension.rawValue)") ?? "", maximum = query.first("max-\(dimension.rawValue)") ?? ""
+                return ["name": dimension.rawValue,
+                        "options": [["value": "", "label": "any", "selected": minimum.isEmpty]]
+                            + (0...5).map { ["value": String($0), "label": "≥ \($0)", "selected": minimum == String($0)] },
+                        "maxOptions": [["value": "", "label": "any", "selected": maximum.isEmpty]]
+                            + (0...5).map { ["value": String($0), "label": "≤ \($0)", "selected": maximum == String($0)] }]
             },
             "radius": query.first("radius") ?? "1500",
         ]
@@ -56,14 +59,15 @@ struct PlacePages {
             return page("places-map", title: "Places", current: "/places", values: values, status: status)
         }
         values["location"] = location.coordinate.description
-        var minimums: [RatingDimension: Int] = [:]
+        var minimums: [RatingDimension: Int] = [:], maximums: [RatingDimension: Int] = [:]
         for dimension in RatingDimension.allCases {
             if let value = query.first("min-\(dimension.rawValue)").flatMap(Int.init), (0...5).contains(value) { minimums[dimension] = value }
+            if let value = query.first("max-\(dimension.rawValue)").flatMap(Int.init), (0...5).contains(value) { maximums[dimension] = value }
         }
         let radius = Double(query.first("radius") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, 50_000) : nil } ?? 1500
         let found = try await store.near(PlaceQuery(
             center: location.coordinate, radius: radius, limit: 100, types: Set(query.all("type").compactMap(BusinessType.init(rawValue:))),
-            minimums: minimums, openNow: query.first("open") == "1"))
+            minimums: minimums, maximums: maximums, openNow: query.first("open") == "1"))
         var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
         values["map"] = Self.linkingPins(svg)

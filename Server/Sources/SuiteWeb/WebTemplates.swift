@@ -338,8 +338,8 @@ enum WebTemplates {
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <ul class="plain checklist">
         {{#items}}<li>{{#done}}<span class="ok" aria-label="done">✓</span> <s>{{text}}</s>{{/done}}{{#thrownBack}}<span aria-label="thrown back">↩</span> {{text}} <small>(thrown back)</small>{{/thrownBack}}{{#itemOpen}}<span aria-label="to do">☐</span> {{> todo}}{{#alsoIn}} <small>(also in <a href="/bundle/bundles/{{alsoIn}}">bundle #{{alsoIn}}</a>: checked in on two devices at once)</small>{{/alsoIn}}
-        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/done"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit">Done</button></form>
-        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/throwback"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit">Throw back</button></form>{{/itemOpen}}</li>
+        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/done"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit" aria-label="Done: {{text}}">Done</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/throwback"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit" aria-label="Throw back: {{text}}">Throw back</button></form>{{/itemOpen}}</li>
         {{/items}}
         </ul>
         {{#isOpen}}
@@ -397,7 +397,8 @@ enum WebTemplates {
         <form method="get" action="/places"><fieldset class="filters"><legend>Filters</legend>
         {{#types}}<label><input type="checkbox" name="type" value="{{value}}"{{#selected}} checked{{/selected}}> {{value}}</label>{{/types}}
         <label><input type="checkbox" name="open" value="1"{{#openNow}} checked{{/openNow}}> open now</label>
-        {{#dimensions}}<label>{{name}} <select name="min-{{name}}">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select></label>{{/dimensions}}
+        {{#dimensions}}<label>{{name}} <select name="min-{{name}}" aria-label="{{name}} at least">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select>
+        <select name="max-{{name}}" aria-label="{{name}} at most">{{#maxOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/maxOptions}}</select></label>{{/dimensions}}
         <label>within <input type="text" name="radius" value="{{radius}}" size="6"> m</label>
         <button type="submit">Show</button></fieldset></form>
         <form method="post" action="/places/fetch"><input type="hidden" name="csrf" value="{{csrf}}">
