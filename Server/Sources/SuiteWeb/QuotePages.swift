@@ -110,8 +110,9 @@ struct QuotePages {
             throw HTTPError(.notFound, message: error.description)
         }
         let back = form.first("back") ?? "/quotes"
-        // Only a path of this app: never a redirect elsewhere.
-        return WebPage.redirect(back.hasPrefix("/") && !back.hasPrefix("//") ? back : "/quotes")
+        // Only a page of this app: never a redirect elsewhere ("//host", "/\\host" and the like).
+        let safe = back.hasPrefix("/quotes") && !back.contains("\\") && !back.contains("//") && !back.unicodeScalars.contains { $0.value < 0x21 }
+        return WebPage.redirect(safe ? back : "/quotes")
     }
 
     func addNote(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
