@@ -14,7 +14,7 @@ public enum SectionCatalogue {
         Model area describes one business in ten related sections, from the Value Proposition \
         to Cost & Revenue Models. EBMM is published openly (CC0): http://motivationmodel.com/ebmm/
 
-        'suite bmm' walks you through those ten sections for your own business: it explains \
+        This app walks you through those ten sections for your own business: it explains \
         each one, follows the model's relationships from section to section, marks what is \
         done, keeps every version you save, and shares or prints the result. The descriptions \
         are written for this tool; the sections and relationships are EBMM's.
