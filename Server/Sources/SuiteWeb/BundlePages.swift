@@ -68,7 +68,7 @@ struct BundlePages {
             "todos": try await store.todos().map(row),
             "open": try await store.openBundles().map { ["id": $0.id.rawValue, "title": $0.title, "icon": $0.icon, "event": $0.eventName] },
             "events": try await events(),
-            "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadline": fields["deadline"] ?? "",
+            "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadlineField": fields["deadline"] ?? "",
             "prepositions": Preposition.allCases.map { preposition -> [String: Any] in
                 ["value": preposition.rawValue, "label": preposition == .none ? "no preference" : preposition.rawValue,
                  "checked": preposition.rawValue == (fields["preposition"] ?? "before")]

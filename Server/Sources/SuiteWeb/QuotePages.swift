@@ -52,7 +52,7 @@ struct QuotePages {
     private func row(_ quote: Quote, favorite: Bool? = nil, back: String) -> [String: Any] {
         var row: [String: Any] = [
             "id": quote.id.rawValue, "text": quote.text, "favoriteCount": quote.favoriteCount, "back": back,
-            "categories": quote.categories.map { ["name": $0] },
+            "categories": quote.categories.map { ["name": $0, "query": Self.queryValue($0)] },
         ]
         if let source = quote.source { row["source"] = source.name }
         if let favorite { row["favorite"] = favorite }
@@ -82,7 +82,7 @@ struct QuotePages {
             let favorite = try await favorites().contains(quote.id)
             return page("quotes-home", title: "A random quote", current: "/quotes/random", values: [
                 "heading": category.map { "A random quote about \($0)" } ?? "A random quote",
-                "quote": row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), "another": category ?? "",
+                "quote": row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), "another": category.map(Self.queryValue) ?? "",
             ])
         } catch {
             return page("quotes-empty", title: "Quotes", current: "/quotes/random", values: ["error": String(describing: error)], status: .notFound)
@@ -134,7 +134,7 @@ struct QuotePages {
 
     func categories() async throws -> Response {
         try await seeded()
-        let categories = try await store.categories().map { ["name": $0.name, "count": $0.count] as [String: Any] }
+        let categories = try await store.categories().map { ["name": $0.name, "query": Self.queryValue($0.name), "count": $0.count] as [String: Any] }
         return page("quotes-categories", title: "Categories", current: "/quotes/categories", values: ["categories": categories])
     }
 
@@ -157,7 +157,7 @@ struct QuotePages {
                 let hits = try await store.search(query, user: user, limit: 50, markers: ("\u{1}", "\u{2}"))
                 let favorites = try await favorites()
                 values["hits"] = hits.map { hit -> [String: Any] in
-                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: "/quotes/search?q=" + (query.addingPercentEncoding(withAllowedCharacters: .urlQueryAllowed) ?? ""))
+                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: "/quotes/search?q=" + Self.queryValue(query))
                     shown["pieces"] = Self.pieces(hit.highlighted)
                     return shown
                 }
@@ -167,6 +167,13 @@ struct QuotePages {
             }
         }
         return page("quotes-search", title: "Search", current: "/quotes/search", values: values, status: values["error"] == nil ? .ok : .unprocessableContent)
+    }
+
+    /// A value for a URL's query: everything but letters, digits and `-._~` percent-encoded.
+    static func queryValue(_ text: String) -> String {
+        var allowed = CharacterSet.alphanumerics.intersection(CharacterSet(charactersIn: Unicode.Scalar(0)...Unicode.Scalar(127)))
+        allowed.insert(charactersIn: "-._~")
+        return text.addingPercentEncoding(withAllowedCharacters: allowed) ?? ""
     }
 
     /// `plain \u{1}match\u{2} plain` as pieces, each marked or not.
@@ -187,8 +194,10 @@ struct QuotePages {
     }
 
     func history() async throws -> Response {
+        let favorites = try await favorites()
         let deliveries = try await store.history(user: user, limit: 100).map { delivery -> [String: Any] in
-            ["when": BMMPages.stamp(delivery.deliveredAt), "quote": row(delivery.quote, back: "/quotes/history")]
+            ["when": BMMPages.stamp(delivery.deliveredAt),
+             "quote": row(delivery.quote, favorite: favorites.contains(delivery.quote.id), back: "/quotes/history")]
         }
         return page("quotes-history", title: "History", current: "/quotes/history", values: ["deliveries": deliveries])
     }

@@ -12,8 +12,8 @@ package struct WebContext: RequestContext {
         coreContext = .init(source: source)
     }
 
-    /// Forms hold at most a section's text (1 MB) and some fields.
-    package var maxUploadSize: Int { 2 * 1024 * 1024 }
+    /// Forms hold at most a section's text (1 MB of UTF-8, up to 9 MB once URL-encoded) and some fields.
+    package var maxUploadSize: Int { 10 * 1024 * 1024 }
 }
 
 /// What keeps the web app to the person who started it:
@@ -44,6 +44,11 @@ package struct WebGuard: RouterMiddleware {
         guard let host = request.head.authority?.lowercased(), hosts.contains(host) else {
             return WebPage.refusal(.misdirectedRequest, "This address is not the one Suite's web app listens on.")
         }
+        // Pages of other sites — other ports on this machine included — neither read nor change
+        // anything here, even with a cookie (the browser says where a request comes from).
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
+            return WebPage.refusal(.forbidden, "A request from another site was refused.")
+        }
         if let given = request.uri.queryParameters.get("token") {
             guard WebSecrets.same(given, secrets.token) else {
                 return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite-server ui' printed.")
@@ -60,13 +65,23 @@ package struct WebGuard: RouterMiddleware {
             if let origin = request.headers[.origin], !hosts.contains(origin.lowercased().replacingOccurrences(of: "http://", with: "")) {
                 return WebPage.refusal(.forbidden, "A form from another site was refused.")
             }
-            let body = try await request.body.collect(upTo: context.maxUploadSize)
+            guard let body = try? await request.body.collect(upTo: context.maxUploadSize) else {
+                return WebPage.refusal(.contentTooLarge, "The form was too large to take.")
+            }
             context.form = WebForm(urlEncoded: String(buffer: body))
             guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, secrets.formToken) else {
                 return WebPage.refusal(.forbidden, "The form was refused: it does not carry this page's form token. Reload the page and send it again.")
             }
         }
-        var response = try await next(request, context)
+        var response: Response
+        do {
+            response = try await next(request, context)
+        } catch let error as HTTPError {
+            // A page that is not there (a mistyped address, a quote deleted meanwhile) says so as a page.
+            response = WebPage.refusal(error.status, error.body ?? "There is no such page.")
+        } catch {
+            response = WebPage.refusal(.internalServerError, "Something went wrong: \(error)")
+        }
         response.headers[.cacheControl] = "no-store"
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
@@ -79,7 +94,8 @@ package struct WebGuard: RouterMiddleware {
         let kept = query.map { query in
             query.split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }.joined(separator: "&")
         } ?? ""
-        let path = path.isEmpty ? "/" : path
+        // Only a path here: "//host" or "/\\host" would send the browser to another site.
+        let path = path.isEmpty || path.hasPrefix("//") || path.hasPrefix("/\\") ? "/" : path
         return kept.isEmpty ? path : path + "?" + kept
     }
 }

@@ -193,7 +193,7 @@ enum WebTemplates {
         <p>{{^pieces}}{{text}}{{/pieces}}{{#pieces}}{{#mark}}<mark>{{text}}</mark>{{/mark}}{{^mark}}{{text}}{{/mark}}{{/pieces}}</p>
         {{#source}}<footer>— {{source}}</footer>{{/source}}
         </blockquote>
-        <p class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{name}}">{{name}}</a>{{/categories}}
+        <p class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{query}}">{{name}}</a>{{/categories}}
         · <span class="favcount">♥ {{favoriteCount}}</span>
         <form class="inline" method="post" action="/quotes/quote/{{id}}/favorite">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="{{back}}">
@@ -232,7 +232,7 @@ enum WebTemplates {
 
     static let quotesCategories = """
         <h1>Categories</h1>
-        <ul>{{#categories}}<li><a href="/quotes/browse?category={{name}}">{{name}}</a> ({{count}}) · <a href="/quotes/random?category={{name}}">a random one</a></li>{{/categories}}</ul>
+        <ul>{{#categories}}<li><a href="/quotes/browse?category={{query}}">{{name}}</a> ({{count}}) · <a href="/quotes/random?category={{query}}">a random one</a></li>{{/categories}}</ul>
         """
 
     static let quotesSearch = """
@@ -299,7 +299,7 @@ enum WebTemplates {
         <datalist id="events">{{#events}}<option value="{{name}}">{{/events}}</datalist>
         <label class="inline"><input type="checkbox" name="newEvent" value="1"> a new event even if it looks like one I have</label>
         <label for="deadline">Deadline</label>
-        <input type="date" id="deadline" name="deadline" value="{{deadline}}">
+        <input type="date" id="deadline" name="deadline" value="{{deadlineField}}">
         <button type="submit">Add</button>
         </form>
         <h2>Waiting ({{count(todos)}})</h2>

@@ -54,3 +54,16 @@ struct WebPartsTests {
         #expect(html.contains("&lt;script&gt;") && html.contains("a &amp; &quot;b&quot;"))
     }
 }
+
+@Suite("Web parts, continued")
+struct WebPartsMoreTests {
+    @Test func queryValuesAreEncodedWhole() {
+        #expect(QuotePages.queryValue("arts & crafts+more#1") == "arts%20%26%20crafts%2Bmore%231")
+        #expect(QuotePages.queryValue("café") == "caf%C3%A9")
+    }
+
+    @Test func theTokenLandingNeverLeavesThisSite() {
+        #expect(WebGuard.withoutToken(path: "//evil.example/", query: "token=t") == "/")
+        #expect(WebGuard.withoutToken(path: "/\\evil.example", query: "token=t") == "/")
+    }
+}
