@@ -27,7 +27,10 @@ package enum SuiteServerMain {
                 return 0
             }
             let message = SuiteServerCommand.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
-            writeError(message + " (see suite-server serve --help)")
+            // The help of the subcommand that was given (serve or ui), else the root's.
+            let names = SuiteServerCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
+            let subcommand = arguments.first.flatMap { names.contains($0) ? $0 : nil }
+            writeError(message + " (see suite-server \(subcommand.map { "\($0) " } ?? "")--help)")
             return code.rawValue
         }
     }
