@@ -39,13 +39,6 @@ private final class ModelDevice: Sendable {
     }
 }
 
-private final class DeviceClock: @unchecked Sendable {
-    private let lock = NSLock()
-    private var millis: Int64
-    init(millis: Int64) { self.millis = millis }
-    func advance(_ delta: Int64) { lock.withLock { millis += delta } }
-    var date: Date { lock.withLock { Date(timeIntervalSince1970: Double(millis) / 1000) } }
-}
 
 @Suite struct LineMergeTests {
     @Test func changesToLinesApartAreBothKept() {

@@ -1,6 +1,6 @@
 import ArgumentParser
 
-/// `--listen HOST:PORT` (`[::1]:PORT` for an IPv6 address; port 0 picks a free port).
+/// `--listen HOST:PORT` of `serve` and `ui` (`[::1]:PORT` for an IPv6 address; port 0 picks a free port).
 package struct ListenAddress: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
     /// The default: loopback, port 8421.
     package static let standard = ListenAddress(host: "127.0.0.1", port: 8421)

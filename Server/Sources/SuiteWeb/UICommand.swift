@@ -22,7 +22,7 @@ package struct UICommand: AsyncParsableCommand {
     package var storeDirectory: String?
 
     @Option(name: .customLong("listen"), help: ArgumentHelp("A loopback address to listen on; port 0 picks a free port.", valueName: "host:port"))
-    package var listen: WebListenAddress = WebListenAddress(host: "127.0.0.1", port: 8422)
+    package var listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8422)
 
     package init() {}
 
@@ -82,28 +82,4 @@ final class BoundPort: @unchecked Sendable {
         get { lock.withLock { value } }
         set { lock.withLock { value = newValue } }
     }
-}
-
-/// `--listen HOST:PORT` for the web app.
-package struct WebListenAddress: Sendable, ExpressibleByArgument {
-    package var host: String
-    package var port: Int
-
-    package init(host: String, port: Int) {
-        self.host = host
-        self.port = port
-    }
-
-    package init?(argument: String) {
-        guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]), (0...65535).contains(port) else {
-            return nil
-        }
-        var host = argument[..<colon]
-        if host.hasPrefix("[") && host.hasSuffix("]") { host = host.dropFirst().dropLast() }
-        guard !host.isEmpty else { return nil }
-        self.host = String(host)
-        self.port = port
-    }
-
-    package var defaultValueDescription: String { "\(host):\(port)" }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import Logging
 import ServiceLifecycle
+import SuiteWeb
 
 /// `suite-server serve [--data-dir DIR | --database URL] [--listen HOST:PORT]`.
 package struct ServeCommand: AsyncParsableCommand {
