@@ -19,8 +19,15 @@ package struct SyncService: Sendable {
     /// Where the data lives.
     package let storage: any ServerStorage
     private let limiter: SignInRateLimiter
+    /// Limits the community and shared-list requests of each account.
+    let requestLimiter: RequestRateLimiter
+    /// How long the key of an item nobody votes for any more stays, so that devices learn the
+    /// count fell to zero (then it is purged, and readers that had not caught up start again).
+    let tombstoneRetention: TimeInterval
+    /// When the last purge ran.
+    let lastPurge = PurgeClock()
     private let bcryptCost: UInt8
-    private let now: @Sendable () -> Date
+    let now: @Sendable () -> Date
     /// Verified against when the account does not exist, so that answer takes as long as a
     /// wrong secret.
     private let decoyHash: String
@@ -31,15 +38,21 @@ package struct SyncService: Sendable {
     ///   - storage: The storage.
     ///   - limiter: The sign-in rate limiter.
     ///   - bcryptCost: The bcrypt cost (4...31; 10 by default).
+    ///   - requestLimiter: The community requests' rate limiter.
+    ///   - tombstoneRetention: How long a zero count's key is kept (7 days by default).
     ///   - now: The clock.
     package init(
         storage: any ServerStorage,
         limiter: SignInRateLimiter = SignInRateLimiter(),
         bcryptCost: UInt8 = SyncService.defaultBcryptCost,
+        requestLimiter: RequestRateLimiter = RequestRateLimiter(),
+        tombstoneRetention: TimeInterval = 7 * 24 * 3600,
         now: @escaping @Sendable () -> Date = { Date() }
     ) {
         self.storage = storage
         self.limiter = limiter
+        self.requestLimiter = requestLimiter
+        self.tombstoneRetention = tombstoneRetention
         self.bcryptCost = min(max(bcryptCost, 4), 31)
         self.now = now
         self.decoyHash = Bcrypt.hash(SessionToken.generate(), cost: self.bcryptCost)
@@ -235,7 +248,7 @@ package struct SyncService: Sendable {
         }
     }
 
-    private static func newID() -> String {
+    static func newID() -> String {
         UUID().uuidString.lowercased()
     }
 }

@@ -15,6 +15,18 @@ import SuiteSyncProtocol
 /// | `POST /v1/logs/{log}/push` | ``SyncPushReply`` |
 /// | `GET /v1/logs/{log}?after=N&limit=M` | ``SyncPullReply`` |
 /// | `GET /v1/events` | `text/event-stream` |
+/// | `GET`/`PUT /v1/community/settings` | ``CommunitySettings`` |
+/// | `PUT /v1/community/favourites` | 204 (body ``CommunityFavouritesUpload``) |
+/// | `PUT /v1/community/ratings` | 204 (body ``CommunityRatingsUpload``) |
+/// | `GET /v1/community/quotes/top?limit=N` | [``CommunityQuoteCount``] |
+/// | `POST /v1/community/quotes/lookup` | [``CommunityQuoteCount``] |
+/// | `GET /v1/community/quotes?after=N&limit=M` | ``CommunityFeed`` of ``CommunityQuoteCount`` |
+/// | `POST /v1/community/places/lookup` | [``CommunityPlaceSummary``] |
+/// | `GET /v1/community/places?after=N&limit=M` | ``CommunityFeed`` of ``CommunityPlaceSummary`` |
+/// | `POST /v1/shared` | 201 ``SharedListInfo`` |
+/// | `GET /v1/shared` | [``SharedListInfo``] |
+/// | `DELETE /v1/shared/{id}` | 204 |
+/// | `GET /s/{id}`, `GET /s/{id}.json` | a shared list as HTML (no script) or JSON; no token needed |
 ///
 /// Every route after prelogin and login needs `Authorization: Bearer TOKEN`.
 package enum ServerRouter {
@@ -90,6 +102,72 @@ package enum ServerRouter {
         authenticated.get("events") { _, context in
             EventStream.response(hub: service.storage.events, accountID: try context.requireSession().accountID, keepAlive: keepAlive)
         }
+        addCommunity(to: authenticated, service: service)
+        router.get("s/{id}") { _, context in
+            try await SharedListPage.response(id: try context.parameters.require("id"), service: service)
+        }
         return router
+    }
+
+    private static func addCommunity(to group: RouterGroup<ServerRequestContext>, service: SyncService) {
+        group.get("community/settings") { _, context in
+            JSONBody(try await service.communitySettings(try context.requireSession()))
+        }
+        group.put("community/settings") { request, context in
+            let session = try context.requireSession()
+            let body = try await request.decodeProtocolBody(as: CommunitySettings.self)
+            return JSONBody(try await service.setCommunitySettings(body, session: session))
+        }
+        group.put("community/favourites") { request, context -> HTTPResponse.Status in
+            let session = try context.requireSession()
+            try await service.publishFavourites(try await request.decodeProtocolBody(as: CommunityFavouritesUpload.self), session: session)
+            return .noContent
+        }
+        group.put("community/ratings") { request, context -> HTTPResponse.Status in
+            let session = try context.requireSession()
+            try await service.publishRatings(try await request.decodeProtocolBody(as: CommunityRatingsUpload.self), session: session)
+            return .noContent
+        }
+        group.get("community/quotes/top") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.topQuotes(limit: try wholeNumber(request, "limit").map(Int.init), session: session))
+        }
+        group.post("community/quotes/lookup") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.lookupQuotes(try await request.decodeProtocolBody(as: CommunityLookupRequest.self), session: session))
+        }
+        group.get("community/quotes") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.quoteFeed(
+                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init), session: session))
+        }
+        group.post("community/places/lookup") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.lookupPlaces(try await request.decodeProtocolBody(as: CommunityLookupRequest.self), session: session))
+        }
+        group.get("community/places") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.placeFeed(
+                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init), session: session))
+        }
+        group.post("shared") { request, context in
+            let session = try context.requireSession()
+            return JSONBody(try await service.shareList(try await request.decodeProtocolBody(as: SharedListRequest.self), session: session), status: .created)
+        }
+        group.get("shared") { _, context in
+            JSONBody(try await service.sharedLists(try context.requireSession()))
+        }
+        group.delete("shared/{id}") { _, context -> HTTPResponse.Status in
+            let id = try context.parameters.require("id")
+            try await service.unshareList(id: id, session: try context.requireSession())
+            return .noContent
+        }
+    }
+
+    /// A query parameter as a whole number, or nil when absent.
+    private static func wholeNumber(_ request: Request, _ name: String) throws -> Int64? {
+        guard let text = request.uri.queryParameters[Substring(name)] else { return nil }
+        guard let value = Int64(String(text)) else { throw SyncServiceError.badRequest("\(name) must be a whole number") }
+        return value
     }
 }

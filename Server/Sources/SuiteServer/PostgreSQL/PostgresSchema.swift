@@ -66,6 +66,60 @@ enum PostgresSchema {
             )
             """,
         ]),
+        (2, [
+            """
+            CREATE TABLE community_settings (
+                account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                favourites BOOLEAN NOT NULL DEFAULT false,
+                ratings BOOLEAN NOT NULL DEFAULT false,
+                rating_notes BOOLEAN NOT NULL DEFAULT false
+            )
+            """,
+            """
+            CREATE TABLE community_counters (
+                kind TEXT PRIMARY KEY,
+                seq BIGINT NOT NULL,
+                purged BIGINT NOT NULL
+            )
+            """,
+            "INSERT INTO community_counters (kind, seq, purged) VALUES ('favourites', 0, 0), ('ratings', 0, 0)",
+            """
+            CREATE TABLE community_items (
+                kind TEXT NOT NULL,
+                key TEXT NOT NULL,
+                text TEXT,
+                source TEXT,
+                votes INTEGER NOT NULL,
+                seq BIGINT NOT NULL,
+                zeroed_at BIGINT,
+                PRIMARY KEY (kind, key)
+            )
+            """,
+            "CREATE INDEX community_items_top ON community_items(kind, votes DESC, key)",
+            "CREATE UNIQUE INDEX community_items_seq ON community_items(kind, seq)",
+            """
+            CREATE TABLE community_votes (
+                kind TEXT NOT NULL,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                key TEXT NOT NULL,
+                payload TEXT NOT NULL,
+                updated_at BIGINT NOT NULL,
+                PRIMARY KEY (kind, account_id, key)
+            )
+            """,
+            "CREATE INDEX community_votes_key ON community_votes(kind, key, updated_at)",
+            """
+            CREATE TABLE shared_lists (
+                id TEXT PRIMARY KEY,
+                account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                title TEXT NOT NULL,
+                body BYTEA NOT NULL,
+                count INTEGER NOT NULL,
+                created_at TIMESTAMPTZ NOT NULL
+            )
+            """,
+            "CREATE INDEX shared_lists_account ON shared_lists(account_id, created_at)",
+        ]),
     ]
 
     /// Brings the database's schema up to date.

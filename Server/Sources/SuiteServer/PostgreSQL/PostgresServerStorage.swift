@@ -18,8 +18,8 @@ package final class PostgresServerStorage: ServerStorage {
 
     package let events = SyncEventHub()
     private let url: PostgresURL
-    private let client: PostgresClient
-    private let logger: Logger
+    let client: PostgresClient
+    let logger: Logger
     private let secret: Data
     private let isListening = NIOLockedValueBox(false)
 

@@ -51,6 +51,52 @@ enum SQLiteSchema {
                 ) WITHOUT ROWID;
                 """)
         }
+        migrator.registerMigration("2-community") { db in
+            try db.execute(sql: """
+                CREATE TABLE community_settings (
+                    account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    favourites INTEGER NOT NULL DEFAULT 0,
+                    ratings INTEGER NOT NULL DEFAULT 0,
+                    rating_notes INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                CREATE TABLE community_counters (
+                    kind TEXT PRIMARY KEY NOT NULL,
+                    seq INTEGER NOT NULL,
+                    purged INTEGER NOT NULL
+                ) WITHOUT ROWID;
+                INSERT INTO community_counters (kind, seq, purged) VALUES ('favourites', 0, 0), ('ratings', 0, 0);
+                CREATE TABLE community_items (
+                    kind TEXT NOT NULL,
+                    key TEXT NOT NULL,
+                    text TEXT,
+                    source TEXT,
+                    votes INTEGER NOT NULL,
+                    seq INTEGER NOT NULL,
+                    zeroed_at INTEGER,
+                    PRIMARY KEY (kind, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX community_items_top ON community_items(kind, votes DESC, key);
+                CREATE UNIQUE INDEX community_items_seq ON community_items(kind, seq);
+                CREATE TABLE community_votes (
+                    kind TEXT NOT NULL,
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    key TEXT NOT NULL,
+                    payload TEXT NOT NULL,
+                    updated_at INTEGER NOT NULL,
+                    PRIMARY KEY (kind, account_id, key)
+                ) WITHOUT ROWID;
+                CREATE INDEX community_votes_key ON community_votes(kind, key, updated_at);
+                CREATE TABLE shared_lists (
+                    id TEXT PRIMARY KEY NOT NULL,
+                    account_id TEXT NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    title TEXT NOT NULL,
+                    body BLOB NOT NULL,
+                    count INTEGER NOT NULL,
+                    created_at TEXT NOT NULL
+                );
+                CREATE INDEX shared_lists_account ON shared_lists(account_id, created_at);
+                """)
+        }
         return migrator
     }
 }

@@ -13,7 +13,7 @@ package final class SQLiteServerStorage: ServerStorage {
     package static let fileName = "server.sqlite"
 
     package let events = SyncEventHub()
-    private let pool: DatabasePool
+    let pool: DatabasePool
     /// The database file.
     package let fileURL: URL
 

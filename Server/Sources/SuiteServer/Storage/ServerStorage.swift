@@ -10,7 +10,7 @@ import SuiteSyncProtocol
 /// notification listener) until graceful shutdown.
 ///
 /// The storage orders and relays operations; it never looks inside a payload.
-package protocol ServerStorage: Service {
+package protocol ServerStorage: Service, CommunityStorage {
     /// Where this storage announces pushes that stored something, including, for a shared
     /// database, pushes served by other processes.
     var events: SyncEventHub { get }
