@@ -60,7 +60,7 @@ let package = Package(
         ),
         .target(
             name: "WorkplaceCore",
-            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "WorkplaceURLSession",
@@ -68,7 +68,7 @@ let package = Package(
         ),
         .target(
             name: "QuoteCore",
-            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "BundleCore",

@@ -40,6 +40,9 @@ public struct Quote: Codable, Sendable, Hashable, Identifiable {
     public var addedAt: Date
     /// How many users favourited it.
     public var favoriteCount: Int
+    /// How many people favourite it across the sync server's accounts that publish favourites, as
+    /// this store last heard (nil when it has not heard of it, and for personal quotes).
+    public var communityFavoriteCount: Int? = nil
 }
 
 /// A user's note on a quote.

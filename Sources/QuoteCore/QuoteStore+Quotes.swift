@@ -322,6 +322,8 @@ extension QuoteStore {
             quotes[id] = Quote(id: Quote.ID(id), text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
                                isPersonal: row["personal"], addedAt: Millis(row["added_ms"] as Int64).date, favoriteCount: favorites[id] ?? 0)
         }
+        let community = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, db: db)
+        for (id, count) in community { quotes[id]?.communityFavoriteCount = count }
         return ids.compactMap { quotes[$0] }
     }
 }

@@ -199,6 +199,9 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
     public var rating: Rating?
     /// True when the user saved the place (rated, entered or saved it explicitly).
     public var isSaved: Bool
+    /// What the people who publish ratings on the sync server say of it, as last synced (nil when
+    /// nobody does, and for places not from a provider).
+    public var community: CommunityRatingSummary?
 
     /// Red for a system place the user has not rated or saved, blue once they have; a chosen
     /// colour overrides both.
@@ -214,7 +217,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
 
     enum CodingKeys: String, CodingKey {
         case id, name, type, coordinate, address, phone, website, openingHours, categories, origin, providerID, fetchedAt, rating, isSaved
-        case pinColor, pinState
+        case pinColor, pinState, community
     }
 
     /// Creates a place (the store makes them; this is for tests and previews).
@@ -234,6 +237,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
                   categories: try c.decode([String].self, forKey: .categories), origin: try c.decode(PlaceOrigin.self, forKey: .origin),
                   providerID: try c.decodeIfPresent(String.self, forKey: .providerID), fetchedAt: try c.decodeIfPresent(Date.self, forKey: .fetchedAt),
                   rating: try c.decodeIfPresent(Rating.self, forKey: .rating), isSaved: try c.decode(Bool.self, forKey: .isSaved))
+        community = try c.decodeIfPresent(CommunityRatingSummary.self, forKey: .community)
     }
 
     /// Encodes every stored field plus the pin colour and state, so listings carry the pin.
@@ -246,6 +250,7 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
         try c.encode(origin, forKey: .origin); try c.encodeIfPresent(providerID, forKey: .providerID)
         try c.encodeIfPresent(fetchedAt, forKey: .fetchedAt); try c.encodeIfPresent(rating, forKey: .rating)
         try c.encode(isSaved, forKey: .isSaved); try c.encode(pinColor, forKey: .pinColor); try c.encode(pinState, forKey: .pinState)
+        try c.encodeIfPresent(community, forKey: .community)
     }
 }
 

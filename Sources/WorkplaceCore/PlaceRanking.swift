@@ -30,6 +30,15 @@ public enum PlaceRanking {
         return v / (v + priorWeight) * quality + priorWeight / (v + priorWeight) * prior
     }
 
+    /// The quality ranking uses: the user's own rating when it rates anything; otherwise the
+    /// community's medians, weighed by how many people rated (v = their number); otherwise the prior.
+    public static func smoothedQuality(_ rating: Rating?, community: CommunityRatingSummary?, prior: Double = priorMean) -> Double {
+        if let rating, rating.quality != nil { return smoothedQuality(rating, prior: prior) }
+        guard let community, let quality = community.quality, community.count > 0 else { return prior }
+        let v = Double(community.count)
+        return v / (v + priorWeight) * quality + priorWeight / (v + priorWeight) * prior
+    }
+
     /// The width of the distance decay for a search radius: half of it, at least 300 m.
     ///
     /// - Parameter radius: the search radius in metres.
@@ -49,5 +58,6 @@ public enum PlaceRanking {
 
     /// The formula in one line, for help and `places show`.
     public static let summary = "score = WR/5 × exp(−max(0, d − 100 m)² / 2σ²), WR = v/(v+2)·R + 2/(v+2)·2.5 "
-        + "(R: mean of your v ratings, noise and cost reversed; an unrated place counts as 2.5; σ: half the radius, at least 300 m)"
+        + "(R: mean of your v ratings, noise and cost reversed; a place you did not rate uses the community's medians, v = how many rated it; "
+        + "one nobody rated counts as 2.5; σ: half the radius, at least 300 m)"
 }

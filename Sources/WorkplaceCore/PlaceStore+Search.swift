@@ -77,11 +77,12 @@ extension PlaceStore {
         precondition(!fromIndex || (query.types.isEmpty && !query.openNow), "the index holds no types or hours") // programmer error
         return try read { db in
             let ratings = try Self.ratingValues(db)
+            let community = try Self.communityQualities(db)
             let prior = PlaceRanking.priorMean
             var radius = query.radius ?? 500
             while true {
-                let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
-                    : try candidates(query, radius: radius, prior: prior, ratings: ratings, db: db)
+                let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, community: community, db: db)
+                    : try candidates(query, radius: radius, prior: prior, ratings: ratings, community: community, db: db)
                 if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
                     return found
                 }
@@ -101,7 +102,8 @@ extension PlaceStore {
 
     /// Two phases: light rows from the R*Tree (position, kind, rating; hours only when
     /// filtering on them) are filtered and ranked, then only the places kept are loaded whole.
-    private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, ratings: [Int64: Rating], db: Database) throws -> [NearbyPlace] {
+    private func candidates(_ query: PlaceQuery, radius: Double, prior: Double, ratings: [Int64: Rating],
+                            community: [Int64: CommunityRatingSummary], db: Database) throws -> [NearbyPlace] {
         var found: [Candidate] = []
         var seen: Set<Int64> = []
         let typeList = query.types.map { "'\($0.rawValue)'" }.sorted().joined(separator: ",")
@@ -134,7 +136,7 @@ extension PlaceStore {
                     }
                     guard open == true else { continue }
                 }
-                let smoothed = Self.smoothedQuality(rating, prior: prior)
+                let smoothed = PlaceRanking.smoothedQuality(rating, community: community[id], prior: prior)
                 found.append(Candidate(id: id, distance: distance, smoothed: smoothed, score: Self.score(smoothed, distance, sigma: sigma), isOpen: open))
             }
         }
@@ -148,7 +150,7 @@ extension PlaceStore {
     /// their exact positions read, and are then ranked exactly as ``candidates(_:radius:prior:db:)``
     /// would rank them.
     private func indexCandidates(_ query: PlaceQuery, radius: Double, prior: Double, ratings: [Int64: Rating],
-                                 db: Database) throws -> [NearbyPlace] {
+                                 community: [Int64: CommunityRatingSummary], db: Database) throws -> [NearbyPlace] {
         struct Estimate {
             var id: Int64
             var nearest: Double   // the least the distance can be
@@ -181,7 +183,7 @@ extension PlaceStore {
                 let rating = ratings[id]
                 guard query.accepts(rating) else { continue }
                 estimates.append(Estimate(id: id, nearest: max(0, distance - slack), farthest: distance + slack,
-                                          smoothed: Self.smoothedQuality(rating, prior: prior)))
+                                          smoothed: PlaceRanking.smoothedQuality(rating, community: community[id], prior: prior)))
             }
         }
         // Those surely inside the radius bound how good the `limit`-th answer is at worst.

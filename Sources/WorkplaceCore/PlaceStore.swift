@@ -164,6 +164,7 @@ public final class PlaceStore: Sendable {
         }
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
+        migrator.registerStoreMigration("v4-community", migrate: migrateToCommunity)
         return migrator
     }
 
@@ -362,7 +363,9 @@ public final class PlaceStore: Sendable {
         """
 
     static func fetch(_ db: Database, _ tail: String, _ arguments: StatementArguments) throws -> [Place] {
-        try Row.fetchAll(db, sql: columns + " " + tail, arguments: arguments).map(place(from:))
+        var places = try Row.fetchAll(db, sql: columns + " " + tail, arguments: arguments).map(place(from:))
+        try attachCommunity(&places, db: db)
+        return places
     }
 
     static func place(from row: Row) -> Place {

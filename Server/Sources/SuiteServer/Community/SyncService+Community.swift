@@ -149,7 +149,10 @@ extension SyncService {
         if let problem = CommunityRules.problem(request) { throw SyncServiceError.badRequest(problem) }
         let date = now()
         let body = try SyncProtocol.encoder.encode(SharedList(title: request.title, quotes: request.quotes, createdAt: date))
-        let list = StoredSharedList(id: SessionToken.generate(), title: request.title, body: body, count: request.quotes.count, createdAt: date)
+        // An id that starts with a letter or digit (one starting with '-' would read as an option).
+        var id = SessionToken.generate()
+        while id.first == "-" || id.first == "_" { id = SessionToken.generate() }
+        let list = StoredSharedList(id: id, title: request.title, body: body, count: request.quotes.count, createdAt: date)
         do {
             try await storage.createSharedList(list, accountID: session.accountID)
         } catch ServerStorageError.unknownAccount {

@@ -8,6 +8,7 @@ extension SQLiteServerStorage {
     }
 
     package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date) async throws {
+        defer { forgetDeleted() }
         try await pool.write { db in
             for kind in CommunityKind.allCases where !settings.publishes(kind) {
                 try Self.replace(kind, accountID: accountID, votes: [], now: now, db: db)
@@ -20,7 +21,8 @@ extension SQLiteServerStorage {
     }
 
     package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date) async throws -> Bool {
-        try await pool.write { db in
+        defer { forgetDeleted() }
+        return try await pool.write { db in
             guard try Self.settings(accountID: accountID, db: db).publishes(kind) else { return false }
             try Self.replace(kind, accountID: accountID, votes: votes, now: now, db: db)
             return true
@@ -105,13 +107,21 @@ extension SQLiteServerStorage {
     }
 
     package func deleteSharedList(id: String, accountID: String) async throws -> Bool {
-        try await pool.write { db in
+        defer { forgetDeleted() }
+        return try await pool.write { db in
             try db.execute(sql: "DELETE FROM shared_lists WHERE id = ? AND account_id = ?", arguments: [id, accountID])
             return db.changesCount > 0
         }
     }
 
     // MARK: - Parts
+
+    /// Moves the write-ahead log into the file and empties it, so that the old copies of deleted
+    /// rows leave the log too (the file's own pages are overwritten by `secure_delete`). Best
+    /// effort: with readers in the way the next checkpoint does it.
+    private func forgetDeleted() {
+        try? pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    }
 
     private static func settings(accountID: String, db: Database) throws -> CommunitySettings {
         guard let row = try Row.fetchOne(db, sql: "SELECT favourites, ratings, rating_notes FROM community_settings WHERE account_id = ?", arguments: [accountID]) else {

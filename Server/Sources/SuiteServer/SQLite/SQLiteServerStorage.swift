@@ -56,6 +56,9 @@ package final class SQLiteServerStorage: ServerStorage {
         configuration.busyMode = .timeout(10)
         configuration.prepareDatabase { db in
             try db.execute(sql: "PRAGMA synchronous = FULL")
+            // What is deleted (unpublished favourites, ratings, shared lists) is overwritten,
+            // not left in free pages.
+            try db.execute(sql: "PRAGMA secure_delete = ON")
         }
         do {
             pool = try DatabasePool(path: fileURL.path, configuration: configuration)

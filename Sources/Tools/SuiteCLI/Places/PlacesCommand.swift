@@ -78,7 +78,9 @@ enum Places {
         let place = item.place
         var parts = [Colour.accent("#\(place.id)"), place.name, "(\(place.type.rawValue))", distance(item.distance)]
         if showScore {
-            parts.append(String(format: "score %.2f (quality %.1f%@)", item.score, item.smoothedQuality, place.rating?.quality == nil ? ", unrated" : ""))
+            let unrated = place.rating?.quality == nil
+            let basis = !unrated ? "" : place.community.map { ", community of \($0.count)" } ?? ", unrated"
+            parts.append(String(format: "score %.2f (quality %.1f%@)", item.score, item.smoothedQuality, basis))
         }
         if let rating = place.rating, !rating.values.isEmpty {
             parts.append(RatingDimension.allCases.compactMap { dimension in rating.values[dimension].map { "\(dimension.rawValue) \($0)" } }.joined(separator: ", "))
@@ -118,10 +120,16 @@ enum Places {
     }
 
     /// The smoothed quality and how it was reached, for `places show`.
-    static func explainQuality(_ rating: Rating?) -> String {
-        let smoothed = PlaceRanking.smoothedQuality(rating)
+    static func explainQuality(_ rating: Rating?, community: CommunityRatingSummary? = nil) -> String {
+        let smoothed = PlaceRanking.smoothedQuality(rating, community: community)
         let prior = PlaceRanking.priorMean, m = PlaceRanking.priorWeight
         guard let rating, let quality = rating.quality else {
+            if let community, let quality = community.quality {
+                let v = community.count
+                return String(format: "%.2f of 5 = %ld/(%ld+%g)·%.2f + %g/(%ld+%g)·%.1f (you have not rated it: the community's medians, "
+                              + "noise and cost reversed, from %ld rating%@, pulled towards %.1f while there are few)",
+                              smoothed, v, v, m, quality, m, v, m, prior, v, v == 1 ? "" : "s", prior)
+            }
             return String(format: "%.1f of 5 (unrated: counts as %.1f, the middle of the scale, until you rate it)", smoothed, prior)
         }
         let v = rating.values.count

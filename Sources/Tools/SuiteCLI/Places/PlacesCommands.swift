@@ -286,7 +286,7 @@ extension PlacesCommand {
             let place = try Places.open(options, readOnly: true).place(id)
             let hours = place.openingHours.flatMap(WeeklyHours.parseOSM)
             let open = hours?.isOpen(at: Date(), timeZone: .current)
-            let quality = PlaceRanking.smoothedQuality(place.rating)
+            let quality = PlaceRanking.smoothedQuality(place.rating, community: place.community)
             if options.json { try Terminal.printJSON(Output(place: place, openNow: open, quality: quality)); return }
             var lines = ["#\(place.id) \(place.name)", "type:     \(place.type.rawValue)", "where:    \(place.coordinate)"]
             if let address = place.address { lines.append("address:  \(address)") }
@@ -304,7 +304,16 @@ extension PlacesCommand {
             } else {
                 lines.append("not rated yet: suite places rate \(place.id) --wifi 4 …")
             }
-            lines.append("quality:  " + Places.explainQuality(place.rating))
+            if let community = place.community {
+                let medians = RatingDimension.allCases.compactMap { dimension in
+                    community.medians[dimension.rawValue].map { "\(dimension.rawValue) \(String(format: "%g", $0))" }
+                }
+                lines.append("community: \(community.count) rating\(community.count == 1 ? "" : "s")" + (medians.isEmpty ? "" : "; medians " + medians.joined(separator: ", ")))
+                if let mbps = community.wifiMbps { lines.append("community wifi: \(String(format: "%g", mbps)) Mbps (median)") }
+                if let menu = community.menu { lines.append("community menu: \(menu)") }
+                for note in community.notes { lines.append("community note: \(note)") }
+            }
+            lines.append("quality:  " + Places.explainQuality(place.rating, community: place.community))
             print(lines.joined(separator: "\n"))
         }
     }

@@ -155,6 +155,9 @@ extension QuotesCommand {
             if options.json { try Terminal.printJSON(Output(quote: quote, notes: notes)); return }
             print(Quotes.render(quote))
             if let source = quote.source { print("Source: \(source.name) (\(source.kind.rawValue))") }
+            if let community = quote.communityFavoriteCount {
+                print("Favourites: \(quote.favoriteCount) here, \(community) in the community (as of the last sync)")
+            }
             for note in notes { print("Note #\(note.id): \(note.text)") }
         }
     }

@@ -67,10 +67,7 @@ extension QuotesContext {
     /// These options as a plain value.
     var plain: PlainQuotesOptions { PlainQuotesOptions(store: common.plain, user: user) }
 
-    var userName: String {
-        let environment = Terminal.environment
-        return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
-    }
+    var userName: String { Quotes.userName(user) }
 
     /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
     func open(readOnly: Bool = false) throws -> QuoteStore {
@@ -110,6 +107,12 @@ struct QuoteFilterOptions: ParsableArguments {
 }
 
 enum Quotes {
+    /// The user a quotes command works for: `--user`, else the login name, else "default".
+    static func userName(_ user: String?) -> String {
+        let environment = Terminal.environment
+        return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
+    }
+
     static func render(_ quote: Quote, showID: Bool = true) -> String {
         var text = quote.text
         if let attribution = QuoteExport.attribution(quote) { text += "\n\t\t-- \(attribution)" }
@@ -117,6 +120,7 @@ enum Quotes {
             var meta = ["#\(quote.id)"]
             if !quote.categories.isEmpty { meta.append(quote.categories.joined(separator: ", ")) }
             if quote.favoriteCount > 0 { meta.append("♥ \(quote.favoriteCount)") }
+            if let community = quote.communityFavoriteCount { meta.append("community ♥ \(community)") }
             text += "\n[" + meta.joined(separator: " · ") + "]"
         }
         return text

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuoteCore
+import SuiteSyncProtocol
 
 extension QuotesCommand {
     struct Fav: ParsableCommand {
@@ -36,12 +37,66 @@ extension QuotesCommand {
         }
     }
 
-    struct Top: ParsableCommand {
-        static let configuration = CommandConfiguration(commandName: "top", abstract: "The most favourited quotes across users.",
-                                                        discussion: "Example:\n  suite quotes top --limit 5")
+    struct Top: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "top", abstract: "The most favourited quotes across the users of this store, or with --community across a sync server's accounts.",
+            discussion: """
+                --community asks the sync server (the accounts that publish their favourites: \
+                'suite sync publish favourites on'); offline it shows the counts of the last sync.
+
+                Examples:
+                  suite quotes top --limit 5
+                  suite quotes top --community --json
+                """)
         @OptionGroup var options: QuotesOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...1000, "--limit")) var limit = 10
-        func run() throws { try Quotes.printList(try options.open(readOnly: true).top(limit: limit), json: options.json, empty: "No favourites yet.") }
+        @Flag(help: "Across the sync server's accounts that publish favourites (offline: as of the last sync).") var community = false
+
+        /// A community entry: the quote's words, source and count, its key, and its number here when this store has it.
+        struct Entry: Encodable {
+            var text: String
+            var source: String?
+            var count: Int
+            var key: String
+            var id: Quote.ID?
+        }
+
+        func run() async throws {
+            guard community else {
+                try Quotes.printList(try await options.open(readOnly: true).top(limit: limit), json: options.json, empty: "No favourites yet.")
+                return
+            }
+            let folder = try options.common.storeFolder()
+            let store = try options.open(readOnly: true)
+            var counts: [CommunityFavoriteCount]
+            var note: String?
+            if let account = try SyncAccount.load(from: folder) {
+                do {
+                    counts = try await HTTPSyncClient(server: account.server, token: account.token).topQuotes(limit: limit)
+                        .filter { $0.count > 0 && CommunityRules.problem(CommunityQuote(key: $0.key, text: $0.text, source: $0.source)) == nil }
+                        .map { CommunityFavoriteCount(key: $0.key, text: $0.text, source: $0.source, count: $0.count) }
+                } catch let error as SyncClientError {
+                    if case .refused = error { throw error }
+                    if case .signedOut = error { throw error }
+                    counts = try store.communityTop(limit: limit)
+                    note = "\(error.description); showing the counts of the last sync"
+                }
+            } else {
+                counts = try store.communityTop(limit: limit)
+                note = "this store folder does not sync: no community counts (suite sync login …)"
+            }
+            if let note { Terminal.printError("suite: \(note)") }
+            let entries = try counts.map { count in
+                Entry(text: count.text, source: count.source, count: count.count, key: count.key, id: try store.quote(communityKey: count.key)?.id)
+            }
+            if options.json { try Terminal.printJSON(entries); return }
+            if entries.isEmpty { print("No community favourites yet."); return }
+            print(entries.map { entry in
+                var text = entry.text
+                if let source = entry.source { text += "\n\t\t-- \(source)" }
+                return text + "\n[" + ([entry.id.map { "#\($0)" }, "community ♥ \(entry.count)"].compactMap { $0 }.joined(separator: " · ")) + "]"
+            }.joined(separator: "\n%\n"))
+        }
     }
 
     struct NoteAdd: ParsableCommand {
@@ -114,22 +169,47 @@ extension QuotesCommand {
         }
     }
 
-    struct Share: ParsableCommand {
+    struct Share: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "share", abstract: "Your favourites (or your history) as text, Markdown or JSON to pass on.",
-            discussion: "Example:\n  suite quotes share --favorites --format markdown -o favourites.md")
+            commandName: "share", abstract: "Your favourites (or your history) as text, Markdown or JSON to pass on, or as a link on your sync server.",
+            discussion: """
+                --publish puts a read-only snapshot of the list on the sync server under an \
+                unguessable link (an HTML page anyone with the link can read, and the same list as \
+                JSON at the link + .json). Your own quotes are left out. --published lists your \
+                links; --unpublish LINK deletes one.
+
+                Examples:
+                  suite quotes share --favorites --format markdown -o favourites.md
+                  suite quotes share --publish --title "Quotes that got me through the winter"
+                  suite quotes share --unpublish https://sync.example.org/s/Wq3…
+                """)
         enum Format: String, ExpressibleByArgument { case text, markdown, json }
         @OptionGroup var options: QuotesTextOptions
         @Flag(help: "Share your favourites (the default).") var favorites = false
         @Flag(help: "Share the quotes you were sent instead.") var history = false
         @Option(help: ArgumentHelp("text, markdown or json.", valueName: "format")) var format: Format = .text
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
+        @Flag(help: "Publish the list on the sync server as a read-only link.") var publish = false
+        @Option(help: ArgumentHelp("The published list's title.", valueName: "title")) var title: String?
+        @Flag(help: "List the links you published.") var published = false
+        @Option(help: ArgumentHelp("Delete a published list (its link or id).", valueName: "link")) var unpublish: String?
 
-        func validate() throws { if favorites && history { throw ValidationError("give --favorites or --history, not both") } }
+        func validate() throws {
+            if favorites && history { throw ValidationError("give --favorites or --history, not both") }
+            if [publish, published, unpublish != nil].filter({ $0 }).count > 1 { throw ValidationError("give one of --publish, --published and --unpublish") }
+            if (publish || published || unpublish != nil) && (output != nil || format != .text) {
+                throw ValidationError("--format and --output write a file; --publish, --published and --unpublish talk to the sync server")
+            }
+            if title != nil && !publish { throw ValidationError("--title goes with --publish") }
+        }
 
-        func run() throws {
+        func run() async throws {
+            if publish || published || unpublish != nil {
+                try await online()
+                return
+            }
             let store = try options.open(readOnly: true)
-            let quotes = history ? try store.history(user: options.userName).map(\.quote) : try store.favorites(user: options.userName)
+            let quotes = history ? try await store.history(user: options.userName).map(\.quote) : try await store.favorites(user: options.userName)
             let data: Data
             switch format {
             case .text: data = Data(QuoteExport.text(quotes).utf8)
@@ -137,6 +217,43 @@ extension QuotesCommand {
             case .json: data = QuoteExport.json(quotes)
             }
             try Terminal.emit(data, to: output)
+        }
+
+        private func online() async throws {
+            let folder = try options.common.storeFolder()
+            guard let account = try SyncAccount.load(from: folder) else {
+                throw CLIError.failed("this store folder does not sync: published lists live on your sync server (suite sync login …)")
+            }
+            let client = HTTPSyncClient(server: account.server, token: account.token)
+            let base = account.server.absoluteString.hasSuffix("/") ? String(account.server.absoluteString.dropLast()) : account.server.absoluteString
+            if let unpublish {
+                let id = unpublish.split(separator: "/").last.map(String.init)?.replacingOccurrences(of: ".json", with: "") ?? unpublish
+                try await client.unshare(id: id)
+                print("Deleted the shared list \(id): its link no longer works.")
+                return
+            }
+            if published {
+                let lists = try await client.sharedLists()
+                if lists.isEmpty { print("No published lists."); return }
+                for list in lists { print("\(base)\(list.path)  \(list.title) (\(list.count) quote\(list.count == 1 ? "" : "s"), \(PeopleTime.stamp(list.createdAt)))") }
+                return
+            }
+            let store = try options.open(readOnly: true)
+            let all = history ? try await store.history(user: options.userName).map(\.quote) : try await store.favorites(user: options.userName)
+            var seen = Set<Quote.ID>()
+            let quotes = all.filter { !$0.isPersonal && seen.insert($0.id).inserted }
+            guard !quotes.isEmpty else {
+                throw CLIError.failed(all.isEmpty ? "nothing to publish: the list is empty" : "nothing to publish: the list holds only your own quotes, which stay private")
+            }
+            let request = SharedListRequest(
+                title: title ?? (history ? "Quotes I was sent" : "My favourite quotes"),
+                quotes: quotes.map { SharedQuote(text: $0.text, source: $0.source?.name, citation: $0.citation) })
+            if let problem = CommunityRules.problem(request) { throw CLIError.usage(problem) }
+            let info = try await client.share(request)
+            print("\(base)\(info.path)")
+            let left = all.count - quotes.count
+            Terminal.printError("suite: published \(info.count) quote\(info.count == 1 ? "" : "s")"
+                                + (left > 0 ? "; \(left) of your own left out" : "") + "; anyone with the link can read it (suite quotes share --unpublish LINK)")
         }
     }
 

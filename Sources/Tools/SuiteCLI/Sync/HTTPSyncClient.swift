@@ -54,6 +54,27 @@ struct HTTPSyncClient: SyncTransport {
     }
     func logout() async throws { _ = try await send("POST", "/v1/logout", body: nil) }
 
+    // Community
+    func communitySettings() async throws -> CommunitySettings { try await call("GET", "/v1/community/settings") }
+    func setCommunitySettings(_ settings: CommunitySettings) async throws -> CommunitySettings {
+        try await call("PUT", "/v1/community/settings", body: settings)
+    }
+    func publishFavourites(_ quotes: [CommunityQuote]) async throws {
+        _ = try await send("PUT", "/v1/community/favourites", body: try SyncProtocol.encoder.encode(CommunityFavouritesUpload(quotes: quotes)))
+    }
+    func publishRatings(_ ratings: [CommunityRating]) async throws {
+        _ = try await send("PUT", "/v1/community/ratings", body: try SyncProtocol.encoder.encode(CommunityRatingsUpload(ratings: ratings)))
+    }
+    func topQuotes(limit: Int) async throws -> [CommunityQuoteCount] { try await call("GET", "/v1/community/quotes/top?limit=\(limit)") }
+    func quoteFeed(after: Int64) async throws -> CommunityFeed<CommunityQuoteCount> { try await call("GET", "/v1/community/quotes?after=\(after)") }
+    func placeFeed(after: Int64) async throws -> CommunityFeed<CommunityPlaceSummary> { try await call("GET", "/v1/community/places?after=\(after)") }
+    func share(_ list: SharedListRequest) async throws -> SharedListInfo { try await call("POST", "/v1/shared", body: list) }
+    func sharedLists() async throws -> [SharedListInfo] { try await call("GET", "/v1/shared") }
+    func unshare(id: String) async throws {
+        let escaped = id.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? id
+        _ = try await send("DELETE", "/v1/shared/\(escaped)", body: nil)
+    }
+
     private func call<Reply: Decodable>(_ method: String, _ path: String) async throws -> Reply {
         try decode(try await send(method, path, body: nil))
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSyncProtocol
 #if canImport(Glibc)
 import Glibc
 #endif
@@ -15,6 +16,15 @@ struct SyncAccount: Codable, Equatable {
     var dataKey: Data
     var lastSuccess: Date?
     var lastError: String?
+    /// What the account publishes, as the server last said (`suite sync publish`).
+    var community: CommunitySettings?
+    /// Whose favourites this device publishes (the quotes store's user).
+    var publishUser: String?
+    /// A digest of the favourites and the ratings last published from here, and when: a sync
+    /// sends them again only when they changed (or a day later).
+    var publishedFavourites: String?
+    var publishedRatings: String?
+    var publishedAt: Date?
 
     static let fileName = "sync.json"
 

@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Devices.self, Revoke.self, Logout.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Publish.self, Devices.self, Revoke.self, Logout.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -62,6 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             do {
                 let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                let community = try await CommunitySync.run(folder: folder, account: &account)
                 account.lastSuccess = Date()
                 account.lastError = nil
                 try account.save(in: folder)
@@ -71,6 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
                     for outcome in outcomes {
                         print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
                     }
+                    if let line = CommunitySync.summary(community) { print(line) }
                 }
             } catch {
                 account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
@@ -161,6 +163,8 @@ struct SyncCommand: AsyncParsableCommand {
             var stores: [Store]
             var lastSuccess: Date?
             var lastError: String?
+            /// What the account publishes, as the server last said (nil before the first sync).
+            var publishing: CommunitySettings?
         }
 
         func run() async throws {
@@ -172,7 +176,8 @@ struct SyncCommand: AsyncParsableCommand {
                 stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count))
             }
             let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
-                                device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError)
+                                device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
+                                publishing: account?.community)
             if options.json {
                 try Terminal.printJSON(report)
                 return
@@ -187,6 +192,9 @@ struct SyncCommand: AsyncParsableCommand {
                 let conflicts = store.conflicts == 0 ? "" : "; \(store.conflicts) text\(store.conflicts == 1 ? "" : "s") lost to edits elsewhere (suite sync conflicts)"
                 print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send\(conflicts)")
             }
+            let publishing = account.community ?? CommunitySettings()
+            print("Publishing: favourites \(publishing.favourites ? "on" : "off"), ratings \(publishing.ratings ? (publishing.ratingNotes ? "on (with notes)" : "on") : "off")"
+                  + (account.community == nil ? " (as of the last sync; none yet)" : ""))
             print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
             if let error = account.lastError { print("Last error: \(error)") }
         }

@@ -33,6 +33,7 @@ struct SyncWatch {
             if everything || !logs.isEmpty {
                 do {
                     let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
+                    if everything, let line = CommunitySync.summary(try await CommunitySync.run(folder: folder, account: &account)) { print(line) }
                     account.lastSuccess = Date()
                     account.lastError = nil
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {

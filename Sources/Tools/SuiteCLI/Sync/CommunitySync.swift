@@ -1,0 +1,127 @@
+import Foundation
+import QuoteCore
+import SuiteSyncProtocol
+import WorkplaceCore
+
+/// The community part of a sync: publishes what the account chose to publish (only when it
+/// changed), and brings the community's counts and ratings into the local stores so that they
+/// work offline.
+enum CommunitySync {
+    /// What a community sync did.
+    struct Outcome: Encodable {
+        /// Favourites published now (nil when nothing had to be sent).
+        var publishedFavourites: Int?
+        /// Ratings published now (nil when nothing had to be sent).
+        var publishedRatings: Int?
+        /// Quote counts and place summaries received.
+        var quoteCounts = 0
+        var placeSummaries = 0
+    }
+
+    /// The most feed pages one sync reads (a server that never ends its feed cannot keep it busy).
+    static let maximumPages = 100_000
+
+    static func run(folder: URL, account: inout SyncAccount, force: Bool = false) async throws -> Outcome {
+        let client = HTTPSyncClient(server: account.server, token: account.token)
+        let settings = try await client.communitySettings()
+        account.community = settings
+        var outcome = Outcome()
+        let stale = force || account.publishedAt.map { Date().timeIntervalSince($0) > 24 * 3600 } ?? true
+        let quotesURL = folder.appendingPathComponent(QuoteStore.fileName)
+        let placesURL = folder.appendingPathComponent(PlaceStore.fileName)
+        let hasQuotes = FileManager.default.fileExists(atPath: quotesURL.path)
+        let hasPlaces = FileManager.default.fileExists(atPath: placesURL.path)
+
+        if settings.favourites {
+            let favourites = hasQuotes ? try QuoteStore(url: quotesURL).publishableFavorites(user: publishUser(account)) : []
+            let quotes = favourites.map { CommunityQuote(key: $0.key, text: $0.text, source: $0.source) }
+                .filter { CommunityRules.problem($0) == nil }
+            let digest = Self.digest(quotes.map(\.key).sorted())
+            if stale || digest != account.publishedFavourites {
+                try await client.publishFavourites(quotes)
+                account.publishedFavourites = digest
+                account.publishedAt = Date()
+                outcome.publishedFavourites = quotes.count
+            }
+        } else {
+            account.publishedFavourites = nil
+        }
+        if settings.ratings {
+            let ratings = (hasPlaces ? try PlaceStore(url: placesURL).publishableRatings() : []).map { rating in
+                CommunityRating(key: rating.key, scales: rating.values, wifiMbps: rating.wifiMbps,
+                                menu: settings.ratingNotes ? rating.menu : nil,
+                                notes: settings.ratingNotes && !rating.notes.isEmpty ? rating.notes : nil)
+            }.filter { CommunityRules.problem($0) == nil }
+            let digest = Self.digest(ratings.map { rating in
+                [rating.key, rating.scales.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: ","),
+                 rating.wifiMbps.map { String($0) } ?? "", rating.menu ?? "", rating.notes ?? ""].joined(separator: "\u{0}")
+            }.sorted())
+            if stale || digest != account.publishedRatings {
+                try await client.publishRatings(ratings)
+                account.publishedRatings = digest
+                account.publishedAt = Date()
+                outcome.publishedRatings = ratings.count
+            }
+        } else {
+            account.publishedRatings = nil
+        }
+
+        if hasQuotes {
+            let store = try QuoteStore(url: quotesURL)
+            var cursor = try store.communityCursor()
+            for _ in 0..<maximumPages {
+                let page = try await client.quoteFeed(after: cursor)
+                // What the server says is checked like anything else that comes in.
+                let counts = page.items.filter { item in
+                    CommunityKey.isWellFormed(item.key) && item.count >= 0
+                        && (item.count == 0 || CommunityRules.problem(CommunityQuote(key: item.key, text: item.text, source: item.source)) == nil)
+                }.map { CommunityFavoriteCount(key: $0.key, text: $0.text, source: $0.source, count: $0.count) }
+                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
+                try store.applyCommunityCounts(counts, cursor: page.next, reset: page.reset)
+                outcome.quoteCounts += counts.count
+                if !page.more || (page.next == cursor && !page.reset) { break }
+                cursor = page.next
+            }
+        }
+        if hasPlaces {
+            let store = try PlaceStore(url: placesURL)
+            var cursor = try store.communityCursor()
+            for _ in 0..<maximumPages {
+                let page = try await client.placeFeed(after: cursor)
+                let summaries = page.items.compactMap { item -> (key: String, summary: CommunityRatingSummary)? in
+                    guard CommunityKey.isWellFormed(item.key), item.count >= 0,
+                          item.medians.allSatisfy({ CommunityRules.scales.contains($0.key) && (0...5).contains($0.value) }),
+                          item.wifiMbps.map({ $0.isFinite && $0 >= 0 }) ?? true, item.menu.map(CommunityRules.menus.contains) ?? true
+                    else { return nil }
+                    let notes = item.notes.filter { CommunityRules.problem($0, name: "a note", limit: CommunityRules.maximumNotes) == nil }.prefix(10)
+                    return (item.key, CommunityRatingSummary(count: item.count, medians: item.medians, wifiMbps: item.wifiMbps, menu: item.menu, notes: Array(notes)))
+                }
+                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
+                try store.applyCommunitySummaries(summaries, cursor: page.next, reset: page.reset)
+                outcome.placeSummaries += summaries.count
+                if !page.more || (page.next == cursor && !page.reset) { break }
+                cursor = page.next
+            }
+        }
+        return outcome
+    }
+
+    /// Whose favourites this device publishes.
+    static func publishUser(_ account: SyncAccount) -> String {
+        account.publishUser ?? Quotes.userName(nil)
+    }
+
+    /// One line for what a community sync did, or nil when it did nothing worth saying.
+    static func summary(_ outcome: Outcome) -> String? {
+        var parts: [String] = []
+        if let count = outcome.publishedFavourites { parts.append("published \(count) favourite\(count == 1 ? "" : "s")") }
+        if let count = outcome.publishedRatings { parts.append("published \(count) rating\(count == 1 ? "" : "s")") }
+        if outcome.quoteCounts > 0 { parts.append("received \(outcome.quoteCounts) favourite count\(outcome.quoteCounts == 1 ? "" : "s")") }
+        if outcome.placeSummaries > 0 { parts.append("received \(outcome.placeSummaries) place rating\(outcome.placeSummaries == 1 ? "" : "s")") }
+        return parts.isEmpty ? nil : "community: " + parts.joined(separator: ", ")
+    }
+
+    private static func digest(_ parts: [String]) -> String {
+        CommunityKey.quote(text: parts.joined(separator: "\n"), source: "digest")
+    }
+}
