@@ -118,5 +118,5 @@ struct PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 1
+    static let count = 2
 }
