@@ -173,7 +173,8 @@ import Testing
         // Words for the positionals (a section name is one) and required options, so that only --json is wrong.
         let account = ["--server", "http://127.0.0.1:9", "--account", "ada", "--password-stdin"]
         let words = ["bmm set": ["vp", "--text", "x"], "bmm restore": ["vp", "--version", "1"], "sync signup": account, "sync login": account,
-                     "sync revoke": ["device"], "sync logout": [], "sync publish": ["favourites", "on"]]
+                     "sync revoke": ["device"], "sync logout": [], "sync publish": ["favourites", "on"],
+                     "backup": ["dir"], "restore": ["dir"]]
         for (path, _) in text {
             let filler = words[path.joined(separator: " ")] ?? ["vp", "vp"]
             for arguments in [path + filler + ["--json"], ["--json"] + path + filler] {

@@ -19,7 +19,7 @@ public struct SuiteCommand: AsyncParsableCommand {
               suite bmm new "Acme Bakery" && suite bmm walk
             """,
         version: SuiteVersion.current,
-        subcommands: [BMMCommand.self, PlacesCommand.self, QuotesCommand.self, BundleCommand.self, SyncCommand.self, CheckCommand.self, UICommand.self]
+        subcommands: [BMMCommand.self, PlacesCommand.self, QuotesCommand.self, BundleCommand.self, SyncCommand.self, CheckCommand.self, BackupCommand.self, RestoreCommand.self, UICommand.self]
     )
 
     public init() {}
