@@ -49,7 +49,8 @@ extension QuoteStore {
         }
     }
 
-    /// Changes a quote's text and/or source; nil leaves a field as it is.
+    /// Changes a quote's text and/or source; nil leaves a field as it is. A collected quote whose
+    /// words or source change becomes one of the user's own (``Quote/isPersonal``).
     ///
     /// - Parameters:
     ///   - id: the quote.
@@ -77,7 +78,11 @@ extension QuoteStore {
             if let existing = try Quote.ID.fetchOne(db, sql: "SELECT id FROM quote WHERE dedupe = ? AND id <> ?", arguments: [dedupe, id]) {
                 throw QuoteError.duplicateQuote(existing: existing, edited: id)
             }
-            try db.execute(sql: "UPDATE quote SET text = ?, source_id = ?, dedupe = ? WHERE id = ?", arguments: [finalText, sourceID, dedupe, id])
+            // Words or a source rewritten by the user are theirs: the quote becomes one of their own
+            // (never published to a community, left out of shared lists).
+            let rewritten = finalText != quote.text || finalSource != quote.source?.name
+            try db.execute(sql: "UPDATE quote SET text = ?, source_id = ?, dedupe = ?, personal = personal OR ? WHERE id = ?",
+                           arguments: [finalText, sourceID, dedupe, rewritten, id])
             return try Self.loadQuotes([id.rawValue], db: db)[0]
         }
     }

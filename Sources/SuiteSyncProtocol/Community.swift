@@ -180,9 +180,10 @@ public struct CommunityPlaceSummary: Sendable, Hashable, Codable {
     }
 }
 
-/// A page of the community feed (`GET /v1/community/{quotes|places}?after=N&limit=M`): entries
-/// that changed after position N, in order. `reset` says the reader's position is older than the
-/// server's memory of removals: drop what was kept and start again from these.
+/// A page of the community feed (`GET /v1/community/{quotes|places}?after=N&limit=M[&fresh=1]`):
+/// entries that changed after position N, in order. `reset` says the reader's position is older
+/// than the server's memory of removals: drop what was kept and read again from the start, with
+/// `fresh=1` on every page of that pass (a reader that kept nothing cannot have missed a removal).
 public struct CommunityFeed<Item: Sendable & Hashable & Codable>: Sendable, Hashable, Codable {
     public var items: [Item]
     public var next: Int64
@@ -284,7 +285,7 @@ public enum CommunityRules {
     public static func problem(_ text: String, name: String, limit: Int, required: Bool = true) -> String? {
         if required && text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return "\(name) is empty" }
         if text.count > limit { return "\(name) is longer than \(limit) characters" }
-        if text.unicodeScalars.contains(where: { ($0.value < 32 && $0 != "\n" && $0 != "\t") || $0.value == 127 }) {
+        if text.unicodeScalars.contains(where: { ($0.value < 32 && $0 != "\n" && $0 != "\t") || (127...159).contains($0.value) }) {
             return "\(name) holds control characters"
         }
         return nil

@@ -14,6 +14,11 @@ package final class PurgeClock: Sendable {
             return true
         }
     }
+
+    /// Makes the next call due again (after a purge that failed).
+    func forget() {
+        last.withLockedValue { $0 = nil }
+    }
 }
 
 /// A published rating as its vote's payload: sorted keys, so that the same rating is the same text.
@@ -47,8 +52,8 @@ extension SyncService {
         try await limit(.write, session)
         var settings = settings
         if !settings.ratings { settings.ratingNotes = false }
-        try await storage.setCommunitySettings(settings, accountID: session.accountID, now: now())
-        try await purgeIfDue()
+        try await storage.setCommunitySettings(settings, accountID: session.accountID, now: now(), redact: Self.withoutNotes)
+        await purgeIfDue()
         return settings
     }
 
@@ -65,10 +70,10 @@ extension SyncService {
             if let problem = CommunityRules.problem(quote) { throw SyncServiceError.badRequest(problem) }
         }
         let votes = upload.quotes.map { CommunityVote(key: $0.key, text: $0.text, source: $0.source.flatMap { $0.isEmpty ? nil : $0 }) }
-        guard try await storage.replaceVotes(.favourites, accountID: session.accountID, votes: votes, now: now()) else {
+        guard try await storage.replaceVotes(.favourites, accountID: session.accountID, votes: votes, now: now(), redact: Self.withoutNotes) else {
             throw SyncServiceError.conflict("this account does not publish favourites")
         }
-        try await purgeIfDue()
+        await purgeIfDue()
     }
 
     /// Replaces the account's published ratings (notes and menu are dropped unless the account
@@ -84,18 +89,16 @@ extension SyncService {
         for rating in upload.ratings {
             if let problem = CommunityRules.problem(rating) { throw SyncServiceError.badRequest(problem) }
         }
-        let settings = try await storage.communitySettings(accountID: session.accountID)
+        // Notes and menu ride along; the storage drops them (`withoutNotes`) in the transaction
+        // that reads the settings, unless the account publishes them.
         let votes = try upload.ratings.map { rating in
-            let payload = RatingPayload(
-                s: rating.scales, w: rating.wifiMbps,
-                m: settings.ratingNotes ? rating.menu : nil,
-                n: settings.ratingNotes ? rating.notes.flatMap { $0.isEmpty ? nil : $0 } : nil)
+            let payload = RatingPayload(s: rating.scales, w: rating.wifiMbps, m: rating.menu, n: rating.notes.flatMap { $0.isEmpty ? nil : $0 })
             return CommunityVote(key: rating.key, payload: String(decoding: try RatingPayload.encoder.encode(payload), as: UTF8.self))
         }
-        guard try await storage.replaceVotes(.ratings, accountID: session.accountID, votes: votes, now: now()) else {
+        guard try await storage.replaceVotes(.ratings, accountID: session.accountID, votes: votes, now: now(), redact: Self.withoutNotes) else {
             throw SyncServiceError.conflict("this account does not publish ratings")
         }
-        try await purgeIfDue()
+        await purgeIfDue()
     }
 
     // MARK: Reading
@@ -114,12 +117,13 @@ extension SyncService {
         return try await storage.items(.favourites, keys: request.keys).map(Self.quoteCount)
     }
 
-    /// Quote counts that changed after a feed position.
-    package func quoteFeed(after: Int64, limit: Int?, session: DeviceSession) async throws -> CommunityFeed<CommunityQuoteCount> {
+    /// Quote counts that changed after a feed position (`fresh`: the reader reads from the start
+    /// after a reset).
+    package func quoteFeed(after: Int64, limit: Int?, fresh: Bool = false, session: DeviceSession) async throws -> CommunityFeed<CommunityQuoteCount> {
         try await self.limit(.read, session)
         guard after >= 0 else { throw SyncServiceError.badRequest("after must not be negative") }
         let limit = try Self.pageSize(limit, default: Self.maximumCommunityPage)
-        let page = try await storage.feed(.favourites, after: after, limit: limit)
+        let page = try await storage.feed(.favourites, after: after, limit: limit, fresh: fresh)
         return CommunityFeed(items: page.items.map(Self.quoteCount), next: page.items.last?.seq ?? (page.reset ? 0 : after),
                              reset: page.reset, more: page.items.count == limit)
     }
@@ -131,12 +135,12 @@ extension SyncService {
         return try await summaries(try await storage.items(.ratings, keys: request.keys))
     }
 
-    /// Place summaries that changed after a feed position.
-    package func placeFeed(after: Int64, limit: Int?, session: DeviceSession) async throws -> CommunityFeed<CommunityPlaceSummary> {
+    /// Place summaries that changed after a feed position (`fresh` as for ``quoteFeed(after:limit:fresh:session:)``).
+    package func placeFeed(after: Int64, limit: Int?, fresh: Bool = false, session: DeviceSession) async throws -> CommunityFeed<CommunityPlaceSummary> {
         try await self.limit(.read, session)
         guard after >= 0 else { throw SyncServiceError.badRequest("after must not be negative") }
         let limit = try Self.pageSize(limit, default: Self.maximumCommunityPage)
-        let page = try await storage.feed(.ratings, after: after, limit: limit)
+        let page = try await storage.feed(.ratings, after: after, limit: limit, fresh: fresh)
         return CommunityFeed(items: try await summaries(page.items), next: page.items.last?.seq ?? (page.reset ? 0 : after),
                              reset: page.reset, more: page.items.count == limit)
     }
@@ -192,10 +196,22 @@ extension SyncService {
         }
     }
 
-    private func purgeIfDue() async throws {
+    /// Purges old zero counts, at most once an hour; best effort (the write that called it has
+    /// committed, and the next one tries again).
+    private func purgeIfDue() async {
         let date = now()
         guard lastPurge.isDue(date) else { return }
-        _ = try await storage.purgeCommunity(before: date.addingTimeInterval(-tombstoneRetention))
+        if (try? await storage.purgeCommunity(before: date.addingTimeInterval(-tombstoneRetention))) == nil {
+            lastPurge.forget()
+        }
+    }
+
+    /// A rating's payload without its notes and menu.
+    static let withoutNotes: @Sendable (String) -> String = { payload in
+        guard var rating = try? JSONDecoder().decode(RatingPayload.self, from: Data(payload.utf8)) else { return payload }
+        rating.m = nil
+        rating.n = nil
+        return (try? RatingPayload.encoder.encode(rating)).map { String(decoding: $0, as: UTF8.self) } ?? payload
     }
 
     private static func pageSize(_ limit: Int?, default value: Int) throws -> Int {

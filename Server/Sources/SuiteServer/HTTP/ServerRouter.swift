@@ -139,7 +139,8 @@ package enum ServerRouter {
         group.get("community/quotes") { request, context in
             let session = try context.requireSession()
             return JSONBody(try await service.quoteFeed(
-                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init), session: session))
+                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init),
+                fresh: try wholeNumber(request, "fresh") == 1, session: session))
         }
         group.post("community/places/lookup") { request, context in
             let session = try context.requireSession()
@@ -148,7 +149,8 @@ package enum ServerRouter {
         group.get("community/places") { request, context in
             let session = try context.requireSession()
             return JSONBody(try await service.placeFeed(
-                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init), session: session))
+                after: try wholeNumber(request, "after") ?? 0, limit: try wholeNumber(request, "limit").map(Int.init),
+                fresh: try wholeNumber(request, "fresh") == 1, session: session))
         }
         group.post("shared") { request, context in
             let session = try context.requireSession()

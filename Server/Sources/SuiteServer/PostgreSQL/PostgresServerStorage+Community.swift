@@ -11,7 +11,7 @@ extension PostgresServerStorage {
         return CommunitySettings()
     }
 
-    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date) async throws {
+    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws {
         let logger = self.logger
         try await withTransaction { connection in
             // The row lock orders this against the account's uploads.
@@ -20,6 +20,15 @@ extension PostgresServerStorage {
             for kind in CommunityKind.allCases where !settings.publishes(kind) {
                 try await Self.replace(kind, accountID: accountID, votes: [], now: now, connection: connection, logger: logger)
             }
+            if settings.ratings && !settings.ratingNotes {
+                var votes: [CommunityVote] = []
+                for try await (key, payload) in try await connection.query(
+                    "SELECT key, payload FROM community_votes WHERE kind = 'ratings' AND account_id = \(accountID)", logger: logger
+                ).decode((String, String).self) {
+                    votes.append(CommunityVote(key: key, payload: redact(payload)))
+                }
+                try await Self.replace(.ratings, accountID: accountID, votes: votes, now: now, connection: connection, logger: logger)
+            }
             try await connection.query("""
                 UPDATE community_settings SET favourites = \(settings.favourites), ratings = \(settings.ratings), rating_notes = \(settings.ratingNotes)
                 WHERE account_id = \(accountID)
@@ -27,17 +36,18 @@ extension PostgresServerStorage {
         }
     }
 
-    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date) async throws -> Bool {
+    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool {
         let logger = self.logger
         return try await withTransaction { connection in
-            let column = kind == .favourites ? "favourites" : "ratings"
-            var publishes = false
-            for try await value in try await connection.query(
-                "SELECT \(unescaped: column) FROM community_settings WHERE account_id = \(accountID) FOR UPDATE", logger: logger
-            ).decode(Bool.self) {
-                publishes = value
+            var settings = CommunitySettings()
+            for try await (favourites, ratings, notes) in try await connection.query(
+                "SELECT favourites, ratings, rating_notes FROM community_settings WHERE account_id = \(accountID) FOR UPDATE", logger: logger
+            ).decode((Bool, Bool, Bool).self) {
+                settings = CommunitySettings(favourites: favourites, ratings: ratings, ratingNotes: notes)
             }
-            guard publishes else { return false }
+            guard settings.publishes(kind) else { return false }
+            let votes = kind == .ratings && !settings.ratingNotes
+                ? votes.map { CommunityVote(key: $0.key, text: $0.text, source: $0.source, payload: redact($0.payload)) } : votes
             try await Self.replace(kind, accountID: accountID, votes: votes, now: now, connection: connection, logger: logger)
             return true
         }
@@ -57,16 +67,23 @@ extension PostgresServerStorage {
             """, logger: logger))
     }
 
-    package func feed(_ kind: CommunityKind, after: Int64, limit: Int) async throws -> (items: [CommunityItem], reset: Bool) {
-        var purged: Int64 = 0
-        for try await value in try await client.query("SELECT purged FROM community_counters WHERE kind = \(kind.rawValue)", logger: logger).decode(Int64.self) {
-            purged = value
+    package func feed(_ kind: CommunityKind, after: Int64, limit: Int, fresh: Bool) async throws -> (items: [CommunityItem], reset: Bool) {
+        // One statement, so one snapshot: the purge mark and the items agree.
+        let rows = try await client.query("""
+            WITH mark AS (
+                SELECT NOT \(fresh) AND \(after) > 0 AND \(after) < purged AS reset FROM community_counters WHERE kind = \(kind.rawValue)
+            )
+            SELECT mark.reset, i.key, i.text, i.source, i.votes, i.seq FROM mark LEFT JOIN LATERAL (
+                SELECT key, text, source, votes, seq FROM community_items
+                WHERE kind = \(kind.rawValue) AND seq > (CASE WHEN mark.reset THEN 0 ELSE \(after) END) ORDER BY seq LIMIT \(Int64(limit))
+            ) i ON true
+            """, logger: logger)
+        var reset = false
+        var items: [CommunityItem] = []
+        for try await (wasReset, key, text, source, votes, seq) in rows.decode((Bool, String?, String?, String?, Int?, Int64?).self) {
+            reset = wasReset
+            if let key, let votes, let seq { items.append(CommunityItem(key: key, text: text, source: source, votes: votes, seq: seq)) }
         }
-        let reset = after > 0 && after < purged
-        let items = try await Self.items(try await client.query("""
-            SELECT key, text, source, votes, seq FROM community_items
-            WHERE kind = \(kind.rawValue) AND seq > \(reset ? 0 : after) ORDER BY seq LIMIT \(Int64(limit))
-            """, logger: logger))
         return (items, reset)
     }
 
@@ -140,6 +157,8 @@ extension PostgresServerStorage {
     private static func replace(
         _ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, connection: PostgresConnection, logger: Logger
     ) async throws {
+        // The counter rows are always locked in the same order (favourites, then ratings), after
+        // the account's settings row: no two transactions wait on each other in a circle.
         var stored: [String: String] = [:]
         for try await (key, payload) in try await connection.query(
             "SELECT key, payload FROM community_votes WHERE kind = \(kind.rawValue) AND account_id = \(accountID)", logger: logger

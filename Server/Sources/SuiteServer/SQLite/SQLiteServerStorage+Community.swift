@@ -7,26 +7,35 @@ extension SQLiteServerStorage {
         try await pool.read { db in try Self.settings(accountID: accountID, db: db) }
     }
 
-    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date) async throws {
-        defer { forgetDeleted() }
-        try await pool.write { db in
+    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws {
+        let removed = try await pool.write { db -> Bool in
+            var removed = false
             for kind in CommunityKind.allCases where !settings.publishes(kind) {
-                try Self.replace(kind, accountID: accountID, votes: [], now: now, db: db)
+                removed = try Self.replace(kind, accountID: accountID, votes: [], now: now, db: db) || removed
+            }
+            if settings.ratings && !settings.ratingNotes {
+                let stored = try Row.fetchAll(db, sql: "SELECT key, payload FROM community_votes WHERE kind = 'ratings' AND account_id = ?", arguments: [accountID])
+                let votes = stored.map { row in CommunityVote(key: row["key"], payload: redact(row["payload"])) }
+                removed = try Self.replace(.ratings, accountID: accountID, votes: votes, now: now, db: db) || removed
             }
             try db.execute(sql: """
                 INSERT INTO community_settings (account_id, favourites, ratings, rating_notes) VALUES (?, ?, ?, ?)
                 ON CONFLICT (account_id) DO UPDATE SET favourites = excluded.favourites, ratings = excluded.ratings, rating_notes = excluded.rating_notes
                 """, arguments: [accountID, settings.favourites, settings.ratings, settings.ratingNotes])
+            return removed
         }
+        if removed { await forgetDeleted() }
     }
 
-    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date) async throws -> Bool {
-        defer { forgetDeleted() }
-        return try await pool.write { db in
-            guard try Self.settings(accountID: accountID, db: db).publishes(kind) else { return false }
-            try Self.replace(kind, accountID: accountID, votes: votes, now: now, db: db)
-            return true
+    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool {
+        let (published, removed) = try await pool.write { db -> (Bool, Bool) in
+            let settings = try Self.settings(accountID: accountID, db: db)
+            guard settings.publishes(kind) else { return (false, false) }
+            let votes = kind == .ratings && !settings.ratingNotes ? votes.map { CommunityVote(key: $0.key, text: $0.text, source: $0.source, payload: redact($0.payload)) } : votes
+            return (true, try Self.replace(kind, accountID: accountID, votes: votes, now: now, db: db))
         }
+        if removed { await forgetDeleted() }
+        return published
     }
 
     package func topItems(_ kind: CommunityKind, limit: Int) async throws -> [CommunityItem] {
@@ -45,10 +54,10 @@ extension SQLiteServerStorage {
         }
     }
 
-    package func feed(_ kind: CommunityKind, after: Int64, limit: Int) async throws -> (items: [CommunityItem], reset: Bool) {
+    package func feed(_ kind: CommunityKind, after: Int64, limit: Int, fresh: Bool) async throws -> (items: [CommunityItem], reset: Bool) {
         try await pool.read { db in
             let purged = try Int64.fetchOne(db, sql: "SELECT purged FROM community_counters WHERE kind = ?", arguments: [kind.rawValue]) ?? 0
-            let reset = after > 0 && after < purged
+            let reset = !fresh && after > 0 && after < purged
             let items = try Row.fetchAll(db, sql: """
                 SELECT key, text, source, votes, seq FROM community_items WHERE kind = ? AND seq > ? ORDER BY seq LIMIT ?
                 """, arguments: [kind.rawValue, reset ? 0 : after, limit]).map(Self.item)
@@ -107,11 +116,12 @@ extension SQLiteServerStorage {
     }
 
     package func deleteSharedList(id: String, accountID: String) async throws -> Bool {
-        defer { forgetDeleted() }
-        return try await pool.write { db in
+        let deleted = try await pool.write { db in
             try db.execute(sql: "DELETE FROM shared_lists WHERE id = ? AND account_id = ?", arguments: [id, accountID])
             return db.changesCount > 0
         }
+        if deleted { await forgetDeleted() }
+        return deleted
     }
 
     // MARK: - Parts
@@ -119,8 +129,8 @@ extension SQLiteServerStorage {
     /// Moves the write-ahead log into the file and empties it, so that the old copies of deleted
     /// rows leave the log too (the file's own pages are overwritten by `secure_delete`). Best
     /// effort: with readers in the way the next checkpoint does it.
-    private func forgetDeleted() {
-        try? pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
+    private func forgetDeleted() async {
+        try? await pool.writeWithoutTransaction { db in _ = try db.checkpoint(.truncate) }
     }
 
     private static func settings(accountID: String, db: Database) throws -> CommunitySettings {
@@ -130,13 +140,16 @@ extension SQLiteServerStorage {
         return CommunitySettings(favourites: row["favourites"], ratings: row["ratings"], ratingNotes: row["rating_notes"])
     }
 
-    private static func replace(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, db: Database) throws {
+    /// Replaces the account's votes of a kind; returns whether a vote was removed or changed
+    /// (something that was published is gone).
+    @discardableResult
+    private static func replace(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, db: Database) throws -> Bool {
         var stored: [String: String] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT key, payload FROM community_votes WHERE kind = ? AND account_id = ?", arguments: [kind.rawValue, accountID]) {
             stored[row["key"]] = row["payload"]
         }
         let diff = CommunityDiff(stored: stored, new: votes)
-        guard !diff.isEmpty else { return }
+        guard !diff.isEmpty else { return false }
         let touched = diff.touchedKeys
         guard let last = try Int64.fetchOne(db, sql: "UPDATE community_counters SET seq = seq + ? WHERE kind = ? RETURNING seq",
                                             arguments: [touched.count, kind.rawValue]) else {
@@ -176,6 +189,7 @@ extension SQLiteServerStorage {
             try updateVote.execute(arguments: [vote.payload, millis, kind.rawValue, accountID, vote.key])
             try touchItem.execute(arguments: [seqs[vote.key], kind.rawValue, vote.key])
         }
+        return !diff.removed.isEmpty || !diff.changed.isEmpty
     }
 
     private static func item(_ row: Row) -> CommunityItem {

@@ -93,13 +93,16 @@ package protocol CommunityStorage: Sendable {
     func communitySettings(accountID: String) async throws -> CommunitySettings
 
     /// Stores what the account publishes; a kind turned off loses the account's votes of that
-    /// kind in the same transaction.
-    func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date) async throws
+    /// kind in the same transaction, and with rating notes off, `redact` rewrites the payloads of
+    /// the account's ratings (dropping their notes) in it too.
+    func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws
 
-    /// Replaces the account's votes of a kind by a new set.
+    /// Replaces the account's votes of a kind by a new set. The settings are read in the same
+    /// transaction (under the account's settings row lock): when they say ratings go without
+    /// notes, each rating's payload passes through `redact` first.
     ///
     /// - Returns: `false`, changing nothing, when the account does not publish that kind.
-    func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date) async throws -> Bool
+    func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool
 
     /// The items with the most votes, most first (ties by key).
     func topItems(_ kind: CommunityKind, limit: Int) async throws -> [CommunityItem]
@@ -108,8 +111,10 @@ package protocol CommunityStorage: Sendable {
     func items(_ kind: CommunityKind, keys: [String]) async throws -> [CommunityItem]
 
     /// Items whose votes changed after a feed position, in order (zero-vote items included, until
-    /// purged); `reset` when a removal the reader has not seen was purged since `after`.
-    func feed(_ kind: CommunityKind, after: Int64, limit: Int) async throws -> (items: [CommunityItem], reset: Bool)
+    /// purged), read in one snapshot; `reset` (and the items from the start) when a removal the
+    /// reader has not seen was purged since `after`, unless the reader is `fresh` (reading
+    /// from the start, it kept nothing that could be stale).
+    func feed(_ kind: CommunityKind, after: Int64, limit: Int, fresh: Bool) async throws -> (items: [CommunityItem], reset: Bool)
 
     /// The votes' payloads for these keys, newest first per key (no account named).
     func votePayloads(_ kind: CommunityKind, keys: [String]) async throws -> [String: [String]]

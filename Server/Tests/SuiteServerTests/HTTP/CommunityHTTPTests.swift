@@ -11,7 +11,7 @@ import Testing
 @Suite("Community over HTTP")
 struct CommunityHTTPTests {
     @Test func publishCountAndShareOverHTTP() async throws {
-        try await HTTPAPITests.withApp { client, _ in
+        try await HTTPAPITests.withApp { client, storage in
             let alice = try await HTTPAPITests.signup(client)
             let bob = try await HTTPAPITests.signup(client)
             let quote = CommunityQuote(text: "Both of us like this.", source: "Someone")
@@ -23,15 +23,25 @@ struct CommunityHTTPTests {
                                                    body: try HTTPAPITests.json(CommunityFavouritesUpload(quotes: [quote])))
                 #expect(put.status == .noContent)
             }
-            let top = try HTTPAPITests.decode([CommunityQuoteCount].self,
-                                              try await client.execute(uri: "/v1/community/quotes/top?limit=5", method: .get, headers: HTTPAPITests.bearer(alice.token)))
+            let topResponse = try await client.execute(uri: "/v1/community/quotes/top?limit=5", method: .get, headers: HTTPAPITests.bearer(alice.token))
+            let top = try HTTPAPITests.decode([CommunityQuoteCount].self, topResponse)
             #expect(top.map(\.count) == [2] && top.first?.text == quote.text)
-            let feed = try HTTPAPITests.decode(CommunityFeed<CommunityQuoteCount>.self,
-                                               try await client.execute(uri: "/v1/community/quotes?after=0", method: .get, headers: HTTPAPITests.bearer(bob.token)))
+            let feedResponse = try await client.execute(uri: "/v1/community/quotes?after=0", method: .get, headers: HTTPAPITests.bearer(bob.token))
+            let feed = try HTTPAPITests.decode(CommunityFeed<CommunityQuoteCount>.self, feedResponse)
             #expect(feed.items.map(\.count) == [2] && !feed.reset)
-            // Nothing names who favourited: the answers carry counts only.
-            let body = String(decoding: try HTTPAPITests.json(top).readableBytesView, as: UTF8.self)
-            #expect(!body.contains(alice.deviceID) && !body.contains(bob.deviceID))
+            // Nothing names who favourited: the answers as sent carry no account or device.
+            var identities = [alice.deviceID, bob.deviceID]
+            for device in [alice.deviceID, bob.deviceID] {
+                let row = try #require(try await storage.dumpRows(of: "devices").first { $0.contains(device) })
+                identities += try await storage.dumpRows(of: "accounts").compactMap { account in
+                    account.split(separator: "\"").map(String.init).first { $0.count == 36 && row.contains($0) && account.contains($0) }
+                }
+            }
+            #expect(identities.count == 4)
+            for response in [topResponse, feedResponse] {
+                let body = String(buffer: response.body)
+                #expect(identities.allSatisfy { !body.contains($0) }, "\(body)")
+            }
 
             let off = try await client.execute(uri: "/v1/community/ratings", method: .put, headers: HTTPAPITests.bearer(alice.token),
                                                body: try HTTPAPITests.json(CommunityRatingsUpload(ratings: [])))

@@ -73,9 +73,10 @@ struct CommunityContract: Sendable {
                         #expect(count.text == quote.text && count.source == quote.source)
                     }
                     // A reader that follows the feed in small pages ends with the same counts.
+                    var fresh = false
                     while true {
-                        let page = try await service.quoteFeed(after: cursor, limit: 5, session: sessions[1])
-                        if page.reset { reader = [:] }
+                        let page = try await service.quoteFeed(after: cursor, limit: 5, fresh: fresh, session: sessions[1])
+                        if page.reset { reader = [:]; fresh = true }
                         for item in page.items { reader[item.key] = item.count }
                         cursor = page.next
                         if !page.more { break }
@@ -159,11 +160,14 @@ struct CommunityContract: Sendable {
                 CommunityRating(key: CommunityKey.place(provider: "osm", id: marker), scales: [:]),
                 CommunityRating(key: CommunityKey.place(provider: "osm", id: marker), scales: ["wifi": 3], wifiMbps: .infinity),
             ]
+            let goodRating = CommunityRating(key: CommunityKey.place(provider: "osm", id: "good-\(marker)"), scales: ["wifi": 2])
             for rating in badRatings {
+                // A bad rating among good ones: nothing of the upload is stored.
                 await #expect(throws: SyncServiceError.self) {
-                    try await service.publishRatings(CommunityRatingsUpload(ratings: [rating]), session: session)
+                    try await service.publishRatings(CommunityRatingsUpload(ratings: [goodRating, rating]), session: session)
                 }
             }
+            #expect(try await storage.dumpRows(of: "community_votes").allSatisfy { !$0.contains(session.accountID) || !$0.contains("ratings") })
             await #expect(throws: SyncServiceError.self) {
                 try await service.lookupQuotes(CommunityLookupRequest(keys: ["'; DROP TABLE community_items; --"]), session: session)
             }
@@ -201,8 +205,62 @@ struct CommunityContract: Sendable {
             summary = try #require(try await service.lookupPlaces(CommunityLookupRequest(keys: [key]), session: sessions[0]).first)
             #expect(summary.count == 4)
             #expect(summary.medians["wifi"] == 4.5)
-            let feed = try await service.placeFeed(after: 0, limit: 1_000, session: sessions[1])
-            #expect(feed.items.contains { $0.key == key } || feed.more)
+            // The feed has it, with the same summary.
+            var cursor: Int64 = 0
+            var fed: CommunityPlaceSummary?
+            while true {
+                let page = try await service.placeFeed(after: cursor, limit: 1_000, fresh: cursor == 0, session: sessions[1])
+                if let found = page.items.first(where: { $0.key == key }) { fed = found }
+                cursor = page.next
+                if !page.more { break }
+            }
+            #expect(fed?.count == 4 && fed?.medians["wifi"] == 4.5)
+
+            // Turning notes off takes the published notes and menu back at once.
+            _ = try await service.setCommunitySettings(CommunitySettings(ratings: true, ratingNotes: false), session: sessions[0])
+            summary = try #require(try await service.lookupPlaces(CommunityLookupRequest(keys: [key]), session: sessions[1]).first)
+            #expect(summary.notes.isEmpty && summary.menu == nil && summary.count == 4)
+            #expect(try await storage.dumpRows(of: "community_votes").allSatisfy { !$0.contains("note 0") })
+        }
+    }
+
+    /// A reader whose position predates a purge is told to start again, and then reads to the
+    /// end in small pages (it is not told again on every page), ending with the live counts.
+    func aReaderAfterAPurgeStartsAgainAndFinishes() async throws {
+        try await backend.withStorage { storage in
+            let clock = TestClock()
+            let service = Self.service(storage, now: { clock.now })
+            let session = try await Self.session(service)
+            let run = UUID().uuidString
+            let quotes = (0..<12).map { CommunityQuote(text: "Purge test \($0) \(run)", source: nil) }
+            _ = try await service.setCommunitySettings(CommunitySettings(favourites: true), session: session)
+            try await service.publishFavourites(CommunityFavouritesUpload(quotes: quotes), session: session)
+            // A reader reads everything, then half goes away and is purged a week later.
+            var cursor: Int64 = 0
+            var reader: [String: Int] = [:]
+            while true {
+                let page = try await service.quoteFeed(after: cursor, limit: 1_000, fresh: cursor == 0, session: session)
+                for item in page.items { reader[item.key] = item.count }
+                cursor = page.next
+                if !page.more { break }
+            }
+            try await service.publishFavourites(CommunityFavouritesUpload(quotes: Array(quotes.prefix(6))), session: session)
+            clock.advance(8 * 24 * 3600)
+            _ = try await service.setCommunitySettings(CommunitySettings(favourites: true), session: session)
+            var fresh = false
+            var pages = 0
+            while true {
+                let page = try await service.quoteFeed(after: cursor, limit: 2, fresh: fresh, session: session)
+                pages += 1
+                #expect(pages < 10_000, "the reader never finishes")
+                if pages >= 10_000 { break }
+                if page.reset { reader = [:]; fresh = true }
+                for item in page.items { reader[item.key] = item.count }
+                cursor = page.next
+                if !page.more { break }
+            }
+            let ours = reader.filter { key, count in quotes.contains { $0.key == key } && count > 0 }
+            #expect(Set(ours.keys) == Set(quotes.prefix(6).map(\.key)))
         }
     }
 
@@ -275,6 +333,7 @@ struct SQLiteCommunityTests {
     @Test func ratingsGiveMediansAndNotesOnlyWhenChosen() async throws { try await contract.ratingsGiveMediansAndNotesOnlyWhenChosen() }
     @Test func sharedListsAreReadByLinkAndDeletedByTheirAccount() async throws { try await contract.sharedListsAreReadByLinkAndDeletedByTheirAccount() }
     @Test func communityWritesAreRateLimited() async throws { try await contract.communityWritesAreRateLimited() }
+    @Test func aReaderAfterAPurgeStartsAgainAndFinishes() async throws { try await contract.aReaderAfterAPurgeStartsAgainAndFinishes() }
 }
 
 @Suite("Community on PostgreSQL", .enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
@@ -286,4 +345,5 @@ struct PostgresCommunityTests {
     @Test func ratingsGiveMediansAndNotesOnlyWhenChosen() async throws { try await contract.ratingsGiveMediansAndNotesOnlyWhenChosen() }
     @Test func sharedListsAreReadByLinkAndDeletedByTheirAccount() async throws { try await contract.sharedListsAreReadByLinkAndDeletedByTheirAccount() }
     @Test func communityWritesAreRateLimited() async throws { try await contract.communityWritesAreRateLimited() }
+    @Test func aReaderAfterAPurgeStartsAgainAndFinishes() async throws { try await contract.aReaderAfterAPurgeStartsAgainAndFinishes() }
 }

@@ -219,6 +219,13 @@ extension QuotesCommand {
             try Terminal.emit(data, to: output)
         }
 
+        /// Whether a text can be a shared list's id (base64url, as the server makes them).
+        static func isListID(_ id: String) -> Bool {
+            (1...64).contains(id.utf8.count) && id.utf8.allSatisfy { byte in
+                byte == UInt8(ascii: "-") || byte == UInt8(ascii: "_") || (48...57).contains(byte) || (65...90).contains(byte) || (97...122).contains(byte)
+            }
+        }
+
         private func online() async throws {
             let folder = try options.common.storeFolder()
             guard let account = try SyncAccount.load(from: folder) else {
@@ -233,9 +240,13 @@ extension QuotesCommand {
                 return
             }
             if published {
-                let lists = try await client.sharedLists()
+                // What the server says is checked before it reaches the terminal.
+                let lists = try await client.sharedLists().filter { Self.isListID($0.id) }
                 if lists.isEmpty { print("No published lists."); return }
-                for list in lists { print("\(base)\(list.path)  \(list.title) (\(list.count) quote\(list.count == 1 ? "" : "s"), \(PeopleTime.stamp(list.createdAt)))") }
+                for list in lists {
+                    let title = CommunityRules.problem(list.title, name: "title", limit: CommunityRules.maximumTitle) == nil ? list.title : "(untitled)"
+                    print("\(base)/s/\(list.id)  \(title) (\(max(0, list.count)) quote\(list.count == 1 ? "" : "s"), \(PeopleTime.stamp(list.createdAt)))")
+                }
                 return
             }
             let store = try options.open(readOnly: true)
@@ -250,7 +261,8 @@ extension QuotesCommand {
                 quotes: quotes.map { SharedQuote(text: $0.text, source: $0.source?.name, citation: $0.citation) })
             if let problem = CommunityRules.problem(request) { throw CLIError.usage(problem) }
             let info = try await client.share(request)
-            print("\(base)\(info.path)")
+            guard Self.isListID(info.id) else { throw SyncClientError.refused("the sync server answered a list id that is not one") }
+            print("\(base)/s/\(info.id)")
             let left = all.count - quotes.count
             Terminal.printError("suite: published \(info.count) quote\(info.count == 1 ? "" : "s")"
                                 + (left > 0 ? "; \(left) of your own left out" : "") + "; anyone with the link can read it (suite quotes share --unpublish LINK)")

@@ -32,8 +32,10 @@ enum CommunitySync {
         let hasQuotes = FileManager.default.fileExists(atPath: quotesURL.path)
         let hasPlaces = FileManager.default.fileExists(atPath: placesURL.path)
 
-        if settings.favourites {
-            let favourites = hasQuotes ? try QuoteStore(url: quotesURL).publishableFavorites(user: publishUser(account)) : []
+        // Favourites are published by the device where publishing was turned on (it knows whose
+        // favourites): after its log sync, so the favourites made on the others count too.
+        if settings.favourites, let user = account.publishUser {
+            let favourites = hasQuotes ? try QuoteStore(url: quotesURL).publishableFavorites(user: user) : []
             let quotes = favourites.map { CommunityQuote(key: $0.key, text: $0.text, source: $0.source) }
                 .filter { CommunityRules.problem($0) == nil }
             let digest = Self.digest(quotes.map(\.key).sorted())
@@ -43,8 +45,9 @@ enum CommunitySync {
                 account.publishedAt = Date()
                 outcome.publishedFavourites = quotes.count
             }
-        } else {
+        } else if !settings.favourites {
             account.publishedFavourites = nil
+            account.publishUser = nil
         }
         if settings.ratings {
             let ratings = (hasPlaces ? try PlaceStore(url: placesURL).publishableRatings() : []).map { rating in
@@ -69,8 +72,9 @@ enum CommunitySync {
         if hasQuotes {
             let store = try QuoteStore(url: quotesURL)
             var cursor = try store.communityCursor()
+            var fresh = cursor == 0
             for _ in 0..<maximumPages {
-                let page = try await client.quoteFeed(after: cursor)
+                let page = try await client.quoteFeed(after: cursor, fresh: fresh)
                 // What the server says is checked like anything else that comes in.
                 let counts = page.items.filter { item in
                     CommunityKey.isWellFormed(item.key) && item.count >= 0
@@ -79,15 +83,18 @@ enum CommunitySync {
                 guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
                 try store.applyCommunityCounts(counts, cursor: page.next, reset: page.reset)
                 outcome.quoteCounts += counts.count
-                if !page.more || (page.next == cursor && !page.reset) { break }
+                // After a reset the rest of the pass reads from the start with nothing kept.
+                if page.reset { fresh = true }
+                if !page.more || (page.next <= cursor && !page.reset) { break }
                 cursor = page.next
             }
         }
         if hasPlaces {
             let store = try PlaceStore(url: placesURL)
             var cursor = try store.communityCursor()
+            var fresh = cursor == 0
             for _ in 0..<maximumPages {
-                let page = try await client.placeFeed(after: cursor)
+                let page = try await client.placeFeed(after: cursor, fresh: fresh)
                 let summaries = page.items.compactMap { item -> (key: String, summary: CommunityRatingSummary)? in
                     guard CommunityKey.isWellFormed(item.key), item.count >= 0,
                           item.medians.allSatisfy({ CommunityRules.scales.contains($0.key) && (0...5).contains($0.value) }),
@@ -99,16 +106,25 @@ enum CommunitySync {
                 guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
                 try store.applyCommunitySummaries(summaries, cursor: page.next, reset: page.reset)
                 outcome.placeSummaries += summaries.count
-                if !page.more || (page.next == cursor && !page.reset) { break }
+                if page.reset { fresh = true }
+                if !page.more || (page.next <= cursor && !page.reset) { break }
                 cursor = page.next
             }
         }
         return outcome
     }
 
-    /// Whose favourites this device publishes.
-    static func publishUser(_ account: SyncAccount) -> String {
-        account.publishUser ?? Quotes.userName(nil)
+    /// Runs a community sync after a log sync: a failure here is a warning (on stderr, and the
+    /// settings' last error), not a failed sync; nil when it failed.
+    static func runAfterLogs(folder: URL, account: inout SyncAccount) async -> Outcome? {
+        do {
+            return try await run(folder: folder, account: &account)
+        } catch {
+            let message = ErrorReport.classify(error)?.1 ?? "\(error)"
+            Terminal.printError("suite: warning: the community part of the sync failed: \(message); your data synced")
+            account.lastError = "community: \(message)"
+            return nil
+        }
     }
 
     /// One line for what a community sync did, or nil when it did nothing worth saying.

@@ -66,8 +66,12 @@ struct HTTPSyncClient: SyncTransport {
         _ = try await send("PUT", "/v1/community/ratings", body: try SyncProtocol.encoder.encode(CommunityRatingsUpload(ratings: ratings)))
     }
     func topQuotes(limit: Int) async throws -> [CommunityQuoteCount] { try await call("GET", "/v1/community/quotes/top?limit=\(limit)") }
-    func quoteFeed(after: Int64) async throws -> CommunityFeed<CommunityQuoteCount> { try await call("GET", "/v1/community/quotes?after=\(after)") }
-    func placeFeed(after: Int64) async throws -> CommunityFeed<CommunityPlaceSummary> { try await call("GET", "/v1/community/places?after=\(after)") }
+    func quoteFeed(after: Int64, fresh: Bool) async throws -> CommunityFeed<CommunityQuoteCount> {
+        try await call("GET", "/v1/community/quotes?after=\(after)\(fresh ? "&fresh=1" : "")")
+    }
+    func placeFeed(after: Int64, fresh: Bool) async throws -> CommunityFeed<CommunityPlaceSummary> {
+        try await call("GET", "/v1/community/places?after=\(after)\(fresh ? "&fresh=1" : "")")
+    }
     func share(_ list: SharedListRequest) async throws -> SharedListInfo { try await call("POST", "/v1/shared", body: list) }
     func sharedLists() async throws -> [SharedListInfo] { try await call("GET", "/v1/shared") }
     func unshare(id: String) async throws {

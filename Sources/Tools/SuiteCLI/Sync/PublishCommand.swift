@@ -17,7 +17,8 @@ extension SyncCommand {
                 nobody can see who favourited or rated what.
 
                 favourites: the favourites of collected quotes (never your own quotes, never notes) \
-                of --user (default: your login name). ratings: your 0-5 ratings of places from \
+                of --user (default: your login name), published by this device after each sync \
+                (so favourites made on your other devices count too). ratings: your 0-5 ratings of places from \
                 OpenStreetMap or Yelp (not places you entered); with --with-notes also their notes \
                 and menu. 'off' removes what you published from the server at once.
 
@@ -50,11 +51,18 @@ extension SyncCommand {
                 settings.ratingNotes = state == .on && withNotes
             }
             if kind == .favourites && state == .on { account.publishUser = Quotes.userName(user) }
+            if state == .on {
+                // What this device publishes must include what the other devices have: sync the
+                // stores first (a new device would otherwise publish an empty set).
+                _ = try await SyncCommand.syncAll(folder: folder, account: account)
+            }
             account.community = try await client.setCommunitySettings(settings)
             try account.save(in: folder)
             guard state == .on else {
                 switch kind {
-                case .favourites: account.publishedFavourites = nil
+                case .favourites:
+                    account.publishedFavourites = nil
+                    account.publishUser = nil
                 case .ratings: account.publishedRatings = nil
                 }
                 try account.save(in: folder)
@@ -66,7 +74,7 @@ extension SyncCommand {
             switch kind {
             case .favourites:
                 let count = outcome.publishedFavourites ?? 0
-                print("Publishing favourites of \(CommunitySync.publishUser(account)): \(count) published (your own quotes and notes stay private).")
+                print("Publishing favourites of \(account.publishUser ?? Quotes.userName(nil)) from this device: \(count) published (your own quotes and notes stay private).")
             case .ratings:
                 let count = outcome.publishedRatings ?? 0
                 print("Publishing ratings\(settings.ratingNotes ? " with notes and menu" : ""): \(count) published (places you entered stay private).")

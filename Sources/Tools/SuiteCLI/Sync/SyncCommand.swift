@@ -62,9 +62,9 @@ struct SyncCommand: AsyncParsableCommand {
             }
             do {
                 let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
-                let community = try await CommunitySync.run(folder: folder, account: &account)
-                account.lastSuccess = Date()
                 account.lastError = nil
+                let community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
+                account.lastSuccess = Date()
                 try account.save(in: folder)
                 if options.json {
                     try Terminal.printJSON(outcomes)
@@ -72,7 +72,7 @@ struct SyncCommand: AsyncParsableCommand {
                     for outcome in outcomes {
                         print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
                     }
-                    if let line = CommunitySync.summary(community) { print(line) }
+                    if let community, let line = CommunitySync.summary(community) { print(line) }
                 }
             } catch {
                 account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"

@@ -33,9 +33,10 @@ struct SyncWatch {
             if everything || !logs.isEmpty {
                 do {
                     let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
-                    if everything, let line = CommunitySync.summary(try await CommunitySync.run(folder: folder, account: &account)) { print(line) }
-                    account.lastSuccess = Date()
                     account.lastError = nil
+                    if everything, let community = await CommunitySync.runAfterLogs(folder: folder, account: &account),
+                       let line = CommunitySync.summary(community) { print(line) }
+                    account.lastSuccess = Date()
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
                         print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
                     }
