@@ -133,9 +133,22 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/malformedImport(file:line:reason:)`` naming the file and line.
     @discardableResult
     public func importFiles(_ urls: [URL], format: QuoteImportFormat, progress: (@Sendable (Int) -> Void)? = nil) throws(QuoteError) -> QuoteImportSummary {
+        let files = try Self.expand(urls, format: format)
+        if format == .json {
+            // Read element by element into the one transaction: memory stays flat at any size.
+            return try importJSON(files.map { url in
+                (path: url.path, open: { () throws(QuoteError) -> JSONArrayStream in
+                    do { return try JSONArrayStream(path: url.path, arrayKeys: QuoteJSON.arrayKeys) } catch let problem as JSONArrayStream.Problem {
+                        throw QuoteJSON.describe(problem, path: url.path)
+                    } catch {
+                        throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
+                    }
+                })
+            }, progress: progress)
+        }
         var parsed: [ImportedQuote] = []
         var skipped = 0
-        for url in try Self.expand(urls, format: format) {
+        for url in files {
             let data: Data
             switch FileContents.read(path: url.path) {
             case .data(let bytes): data = bytes
@@ -153,8 +166,32 @@ extension QuoteStore {
     /// fortune files, as the category.
     @discardableResult
     public func importData(_ data: Data, name: String, format: QuoteImportFormat, progress: (@Sendable (Int) -> Void)? = nil) throws(QuoteError) -> QuoteImportSummary {
+        if format == .json {
+            return try importJSON([(path: name, open: { () throws(QuoteError) -> JSONArrayStream in JSONArrayStream(data: data, arrayKeys: QuoteJSON.arrayKeys) })],
+                                  progress: progress)
+        }
         let result = try Self.parse(data, name: name, path: name, format: format)
         return try store(result.quotes, skipped: result.skipped, progress: progress)
+    }
+
+    /// Imports JSON files read element by element, all in one transaction (all or nothing).
+    private func importJSON(_ files: [(path: String, open: () throws(QuoteError) -> JSONArrayStream)],
+                            progress: (@Sendable (Int) -> Void)?) throws(QuoteError) -> QuoteImportSummary {
+        let moment = stamp
+        return try store.bulkWrite { db in
+            var cache = ImportCache()
+            var read = 0
+            var imported = 0
+            for file in files {
+                var stream = try file.open()
+                try QuoteJSON.read(&stream, path: file.path) { (quote: ImportedQuote) throws in
+                    read += 1
+                    if try Self.insert(quote, db: db, stamp: moment, cache: &cache) != nil { imported += 1 }
+                    if read % 50_000 == 0 { progress?(read) }
+                }
+            }
+            return QuoteImportSummary(read: read, imported: imported, duplicates: read - imported, skipped: 0)
+        }
     }
 
     private func store(_ quotes: [ImportedQuote], skipped: Int, progress: (@Sendable (Int) -> Void)?) throws(QuoteError) -> QuoteImportSummary {
@@ -352,63 +389,92 @@ enum FortuneParser {
 
 /// Quotable-style and Suite JSON.
 enum QuoteJSON {
+    /// The members of an object document that hold the quotes: Suite's file, a Quotable API page.
+    static let arrayKeys: Set<String> = ["quotes", "results"]
+
+    /// Every quote of a document in memory (the streaming reader over its bytes).
     static func parse(_ data: Data, path: String) throws(QuoteError) -> [ImportedQuote] {
-        guard String(validating: data, as: UTF8.self) != nil else {
-            throw .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
-        }
-        let object: Any
-        do {
-            object = try JSONSerialization.jsonObject(with: data)
-        } catch {
-            let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "invalid JSON"
-            throw .malformedImport(file: path, line: nil, reason: "invalid JSON: \(detail)")
-        }
-        let items: [Any]
-        if let array = object as? [Any] {
-            items = array
-        } else if let document = object as? [String: Any], let quotes = document["quotes"] as? [Any] {
-            if let schema = document["schema"] as? String, schema != QuoteExport.schema {
-                throw .malformedImport(file: path, line: nil, reason: "schema is '\(schema)', expected '\(QuoteExport.schema)'")
-            }
-            items = quotes
-        } else if let document = object as? [String: Any], let results = document["results"] as? [Any] {
-            items = results  // a Quotable API page
-        } else {
-            throw .malformedImport(file: path, line: nil, reason: "expected an array of quotes")
-        }
+        var stream = JSONArrayStream(data: data, arrayKeys: arrayKeys)
         var quotes: [ImportedQuote] = []
-        for (index, item) in items.enumerated() {
-            func fail(_ reason: String) -> QuoteError { .malformedImport(file: path, line: nil, reason: "item \(index + 1): \(reason)") }
-            guard let fields = item as? [String: Any] else { throw fail("not an object") }
-            guard let text = (fields["content"] ?? fields["text"]) as? String else { throw fail("no 'content' or 'text' string") }
-            let checked: String
-            do { checked = try QuoteStore.validated(text: text, .quoteText) } catch { throw fail(error.description) }
-            let author = (fields["author"] ?? fields["source"]).flatMap { $0 as? String }.map { $0.trimmingCharacters(in: .whitespaces) }
-            if let raw = fields["author"] ?? fields["source"], !(raw is String), !(raw is NSNull) { throw fail("'author' is not a string") }
-            var categories: [String] = []
-            for key in ["tags", "categories"] {
-                guard let value = fields[key] else { continue }
-                guard let list = value as? [Any], list.allSatisfy({ $0 is String }) else { throw fail("'\(key)' is not a list of strings") }
-                categories += list.compactMap { $0 as? String }
-            }
-            if let single = fields["category"] as? String { categories.append(single) }
-            var kind = SourceKind.person
-            if let raw = fields["kind"] as? String {
-                guard let value = SourceKind(rawValue: raw) else { throw fail("unknown kind '\(raw)'") }
-                kind = value
-            }
-            var added: Date?
-            if let raw = (fields["addedAt"] ?? fields["dateAdded"]) as? String {
-                // A time (RFC 3339) or a day (Quotable's dateAdded); an impossible one is refused.
-                added = ISOTime.date(raw) ?? (raw.count == 10 ? ISOTime.date(raw + "T00:00:00Z") : nil)
-                if added == nil { throw fail("'\(raw.prefix(40))' is not a date") }
-            }
-            quotes.append(ImportedQuote(
-                text: checked, source: author.flatMap { $0.isEmpty ? nil : $0 }, kind: kind, citation: fields["citation"] as? String,
-                categories: categories.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
-                personal: fields["personal"] as? Bool ?? false, addedAt: added, line: index + 1))
+        do {
+            try read(&stream, path: path) { quotes.append($0) }
+        } catch let error as QuoteError {
+            throw error
+        } catch {
+            throw .malformedImport(file: path, line: nil, reason: "\(error)")
         }
         return quotes
+    }
+
+    /// Reads the quotes of a document one at a time, handing each to `each`.
+    static func read(_ stream: inout JSONArrayStream, path: String, _ each: (ImportedQuote) throws -> Void) throws {
+        var index = 0
+        while true {
+            let element: Data?
+            do {
+                element = try stream.next()
+            } catch {
+                throw describe(error, path: path)
+            }
+            guard let element else { break }
+            let item: Any
+            do {
+                item = try JSONSerialization.jsonObject(with: element, options: .fragmentsAllowed)
+            } catch {
+                let detail = (error as NSError).userInfo[NSDebugDescriptionErrorKey] as? String ?? "item \(index + 1) is not valid JSON"
+                throw QuoteError.malformedImport(file: path, line: nil, reason: "invalid JSON: \(detail)")
+            }
+            var imported = try quote(item, index: index, path: path)
+            try imported.validate(path: path, byItem: true)
+            try each(imported)
+            index += 1
+        }
+        if stream.arrayKey == "quotes", let raw = stream.members["schema"],
+           let schema = (try? JSONSerialization.jsonObject(with: raw, options: .fragmentsAllowed)) as? String, schema != QuoteExport.schema {
+            throw QuoteError.malformedImport(file: path, line: nil, reason: "schema is '\(schema)', expected '\(QuoteExport.schema)'")
+        }
+    }
+
+    static func describe(_ problem: JSONArrayStream.Problem, path: String) -> QuoteError {
+        switch problem {
+        case .invalidJSON(let detail): return .malformedImport(file: path, line: nil, reason: "invalid JSON: \(detail)")
+        case .noArray: return .malformedImport(file: path, line: nil, reason: "expected an array of quotes")
+        case .notUTF8: return .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
+        case .unreadable(let reason): return .malformedImport(file: path, line: nil, reason: reason.isEmpty ? "cannot be read" : "cannot be read: \(reason)")
+        }
+    }
+
+    /// One element as a quote.
+    static func quote(_ item: Any, index: Int, path: String) throws(QuoteError) -> ImportedQuote {
+        func fail(_ reason: String) -> QuoteError { .malformedImport(file: path, line: nil, reason: "item \(index + 1): \(reason)") }
+        guard let fields = item as? [String: Any] else { throw fail("not an object") }
+        guard let text = (fields["content"] ?? fields["text"]) as? String else { throw fail("no 'content' or 'text' string") }
+        let checked: String
+        do { checked = try QuoteStore.validated(text: text, .quoteText) } catch { throw fail(error.description) }
+        let author = (fields["author"] ?? fields["source"]).flatMap { $0 as? String }.map { $0.trimmingCharacters(in: .whitespaces) }
+        if let raw = fields["author"] ?? fields["source"], !(raw is String), !(raw is NSNull) { throw fail("'author' is not a string") }
+        var categories: [String] = []
+        for key in ["tags", "categories"] {
+            guard let value = fields[key] else { continue }
+            guard let list = value as? [Any], list.allSatisfy({ $0 is String }) else { throw fail("'\(key)' is not a list of strings") }
+            categories += list.compactMap { $0 as? String }
+        }
+        if let single = fields["category"] as? String { categories.append(single) }
+        var kind = SourceKind.person
+        if let raw = fields["kind"] as? String {
+            guard let value = SourceKind(rawValue: raw) else { throw fail("unknown kind '\(raw)'") }
+            kind = value
+        }
+        var added: Date?
+        if let raw = (fields["addedAt"] ?? fields["dateAdded"]) as? String {
+            // A time (RFC 3339) or a day (Quotable's dateAdded); an impossible one is refused.
+            added = ISOTime.date(raw) ?? (raw.count == 10 ? ISOTime.date(raw + "T00:00:00Z") : nil)
+            if added == nil { throw fail("'\(raw.prefix(40))' is not a date") }
+        }
+        return ImportedQuote(
+            text: checked, source: author.flatMap { $0.isEmpty ? nil : $0 }, kind: kind, citation: fields["citation"] as? String,
+            categories: categories.map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty },
+            personal: fields["personal"] as? Bool ?? false, addedAt: added, line: index + 1)
     }
 }
 

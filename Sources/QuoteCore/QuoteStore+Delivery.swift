@@ -123,4 +123,30 @@ extension QuoteStore {
             return quotes
         }
     }
+
+    /// Every quote, by id, handed to `body` one at a time from one read transaction (the store as
+    /// of one moment), read in pages of 500, so that any number of quotes fits in little memory;
+    /// for exports. Community counts are not looked up.
+    ///
+    /// - Throws: ``QuoteError`` for the store, or what `body` throws (which stops the walk).
+    public func forEachQuote(_ body: (Quote) throws -> Void) throws {
+        var failure: (any Error)?
+        try read { db in
+            var last: Int64 = .min
+            while true {
+                let ids = try Int64.fetchAll(db.cachedStatement(sql: "SELECT id FROM quote WHERE id > ? ORDER BY id LIMIT 500"), arguments: [last])
+                guard let end = ids.last else { return }
+                for quote in try Self.loadQuotes(ids, db: db, community: false) {
+                    do {
+                        try body(quote)
+                    } catch {
+                        failure = error
+                        return
+                    }
+                }
+                last = end
+            }
+        }
+        if let failure { throw failure }
+    }
 }

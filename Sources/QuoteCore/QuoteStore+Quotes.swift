@@ -303,7 +303,7 @@ extension QuoteStore {
     }
 
     /// Quotes by row id, in the order given, with sources, categories and favourite counts.
-    static func loadQuotes(_ ids: [Int64], db: Database) throws -> [Quote] {
+    static func loadQuotes(_ ids: [Int64], db: Database, community: Bool = true) throws -> [Quote] {
         guard !ids.isEmpty else { return [] }
         let list = ids.map(String.init).joined(separator: ",")
         var categories: [Int64: [String]] = [:]
@@ -327,8 +327,10 @@ extension QuoteStore {
             quotes[id] = Quote(id: Quote.ID(id), text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
                                isPersonal: row["personal"], addedAt: Millis(row["added_ms"] as Int64).date, favoriteCount: favorites[id] ?? 0)
         }
-        let community = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, db: db)
-        for (id, count) in community { quotes[id]?.communityFavoriteCount = count }
+        if community {
+            let counts = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, db: db)
+            for (id, count) in counts { quotes[id]?.communityFavoriteCount = count }
+        }
         return ids.compactMap { quotes[$0] }
     }
 }

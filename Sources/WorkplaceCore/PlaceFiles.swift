@@ -69,34 +69,44 @@ struct GeoJSONRating: Decodable {
 /// GeoJSON (RFC 7946) and CSV for places.
 public enum PlaceFiles {
     /// A FeatureCollection of Point features; properties carry the provider data, the user's
-    /// rating and the pin.
+    /// rating and the pin. One feature per line, keys sorted.
     public static func geoJSON(_ places: [Place]) -> Data {
-        let features: [[String: Any]] = places.map { place in
-            var properties: [String: Any] = [
-                "name": place.name, "type": place.type.rawValue, "origin": place.origin.rawValue,
-                "categories": place.categories, "pin": place.pinState.rawValue, "pin_color": place.pinColor.rawValue, "saved": place.isSaved,
+        var data = geoJSONStart
+        for (index, place) in places.enumerated() { data += geoJSONFeature(place, first: index == 0) }
+        return data + geoJSONEnd
+    }
+
+    /// The start of a GeoJSON export written feature by feature: ``geoJSONStart``, then
+    /// ``geoJSONFeature(_:first:)`` for each place, then ``geoJSONEnd``.
+    public static let geoJSONStart = Data("{\"features\":[".utf8)
+
+    /// The end of a GeoJSON export written feature by feature.
+    public static let geoJSONEnd = Data("\n],\"type\":\"FeatureCollection\"}\n".utf8)
+
+    /// One feature of a GeoJSON export, on a line of its own (`first`: no comma before it).
+    public static func geoJSONFeature(_ place: Place, first: Bool) -> Data {
+        var rating: String?
+        if let given = place.rating {
+            var members: [(String, String?)] = [
+                ("notes", JSONText.string(given.notes)), ("updated_at", JSONText.string(ISOTime.string(given.updatedAt))),
+                ("wifi_mbps", given.wifiMbps.map(JSONText.number)), ("menu", given.menu.map { JSONText.string($0.rawValue) }),
+                ("pin_color", given.pinColor.map { JSONText.string($0.rawValue) }),
             ]
-            properties["provider_id"] = place.providerID
-            properties["address"] = place.address
-            properties["phone"] = place.phone
-            properties["website"] = place.website
-            properties["opening_hours"] = place.openingHours
-            properties["fetched_at"] = place.fetchedAt.map(ISOTime.string)
-            if let rating = place.rating {
-                var values: [String: Any] = ["notes": rating.notes, "updated_at": ISOTime.string(rating.updatedAt)]
-                for (dimension, value) in rating.values { values[dimension.rawValue] = value }
-                values["wifi_mbps"] = rating.wifiMbps
-                values["menu"] = rating.menu?.rawValue
-                values["pin_color"] = rating.pinColor?.rawValue
-                properties["rating"] = values
-            }
-            return ["type": "Feature", "id": place.id.rawValue,
-                    "geometry": ["type": "Point", "coordinates": [place.coordinate.longitude, place.coordinate.latitude]],
-                    "properties": properties]
+            for (dimension, value) in given.values { members.append((dimension.rawValue, String(value))) }
+            rating = JSONText.object(members)
         }
-        let collection: [String: Any] = ["type": "FeatureCollection", "features": features]
-        let data = (try? JSONSerialization.data(withJSONObject: collection, options: [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes])) ?? Data()
-        return data + Data("\n".utf8)
+        let properties = JSONText.object([
+            ("name", JSONText.string(place.name)), ("type", JSONText.string(place.type.rawValue)), ("origin", JSONText.string(place.origin.rawValue)),
+            ("categories", JSONText.array(place.categories)), ("pin", JSONText.string(place.pinState.rawValue)),
+            ("pin_color", JSONText.string(place.pinColor.rawValue)), ("saved", place.isSaved ? "true" : "false"),
+            ("provider_id", place.providerID.map(JSONText.string)), ("address", place.address.map(JSONText.string)),
+            ("phone", place.phone.map(JSONText.string)), ("website", place.website.map(JSONText.string)),
+            ("opening_hours", place.openingHours.map(JSONText.string)), ("fetched_at", place.fetchedAt.map { JSONText.string(ISOTime.string($0)) }),
+            ("rating", rating),
+        ])
+        let geometry = "{\"coordinates\":[\(JSONText.number(place.coordinate.longitude)),\(JSONText.number(place.coordinate.latitude))],\"type\":\"Point\"}"
+        let feature = "{\"geometry\":\(geometry),\"id\":\(place.id.rawValue),\"properties\":\(properties),\"type\":\"Feature\"}"
+        return Data(((first ? "\n" : ",\n") + feature).utf8)
     }
 
     /// A place read from a file, with the user's rating when the file carries one.
@@ -255,22 +265,26 @@ public enum PlaceFiles {
     /// spreadsheet would run as a formula (first character `=`, `+`, `-`, `@`, tab or CR, also
     /// after leading spaces) is prefixed with `'`, the usual guard.
     public static func csv(_ places: [Place]) -> String {
-        let header = ["id", "name", "type", "latitude", "longitude", "address", "phone", "website", "opening_hours", "origin", "provider_id",
-                      "pin", "pin_color", "noise", "outlets", "wifi", "cost", "seating", "wifi_mbps", "menu", "notes"]
-        var lines = [header.joined(separator: ",")]
-        for place in places {
-            let rating = place.rating
-            var fields: [String] = [String(place.id)]
-            fields += [place.name, place.type.rawValue].map(text)
-            fields += [String(place.coordinate.latitude), String(place.coordinate.longitude)]
-            fields += [place.address, place.phone, place.website, place.openingHours, place.origin.rawValue, place.providerID,
-                       place.pinState.rawValue, place.pinColor.rawValue].map { text($0 ?? "") }
-            fields += RatingDimension.allCases.map { rating?.values[$0].map(String.init) ?? "" }
-            fields.append(rating?.wifiMbps.map { String($0) } ?? "")
-            fields += [rating?.menu?.rawValue ?? "", rating?.notes ?? ""].map(text)
-            lines.append(fields.joined(separator: ","))
-        }
-        return lines.joined(separator: "\n") + "\n"
+        csvHeader + places.map(csvLine).joined()
+    }
+
+    /// The header row of a CSV export written place by place (then ``csvLine(_:)`` for each).
+    public static let csvHeader = ["id", "name", "type", "latitude", "longitude", "address", "phone", "website", "opening_hours", "origin",
+                                   "provider_id", "pin", "pin_color", "noise", "outlets", "wifi", "cost", "seating", "wifi_mbps", "menu",
+                                   "notes"].joined(separator: ",") + "\n"
+
+    /// One place's CSV row, with its line break.
+    public static func csvLine(_ place: Place) -> String {
+        let rating = place.rating
+        var fields: [String] = [String(place.id)]
+        fields += [place.name, place.type.rawValue].map(text)
+        fields += [String(place.coordinate.latitude), String(place.coordinate.longitude)]
+        fields += [place.address, place.phone, place.website, place.openingHours, place.origin.rawValue, place.providerID,
+                   place.pinState.rawValue, place.pinColor.rawValue].map { text($0 ?? "") }
+        fields += RatingDimension.allCases.map { rating?.values[$0].map(String.init) ?? "" }
+        fields.append(rating?.wifiMbps.map { String($0) } ?? "")
+        fields += [rating?.menu?.rawValue ?? "", rating?.notes ?? ""].map(text)
+        return fields.joined(separator: ",") + "\n"
     }
 
     /// A text field: formula guard, then RFC 4180 quoting when it holds a comma, a quote or a

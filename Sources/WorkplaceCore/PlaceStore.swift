@@ -251,6 +251,26 @@ public final class PlaceStore: Sendable {
         try read { db in try Self.fetch(db, "ORDER BY p.id", []) }
     }
 
+    /// Every place, by number, handed to `body` one at a time from one read transaction (the
+    /// store as of one moment), so that any number of places fits in little memory; for exports.
+    ///
+    /// - Throws: ``WorkplaceError`` for the store, or what `body` throws (which stops the walk).
+    public func forEachPlace(_ body: (Place) throws -> Void) throws {
+        var failure: (any Error)?
+        try read { db in
+            let rows = try Row.fetchCursor(db, sql: Self.columns + " ORDER BY p.id")
+            while let row = try rows.next() {
+                do {
+                    try body(Self.place(from: row))
+                } catch {
+                    failure = error
+                    return
+                }
+            }
+        }
+        if let failure { throw failure }
+    }
+
     /// Removes a place and the user's rating of it.
     ///
     /// - Throws: ``WorkplaceError/placeNotFound(_:)``.

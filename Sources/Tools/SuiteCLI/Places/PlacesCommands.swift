@@ -385,9 +385,23 @@ extension PlacesCommand {
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
         func run() throws {
-            let places = try Places.open(options, readOnly: true).allPlaces()
-            let data = format == .geojson ? PlaceFiles.geoJSON(places) : Data(PlaceFiles.csv(places).utf8)
-            try Terminal.emit(data, to: output)
+            // Written as read from the store, place by place: memory stays flat at any size.
+            let store = try Places.open(options, readOnly: true)
+            try Terminal.stream(to: output) { emit in
+                switch format {
+                case .geojson:
+                    try emit(PlaceFiles.geoJSONStart)
+                    var first = true
+                    try store.forEachPlace { place in
+                        try emit(PlaceFiles.geoJSONFeature(place, first: first))
+                        first = false
+                    }
+                    try emit(PlaceFiles.geoJSONEnd)
+                case .csv:
+                    try emit(Data(PlaceFiles.csvHeader.utf8))
+                    try store.forEachPlace { place in try emit(Data(PlaceFiles.csvLine(place).utf8)) }
+                }
+            }
         }
     }
 

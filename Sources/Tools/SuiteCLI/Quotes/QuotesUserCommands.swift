@@ -278,14 +278,28 @@ extension QuotesCommand {
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file")) var output: String?
 
         func run() throws {
-            let quotes = try options.open(readOnly: true).allQuotes()
-            let data: Data
-            switch format {
-            case .json: data = QuoteExport.json(quotes)
-            case .text: data = Data(QuoteExport.text(quotes).utf8)
-            case .markdown: data = Data(QuoteExport.markdown(quotes, title: "Quotes").utf8)
+            // Written as read from the store, quote by quote: memory stays flat at any size.
+            let store = try options.open(readOnly: true)
+            try Terminal.stream(to: output) { emit in
+                var first = true
+                switch format {
+                case .json:
+                    try emit(QuoteExport.jsonStart)
+                    try store.forEachQuote { quote in
+                        try emit(QuoteExport.jsonItem(quote, first: first))
+                        first = false
+                    }
+                    try emit(QuoteExport.jsonEnd)
+                case .text:
+                    try store.forEachQuote { quote in
+                        try emit(Data(QuoteExport.textItem(quote, first: first).utf8))
+                        first = false
+                    }
+                case .markdown:
+                    try emit(Data(QuoteExport.markdownStart(title: "Quotes").utf8))
+                    try store.forEachQuote { quote in try emit(Data(QuoteExport.markdownItem(quote).utf8)) }
+                }
             }
-            try Terminal.emit(data, to: output)
         }
     }
 

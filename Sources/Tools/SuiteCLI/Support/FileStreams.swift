@@ -104,8 +104,17 @@ enum OutputFile {
 
     @discardableResult
     static func write(_ data: Data, to path: String) throws -> Destination {
+        try stream(to: path) { emit in try emit(data) }
+    }
+
+    /// As ``write(_:to:)``, with the bytes made piece by piece by `produce` (which may emit small
+    /// pieces: they are gathered into large writes), so that a large document is never whole in
+    /// memory. A regular file is still replaced only once it is complete; a producer that throws
+    /// leaves it untouched.
+    @discardableResult
+    static func stream(to path: String, _ produce: Producer) throws -> Destination {
         if path == "-" {
-            Terminal.write(data)
+            try Chunks.gather(produce) { Terminal.write($0) }
             return .standardOutput
         }
         var info = stat()
@@ -115,15 +124,15 @@ enum OutputFile {
             throw CLIError.io("cannot write \(path): it is a symbolic link to nothing (\(String(cString: strerror(errno))))")
         }
         guard isLink || stat(path, &info) == 0 else {
-            try AtomicFile.write(data, to: path)
+            try AtomicFile.stream(to: path, produce)
             return .regularFile
         }
         switch info.st_mode & S_IFMT {
         case S_IFCHR, S_IFIFO:
-            try writeInto(data, path: path, append: false)
+            try writeInto(path: path, append: false, produce)
             return .stream
         case S_IFREG where isLink && goesThroughADescriptor(path):
-            try writeInto(data, path: path, append: true)
+            try writeInto(path: path, append: true, produce)
             return .stream
         case S_IFREG:
             var target = path
@@ -137,7 +146,7 @@ enum OutputFile {
             if isStoreFile(target) {
                 throw CLIError.io("refusing to write \(path): it is a store (or part of one); nothing was changed")
             }
-            try AtomicFile.write(data, to: target)
+            try AtomicFile.stream(to: target, produce)
             return .regularFile
         case S_IFDIR:
             throw CLIError.io("cannot write \(path): it is a folder")
@@ -148,12 +157,37 @@ enum OutputFile {
 
     /// Writes into an existing device, FIFO or descriptor's file: no O_CREAT, no O_TRUNC,
     /// nothing renamed.
-    private static func writeInto(_ data: Data, path: String, append: Bool) throws {
+    private static func writeInto(path: String, append: Bool, _ produce: Producer) throws {
         let shown = path
         var fd: Int32
         repeat { fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY | (append ? O_APPEND : 0)) } while fd < 0 && errno == EINTR
         guard fd >= 0 else { throw CLIError.io("cannot write \(shown): \(String(cString: strerror(errno)))") }
         defer { close(fd) }
-        if let failure = writeAll(data, to: fd) { throw CLIError.io("cannot write \(shown): \(failure)") }
+        try Chunks.gather(produce) { chunk in
+            if let failure = writeAll(chunk, to: fd) { throw CLIError.io("cannot write \(shown): \(failure)") }
+        }
+    }
+}
+
+/// Bytes made piece by piece: the producer calls `emit` with each piece, in order.
+typealias Producer = (_ emit: (Data) throws -> Void) throws -> Void
+
+/// Gathers a producer's small pieces into writes of about 256 KiB.
+enum Chunks {
+    static let size = 1 << 18
+
+    static func gather(_ produce: Producer, into write: (Data) throws -> Void) throws {
+        try withoutActuallyEscaping(write) { write in
+            var buffer = Data()
+            buffer.reserveCapacity(size + 4096)
+            try produce { piece in
+                buffer.append(piece)
+                if buffer.count >= size {
+                    try write(buffer)
+                    buffer.removeAll(keepingCapacity: true)
+                }
+            }
+            if !buffer.isEmpty { try write(buffer) }
+        }
     }
 }

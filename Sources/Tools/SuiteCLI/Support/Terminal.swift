@@ -55,11 +55,16 @@ enum Terminal {
     /// Writes a command's document to `output` or to stdout (no `output`, or `-`). A regular file
     /// is replaced atomically, saying so on stdout; see ``OutputFile`` for the other kinds.
     static func emit(_ data: Data, to output: String?, note: String = "") throws {
+        try stream(to: output, note: note) { emit in try emit(data) }
+    }
+
+    /// As ``emit(_:to:note:)``, with the document made piece by piece (see ``OutputFile/stream(to:_:)``).
+    static func stream(to output: String?, note: String = "", _ produce: Producer) throws {
         guard let output else {
-            write(data)
+            try Chunks.gather(produce) { write($0) }
             return
         }
-        if try OutputFile.write(data, to: output) == .regularFile {
+        if try OutputFile.stream(to: output, produce) == .regularFile {
             print("Wrote \(output)\(note).")
         }
     }
@@ -173,6 +178,12 @@ func writeAll(_ data: Data, to fd: Int32) -> String? {
 /// its mode.
 enum AtomicFile {
     static func write(_ data: Data, to path: String) throws {
+        try stream(to: path) { emit in try emit(data) }
+    }
+
+    /// As ``write(_:to:)``, with the bytes made piece by piece by `produce`; if it throws, the
+    /// file is untouched and its error goes on.
+    static func stream(to path: String, _ produce: Producer) throws {
         let url = URL(fileURLWithPath: path)
         let folder = url.deletingLastPathComponent().path
         var info = stat()
@@ -183,7 +194,19 @@ enum AtomicFile {
         let temporary = folder + "/.\(url.lastPathComponent).tmp-\(getpid())"
         let fd = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw CLIError.io("cannot write \(path): \(String(cString: strerror(errno)))") }
-        var failure = writeAll(data, to: fd)
+        var failure: String?
+        do {
+            try Chunks.gather(produce) { chunk in
+                if let problem = writeAll(chunk, to: fd) {
+                    failure = problem
+                    throw CLIError.io("cannot write \(path): \(problem)")
+                }
+            }
+        } catch {
+            close(fd)
+            unlink(temporary)
+            throw error
+        }
         if failure == nil, fsync(fd) != 0 { failure = String(cString: strerror(errno)) }
         if failure == nil, fchmod(fd, mode) != 0 { failure = String(cString: strerror(errno)) }
         close(fd)
