@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SuiteStorage
 
 /// The parts of GeoJSON that places use.
@@ -168,68 +169,74 @@ public enum PlaceFiles {
         var places: [ImportedPlace] = []
         places.reserveCapacity(features.count)
         for (index, feature) in features.enumerated() {
-            func bad(_ reason: String) -> WorkplaceError { fail("feature \(index + 1): \(reason)") }
-            guard feature.type == "Feature" else { throw bad("not a Feature") }
-            guard let geometry = feature.geometry else { throw bad("no geometry") }
-            guard geometry.type == "Point" else { throw bad("geometry is not a Point") }
-            guard let coordinates = geometry.coordinates, (2...3).contains(coordinates.count) else {
-                throw bad("coordinates must be [longitude, latitude]")
-            }
-            let longitude = coordinates[0], latitude = coordinates[1]
-            let coordinate: Coordinate
-            do { coordinate = try Coordinate(latitude: latitude, longitude: longitude) } catch {
-                throw bad("coordinates [\(longitude), \(latitude)] are out of range (GeoJSON puts longitude first)")
-            }
-            let properties = feature.properties ?? GeoJSONProperties()
-            guard let name = properties.name, !name.isBlank else { throw bad("no name") }
-            var origin = properties.origin.flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
-            var providerID = properties.provider_id
-            if providerID == nil {
-                // No provider id: one derived from the feature's id, or its name and position,
-                // so that importing the same file again updates instead of duplicating.
-                origin = .imported
-                providerID = "geojson:" + (feature.id?.text ?? "\(name)@\(latitude),\(longitude)")
-            }
-            let (type, unknown) = businessType(properties)
-            let record = PlaceRecord(
-                name: name, type: type, coordinate: coordinate,
-                address: properties.address, phone: properties.phone, website: properties.website, openingHours: properties.opening_hours,
-                categories: properties.categories ?? [], origin: origin, providerID: providerID)
-            var change: RatingChange?
-            if let rating = properties.rating {
-                var values: [RatingDimension: Int] = [:]
-                for (dimension, raw) in [(RatingDimension.noise, rating.noise), (.outlets, rating.outlets), (.wifi, rating.wifi),
-                                         (.cost, rating.cost), (.seating, rating.seating)] {
-                    guard let raw else { continue }
-                    guard raw == raw.rounded(), (0...5).contains(raw) else {
-                        throw bad("rating \(dimension.rawValue) '\(raw)' is not a whole number from 0 to 5")
-                    }
-                    values[dimension] = Int(raw)
-                }
-                // A value the file names but Suite does not know is refused, not dropped.
-                var menu: MenuOption?
-                if let raw = rating.menu {
-                    guard let known = MenuOption(rawValue: raw) else {
-                        throw bad("menu '\(raw.prefix(40))' is not one of \(MenuOption.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    menu = known
-                }
-                var pin: PinColor?
-                if let raw = rating.pin_color {
-                    guard let known = PinColor(rawValue: raw) else {
-                        throw bad("pin_color '\(raw.prefix(40))' is not one of \(PinColor.allCases.map(\.rawValue).joined(separator: ", "))")
-                    }
-                    pin = known
-                }
-                change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: menu, notes: rating.notes, pinColor: pin)
-            }
-            var imported = ImportedPlace(record: record, rating: change, saved: properties.saved ?? false)
-            if let unknown {
-                imported.warnings.append("feature \(index + 1) '\(name)': unknown \(unknown), stored as other")
-            }
-            places.append(imported)
+            places.append(try importedPlace(feature, index: index, file: file))
         }
         return places
+    }
+
+    /// One feature as a place to import (`index` counts from 0, for messages).
+    static func importedPlace(_ feature: GeoJSONFeature, index: Int, file: String) throws(WorkplaceError) -> ImportedPlace {
+        func fail(_ reason: String) -> WorkplaceError { .malformedImport(file: file, reason: reason) }
+        func bad(_ reason: String) -> WorkplaceError { fail("feature \(index + 1): \(reason)") }
+        guard feature.type == "Feature" else { throw bad("not a Feature") }
+        guard let geometry = feature.geometry else { throw bad("no geometry") }
+        guard geometry.type == "Point" else { throw bad("geometry is not a Point") }
+        guard let coordinates = geometry.coordinates, (2...3).contains(coordinates.count) else {
+            throw bad("coordinates must be [longitude, latitude]")
+        }
+        let longitude = coordinates[0], latitude = coordinates[1]
+        let coordinate: Coordinate
+        do { coordinate = try Coordinate(latitude: latitude, longitude: longitude) } catch {
+            throw bad("coordinates [\(longitude), \(latitude)] are out of range (GeoJSON puts longitude first)")
+        }
+        let properties = feature.properties ?? GeoJSONProperties()
+        guard let name = properties.name, !name.isBlank else { throw bad("no name") }
+        var origin = properties.origin.flatMap(PlaceOrigin.init(rawValue:)) ?? .imported
+        var providerID = properties.provider_id
+        if providerID == nil {
+            // No provider id: one derived from the feature's id, or its name and position,
+            // so that importing the same file again updates instead of duplicating.
+            origin = .imported
+            providerID = "geojson:" + (feature.id?.text ?? "\(name)@\(latitude),\(longitude)")
+        }
+        let (type, unknown) = businessType(properties)
+        let record = PlaceRecord(
+            name: name, type: type, coordinate: coordinate,
+            address: properties.address, phone: properties.phone, website: properties.website, openingHours: properties.opening_hours,
+            categories: properties.categories ?? [], origin: origin, providerID: providerID)
+        var change: RatingChange?
+        if let rating = properties.rating {
+            var values: [RatingDimension: Int] = [:]
+            for (dimension, raw) in [(RatingDimension.noise, rating.noise), (.outlets, rating.outlets), (.wifi, rating.wifi),
+                                     (.cost, rating.cost), (.seating, rating.seating)] {
+                guard let raw else { continue }
+                guard raw == raw.rounded(), (0...5).contains(raw) else {
+                    throw bad("rating \(dimension.rawValue) '\(raw)' is not a whole number from 0 to 5")
+                }
+                values[dimension] = Int(raw)
+            }
+            // A value the file names but Suite does not know is refused, not dropped.
+            var menu: MenuOption?
+            if let raw = rating.menu {
+                guard let known = MenuOption(rawValue: raw) else {
+                    throw bad("menu '\(raw.prefix(40))' is not one of \(MenuOption.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                menu = known
+            }
+            var pin: PinColor?
+            if let raw = rating.pin_color {
+                guard let known = PinColor(rawValue: raw) else {
+                    throw bad("pin_color '\(raw.prefix(40))' is not one of \(PinColor.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                pin = known
+            }
+            change = RatingChange(values: values, wifiMbps: rating.wifi_mbps, menu: menu, notes: rating.notes, pinColor: pin)
+        }
+        var imported = ImportedPlace(record: record, rating: change, saved: properties.saved ?? false)
+        if let unknown {
+            imported.warnings.append("feature \(index + 1) '\(name)': unknown \(unknown), stored as other")
+        }
+        return imported
     }
 
     static func describe(_ error: DecodingError) -> String {
@@ -309,62 +316,184 @@ extension PlaceStore {
     /// in the file are applied.
     @discardableResult
     public func importFile(_ data: Data, name: String) throws(WorkplaceError) -> PlaceImportSummary {
+        if Self.isOverpass(head: data.prefix(65_536)) { return try importOverpass(data, name: name) }
+        return try importGeoJSON(JSONArrayStream(data: data, arrayKeys: ["features"]), name: name) { data }
+    }
+
+    /// Imports a GeoJSON file (or an Overpass JSON answer) from disk: GeoJSON is read feature by
+    /// feature into the one transaction, so a file of any size is imported in little memory; all
+    /// of it or, when anything is malformed, none.
+    @discardableResult
+    public func importFile(at url: URL, name: String) throws(WorkplaceError) -> PlaceImportSummary {
+        func whole() throws(WorkplaceError) -> Data {
+            switch FileContents.read(path: url.path) {
+            case .data(let bytes): return bytes
+            case .tooLarge(let limit): throw .malformedImport(file: name, reason: "larger than \(limit >> 20) MiB")
+            case .unreadable: throw .malformedImport(file: name, reason: "cannot be read")
+            }
+        }
+        let head = (FileHandle(forReadingAtPath: url.path).flatMap { handle in
+            defer { try? handle.close() }
+            return try? handle.read(upToCount: 65_536)
+        }) ?? Data()
+        if Self.isOverpass(head: head) { return try importOverpass(try whole(), name: name) }
+        let stream: JSONArrayStream
+        do {
+            stream = try JSONArrayStream(path: url.path, arrayKeys: ["features"])
+        } catch {
+            throw .malformedImport(file: name, reason: "cannot be read")
+        }
+        return try importGeoJSON(stream, name: name, whole: whole)
+    }
+
+    /// An Overpass answer names its "elements" near the start; GeoJSON has "features".
+    static func isOverpass(head: Data) -> Bool {
+        let text = String(decoding: head, as: UTF8.self)
+        return text.contains("\"elements\"") && !text.contains("\"features\"")
+    }
+
+    private func importOverpass(_ data: Data, name: String) throws(WorkplaceError) -> PlaceImportSummary {
         let places: [PlaceFiles.ImportedPlace]
-        // An Overpass answer names its "elements" near the start; GeoJSON has "features".
-        let head = String(decoding: data.prefix(65_536), as: UTF8.self)
-        if head.contains("\"elements\""), !head.contains("\"features\"") {
-            do {
-                places = try OverpassProvider.parse(data).map { PlaceFiles.ImportedPlace(record: $0, rating: nil, saved: false) }
-            } catch {
-                if case .malformedImport(_, let reason) = error { throw .malformedImport(file: name, reason: reason) }
-                throw error
-            }
-        } else {
-            places = try PlaceFiles.parseGeoJSON(data, file: name)
+        do {
+            places = try OverpassProvider.parse(data).map { PlaceFiles.ImportedPlace(record: $0, rating: nil, saved: false) }
+        } catch {
+            if case .malformedImport(_, let reason) = error { throw .malformedImport(file: name, reason: reason) }
+            throw error
         }
-        var checked: [PlaceFiles.ImportedPlace] = []
-        // Two features for one place would silently become one (the second an update of the
-        // first): the file contradicts itself, so nothing is imported.
-        var firstFeature: [String: (index: Int, name: String)] = [:]
-        for (index, place) in places.enumerated() {
-            guard let providerID = place.record.providerID else { continue }
-            let key = place.record.origin.rawValue + "\u{0}" + providerID
-            if let first = firstFeature[key] {
-                throw .malformedImport(file: name, reason: "features \(first.index + 1) '\(first.name)' and \(index + 1) '\(place.record.name)' "
-                                       + "have the same provider id '\(providerID)'")
+        return try importPlaces(places.makeIterator(), name: name) { () throws(WorkplaceError) -> Void in }
+    }
+
+    /// GeoJSON read feature by feature. A document that is one Feature (no "features" list) is
+    /// small: it is read whole (`whole`).
+    private func importGeoJSON(_ stream: JSONArrayStream, name: String, whole: () throws(WorkplaceError) -> Data) throws(WorkplaceError) -> PlaceImportSummary {
+        var stream = stream
+        func problem(_ problem: JSONArrayStream.Problem) -> WorkplaceError {
+            switch problem {
+            case .invalidJSON: return .malformedImport(file: name, reason: "not a JSON object")
+            case .notUTF8: return .malformedImport(file: name, reason: "not valid UTF-8")
+            case .noArray: return .malformedImport(file: name, reason: "a FeatureCollection without a 'features' list")
+            case .unreadable(let reason): return .malformedImport(file: name, reason: reason.isEmpty ? "cannot be read" : "cannot be read: \(reason)")
             }
-            firstFeature[key] = (index, place.record.name)
         }
-        for (index, place) in places.enumerated() {
+        let first: Data?
+        do {
+            first = try stream.next()
+        } catch .noArray {
+            let places = try PlaceFiles.parseGeoJSON(try whole(), file: name)
+            return try importPlaces(places.makeIterator(), name: name) { () throws(WorkplaceError) -> Void in }
+        } catch {
+            throw problem(error)
+        }
+        // GeoJSON is an object; a bare array is not.
+        guard stream.arrayKey != nil else { throw .malformedImport(file: name, reason: "not a JSON object") }
+        let decoder = JSONDecoder()
+        var index = 0
+        var pending = first
+        var failure: WorkplaceError?
+        // Each feature is read, decoded and turned into a place only when the import asks for it;
+        // a problem stops the walk and is thrown, inside the transaction, by `finish`.
+        let places = AnyIterator<PlaceFiles.ImportedPlace> {
+            guard failure == nil else { return nil }
             do {
-                var item = place
-                item.record = try Self.validated(place.record)
-                if var change = place.rating {
-                    if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
-                    try Rating(values: change.values, wifiMbps: change.wifiMbps, notes: change.notes ?? "").validate()
-                    item.rating = change
+                let element: Data?
+                if let waiting = pending {
+                    element = waiting
+                    pending = nil
+                } else {
+                    element = try stream.next()
                 }
-                checked.append(item)
+                guard let element else { return nil }
+                defer { index += 1 }
+                let feature: GeoJSONFeature
+                do {
+                    feature = try decoder.decode(GeoJSONFeature.self, from: element)
+                } catch let error as DecodingError {
+                    let described = PlaceFiles.describe(error)
+                    let reason = described.hasPrefix("not a JSON object") ? "not an object"
+                        : described.replacingOccurrences(of: "the document: ", with: "").replacingOccurrences(of: "the document", with: "it")
+                    failure = .malformedImport(file: name, reason: "feature \(index + 1): \(reason)")
+                    return nil
+                }
+                return try PlaceFiles.importedPlace(feature, index: index, file: name)
+            } catch let error as JSONArrayStream.Problem {
+                failure = problem(error)
+            } catch let error as WorkplaceError {
+                failure = error
             } catch {
-                throw .malformedImport(file: name, reason: "feature \(index + 1): \(error.description)")
+                failure = .malformedImport(file: name, reason: "\(error)")
+            }
+            return nil
+        }
+        return try importPlaces(places, name: name) { () throws(WorkplaceError) -> Void in
+            if let failure { throw failure }
+            // The document says what it is: only a FeatureCollection has a features list.
+            let type = stream.members["type"].flatMap { try? JSONSerialization.jsonObject(with: $0, options: .fragmentsAllowed) as? String }
+            guard type == "FeatureCollection" else {
+                throw .malformedImport(file: name, reason: "not GeoJSON: 'type' must be FeatureCollection or Feature")
             }
         }
-        let all = checked
+    }
+
+    /// Stores places as they come, in one transaction: each checked (the same rules as every
+    /// place), two for one provider id refused, ratings applied. `finish` runs last, inside the
+    /// transaction (a problem found at the end of the file undoes everything).
+    private func importPlaces<Places: IteratorProtocol<PlaceFiles.ImportedPlace>>(
+        _ places: Places, name: String, finish: () throws(WorkplaceError) -> Void
+    ) throws(WorkplaceError) -> PlaceImportSummary {
+        var places = places
+        let moment = stamp
         return try store.bulkWrite { db in
-            var summary = PlaceImportSummary(added: 0, updated: 0, warnings: all.flatMap(\.warnings))
-            for place in all {
-                let (id, isNew) = try Self.upsert(place.record, db: db, stamp: stamp, fetched: false)
+            // Two features for one place would silently become one (the second an update of the
+            // first): the file contradicts itself, so nothing is imported. The keys seen are kept
+            // in a temporary table, not in memory.
+            try db.execute(sql: "CREATE TEMP TABLE import_seen (key TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
+            defer { try? db.execute(sql: "DROP TABLE temp.import_seen") }
+            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO import_seen (key, position, name) VALUES (?, ?, ?)")
+            var summary = PlaceImportSummary(added: 0, updated: 0, warnings: [])
+            var warnings = 0
+            var index = 0
+            while let place = places.next() {
+                defer { index += 1 }
+                if let providerID = place.record.providerID {
+                    // The origin never holds '|': the key names one origin and provider id.
+                    let key = place.record.origin.rawValue + "|" + providerID
+                    try remember.execute(arguments: [key, index, place.record.name])
+                    if db.changesCount == 0, let row = try Row.fetchOne(db, sql: "SELECT position, name FROM import_seen WHERE key = ?", arguments: [key]) {
+                        let position: Int = row[0]
+                        let earlier: String = row[1]
+                        throw WorkplaceError.malformedImport(file: name, reason: "features \(position + 1) '\(earlier)' and \(index + 1) '\(place.record.name)' "
+                                                             + "have the same provider id '\(providerID)'")
+                    }
+                }
+                var item = place
+                do {
+                    item.record = try Self.validated(place.record)
+                    if var change = place.rating {
+                        if let notes = change.notes { change.notes = try Self.validated(notes: notes) }
+                        try Rating(values: change.values, wifiMbps: change.wifiMbps, notes: change.notes ?? "").validate()
+                        item.rating = change
+                    }
+                } catch let error as WorkplaceError {
+                    throw WorkplaceError.malformedImport(file: name, reason: "feature \(index + 1): \(error.description)")
+                }
+                for warning in item.warnings {
+                    warnings += 1
+                    if warnings <= 100 { summary.warnings.append(warning) }
+                }
+                let (id, isNew) = try Self.upsert(item.record, db: db, stamp: moment, fetched: false)
                 if isNew { summary.added += 1 } else { summary.updated += 1 }
-                if place.saved { try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id]) }
-                if let change = place.rating {
+                if item.saved { try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id]) }
+                if let change = item.rating {
                     let values = change.values
                     try db.execute(sql: """
                         INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, updated_ms)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
                         """, arguments: [id, values[.noise], values[.outlets], values[.wifi], values[.cost], values[.seating], change.wifiMbps,
-                                         change.menu?.rawValue, change.notes ?? "", change.pinColor?.rawValue, stamp])
+                                         change.menu?.rawValue, change.notes ?? "", change.pinColor?.rawValue, moment])
                 }
             }
+            try finish()
+            if warnings > 100 { summary.warnings.append("and \(warnings - 100) more like these") }
             return summary
         }
     }

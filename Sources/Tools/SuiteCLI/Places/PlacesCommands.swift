@@ -367,8 +367,14 @@ extension PlacesCommand {
         @Argument(help: ArgumentHelp("The file ('-' for standard input).", valueName: "file")) var file: String
 
         func run() throws {
-            let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
-            let summary = try Places.open(options).importFile(data, name: file)
+            let summary: PlaceImportSummary
+            if file != "-", try InputFile.isRegularFile(file) {
+                // Read as it is imported: memory stays flat at any size.
+                summary = try Places.open(options).importFile(at: URL(fileURLWithPath: file), name: file)
+            } else {
+                let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
+                summary = try Places.open(options).importFile(data, name: file)
+            }
             Places.warn(summary.warnings)
             if options.json { try Terminal.printJSON(summary); return }
             print("Imported \(summary.added) new and \(summary.updated) updated place\(summary.added + summary.updated == 1 ? "" : "s").")

@@ -11,6 +11,25 @@ private let systemRead = Darwin.read
 /// Reads an input file named on the command line as a stream: a regular file, a FIFO, a pipe
 /// (`/dev/stdin`, `/dev/fd/N`, a shell's `<(…)`) or a terminal are all read to their end.
 enum InputFile {
+    /// Whether `path` is a regular file that can be opened (then it can be read more than once,
+    /// in pieces); a FIFO or a pipe is not.
+    ///
+    /// - Throws: as ``read(_:limit:)`` for a path that does not exist, cannot be opened or is a folder.
+    static func isRegularFile(_ path: String) throws -> Bool {
+        var fd: Int32
+        repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) } while fd < 0 && errno == EINTR
+        guard fd >= 0 else {
+            let code = errno
+            if code == ENOENT || code == ENOTDIR { throw CLIError.missingFile(path) }
+            throw CLIError.missingFile(path + " (cannot be read: \(String(cString: strerror(code))))")
+        }
+        defer { close(fd) }
+        var info = stat()
+        guard fstat(fd, &info) == 0 else { return false }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw CLIError.badInput("\(path) is a folder, not a file") }
+        return (info.st_mode & S_IFMT) == S_IFREG
+    }
+
     /// All the bytes of `path`.
     ///
     /// - Throws: ``CLIError/missingFile(_:)`` when it does not exist or cannot be opened,
