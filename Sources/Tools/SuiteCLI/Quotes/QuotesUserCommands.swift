@@ -59,6 +59,18 @@ extension QuotesCommand {
             var count: Int
             var key: String
             var id: Quote.ID?
+
+            enum CodingKeys: String, CodingKey { case text, source, count, key, id }
+
+            /// `source` is always there (null when the quote has none); `id` only when this store has the quote.
+            func encode(to encoder: any Encoder) throws {
+                var container = encoder.container(keyedBy: CodingKeys.self)
+                try container.encode(text, forKey: .text)
+                try container.encode(source, forKey: .source)
+                try container.encode(count, forKey: .count)
+                try container.encode(key, forKey: .key)
+                try container.encodeIfPresent(id, forKey: .id)
+            }
         }
 
         func run() async throws {
