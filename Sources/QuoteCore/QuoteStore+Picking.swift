@@ -14,7 +14,8 @@ extension QuoteStore {
     ///   for a store without quotes: ``addStarterCollectionIfEmpty()-9ltem`` fills it).
     public func random(_ filter: QuoteFilter = QuoteFilter(), user: String) throws(QuoteError) -> Quote {
         let user = try Self.validated(name: user, .quoteUserName)
-        return try write { db in
+        // Where the bag stands is not user data: its commit does not wait for the disk.
+        return try lightWrite { db in
             let id = try Self.nextFromBag(filter, user: user, db: db)
             return try Self.loadQuote(Quote.ID(id), db: db)
         }

@@ -164,6 +164,8 @@ public final class QuoteStore: Sendable {
 
     func write<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T { try store.write(body) }
 
+    func lightWrite<T>(_ body: (Database) throws -> T) throws(QuoteError) -> T { try store.lightWrite(body) }
+
     var stamp: Int64 { Millis(now()).value }
 
     // MARK: - Validation and keys

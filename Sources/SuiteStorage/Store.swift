@@ -157,7 +157,16 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         try write(cacheKiB: cacheKiB, body)
     }
 
-    private func write<T>(cacheKiB: Int?, _ body: (Database) throws -> T) throws(Failure) -> T {
+    /// ``write(_:)`` for bookkeeping that is not user data (where a shuffle bag stands): the
+    /// transaction commits atomically but without waiting for the disk (`synchronous=NORMAL` for
+    /// it alone). A power cut may undo the last such commits (a bag may repeat a quote); it never
+    /// leaves one half done, and everything committed by ``write(_:)`` stays as durable as before
+    /// (its commit syncs the log, with any light commit before it).
+    package func lightWrite<T>(_ body: (Database) throws -> T) throws(Failure) -> T {
+        try write(cacheKiB: nil, durable: false, body)
+    }
+
+    private func write<T>(cacheKiB: Int?, durable: Bool = true, _ body: (Database) throws -> T) throws(Failure) -> T {
         guard let writer else {
             throw Failure(storeFailure: .readOnly(path: path, reason: "the store was opened read-only"))
         }
@@ -170,6 +179,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                     try db.execute(sql: "PRAGMA cache_size = \(-cacheKiB)")
                 }
                 defer { if let previous { try? db.execute(sql: "PRAGMA cache_size = \(previous)") } }
+                // The level can only change outside a transaction (where setting it cannot fail);
+                // FULL comes back even when the body throws.
+                if !durable { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
+                defer { if !durable { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
                 var result: T?
                 try db.inTransaction(.immediate) {
                     result = try body(db)
