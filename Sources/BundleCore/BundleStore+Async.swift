@@ -229,4 +229,9 @@ extension BundleStore {
     public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) async throws(BundleError) -> ImportSummary {
         try await run { [self] () throws(BundleError) -> ImportSummary in try importData(data, format: format, timeZone: timeZone) }
     }
+
+    @discardableResult
+    public func importFile(at url: URL, format: InterchangeFormat, timeZone: TimeZone) async throws(BundleError) -> ImportSummary {
+        try await run { [self] () throws(BundleError) -> ImportSummary in try importFile(at: url, format: format, timeZone: timeZone) }
+    }
 }

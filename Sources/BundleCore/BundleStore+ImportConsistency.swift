@@ -14,13 +14,7 @@ extension BundleStore {
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)`` naming the bundle (its
     ///   number in the file and its id) and the todo.
     static func checkConsistency(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) {
-        let formatName: String
-        switch format {
-        case .taskwarrior: formatName = "Taskwarrior JSON"
-        case .ics: formatName = "iCalendar"
-        case .todotxt: formatName = "todo.txt"
-        case .json: formatName = "Suite JSON"
-        }
+        let formatName = format.displayName
         func id(_ uuid: UUID) -> String { uuid.uuidString.lowercased() }
         // Each event name and alias names one event: a second event under a name already taken
         // would silently merge into the first.

@@ -29,21 +29,16 @@ extension BundleStore {
     @discardableResult
     public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
         var document: InterchangeDocument
-        var dropped: [String] = []
         switch format {
         case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
         case .ics:
-            let decoded = try ICalendarFormat.decodeReporting(data, timeZone: timeZone)
-            document = InterchangeDocument(todos: decoded.todos)
-            dropped = decoded.dropped
+            return try importCalendar(LineStream(data: data), timeZone: timeZone)
         case .todotxt: document = InterchangeDocument(todos: try TodoTxtFormat.decode(data, timeZone: timeZone, now: now()))
         case .json: document = try SuiteJSONFormat.decode(data)
         }
         document = try Self.validated(document, format: format)
         try Self.checkConsistency(document, format: format)
-        var summary = try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
-        summary.dropped = dropped
-        return summary
+        return try store.bulkWrite { db in try Self.apply(document, db: db, stamp: stamp) }
     }
 
     // MARK: - Export
@@ -78,13 +73,7 @@ extension BundleStore {
     /// The document with every field checked and normalised by the same rules as the store's own
     /// operations; the first refused field names its record and the field.
     static func validated(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) -> InterchangeDocument {
-        let name: String
-        switch format {
-        case .taskwarrior: name = "Taskwarrior JSON"
-        case .ics: name = "iCalendar"
-        case .todotxt: name = "todo.txt"
-        case .json: name = "Suite JSON"
-        }
+        let name = format.displayName
         var document = document
         for index in document.events.indices {
             let event = document.events[index]
@@ -99,19 +88,7 @@ extension BundleStore {
         }
         var seen: Set<UUID> = []
         for index in document.todos.indices {
-            let todo = document.todos[index]
-            func fail(_ reason: String) -> BundleError {
-                .malformedImport(format: name, line: nil, reason: "todo \(index + 1) (\(todo.uuid.uuidString.lowercased())): \(reason)")
-            }
-            guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
-            do {
-                document.todos[index].text = try validated(text: todo.text, what: .todoText)
-                document.todos[index].notes = try validated(text: todo.notes, what: .note, allowEmpty: true)
-                if let event = todo.eventName { document.todos[index].eventName = try validated(name: event, what: .eventPhrase) }
-            } catch {
-                throw fail(error.description)
-            }
-            if todo.status == .inBundle && todo.bundleUUID == nil { throw fail("it is in a bundle but names none") }
+            document.todos[index] = try validated(document.todos[index], number: index + 1, format: name, seen: &seen)
         }
         let ids = Set(document.todos.map(\.uuid))
         for index in document.bundles.indices {
@@ -128,6 +105,80 @@ extension BundleStore {
             }
         }
         return document
+    }
+
+    /// One todo of a file checked and normalised (see ``validated(_:format:)``); `seen` holds
+    /// the ids of the todos before it.
+    static func validated(_ todo: InterchangeTodo, number: Int, format name: String, seen: inout Set<UUID>) throws(BundleError) -> InterchangeTodo {
+        func fail(_ reason: String) -> BundleError {
+            .malformedImport(format: name, line: nil, reason: "todo \(number) (\(todo.uuid.uuidString.lowercased())): \(reason)")
+        }
+        guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
+        var todo = todo
+        do {
+            todo.text = try validated(text: todo.text, what: .todoText)
+            todo.notes = try validated(text: todo.notes, what: .note, allowEmpty: true)
+            if let event = todo.eventName { todo.eventName = try validated(name: event, what: .eventPhrase) }
+        } catch {
+            throw fail(error.description)
+        }
+        if todo.status == .inBundle && todo.bundleUUID == nil { throw fail("it is in a bundle but names none") }
+        return todo
+    }
+
+    /// Imports an iCalendar document VTODO by VTODO into one transaction: memory does not grow
+    /// with the file. Each todo is checked as ``importData(_:format:timeZone:)`` checks it; a
+    /// problem anywhere (the end of the file included) rolls everything back. Todos that name a
+    /// bundle are kept aside and applied together at the end, as a file's bundle is made from
+    /// all of its members.
+    private func importCalendar(_ lines: LineStream, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
+        var reader = ICalendarFormat.TodoReader(lines, timeZone: timeZone)
+        let stamp = stamp
+        var summary = try store.bulkWrite { db in
+            var total = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
+            func add(_ part: ImportSummary) {
+                total.created += part.created
+                total.updated += part.updated
+                total.eventsCreated += part.eventsCreated
+                total.bundles += part.bundles
+            }
+            var seen: Set<UUID> = []
+            var bundled: [InterchangeTodo] = []
+            var number = 0
+            while let todo = try reader.next() {
+                number += 1
+                let checked = try Self.validated(todo, number: number, format: "iCalendar", seen: &seen)
+                if checked.bundleUUID != nil { bundled.append(checked); continue }
+                add(try Self.apply(InterchangeDocument(todos: [checked]), db: db, stamp: stamp))
+            }
+            if !bundled.isEmpty { add(try Self.apply(InterchangeDocument(todos: bundled), db: db, stamp: stamp)) }
+            return total
+        }
+        summary.dropped = reader.dropped
+        return summary
+    }
+
+    /// Imports a file from disk, as ``importData(_:format:timeZone:)`` does. An iCalendar file
+    /// is read VTODO by VTODO (memory does not grow with it); other formats are read whole.
+    ///
+    /// - Throws: ``BundleError/malformedImport(format:line:reason:)``, also when the file cannot
+    ///   be read.
+    @discardableResult
+    public func importFile(at url: URL, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
+        if format == .ics {
+            let lines: LineStream
+            do {
+                lines = try LineStream(path: url.path)
+            } catch {
+                throw .malformedImport(format: "iCalendar", line: nil, reason: "cannot be read")
+            }
+            return try importCalendar(lines, timeZone: timeZone)
+        }
+        switch FileContents.read(path: url.path) {
+        case .data(let data): return try importData(data, format: format, timeZone: timeZone)
+        case .tooLarge(let limit): throw .malformedImport(format: format.displayName, line: nil, reason: "larger than \(limit >> 20) MiB")
+        case .unreadable: throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
+        }
     }
 
     static func apply(_ document: InterchangeDocument, db: Database, stamp: Int64) throws -> ImportSummary {

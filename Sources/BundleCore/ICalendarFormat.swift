@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// iCalendar (RFC 5545) VTODO: escaped text values, lines folded at 75 octets with CRLF and a
 /// space. Our fields travel as `X-BUNDLE-EVENT` (and `CATEGORIES`), `X-BUNDLE-PREPOSITION` and
@@ -117,66 +118,121 @@ enum ICalendarFormat {
     /// `TZID` or floating, read in `timeZone`; any UID), and says what it held that Suite has
     /// no place for (RRULE, VALARM, VEVENT …), which is not imported.
     static func decodeReporting(_ data: Data, timeZone: TimeZone) throws(BundleError) -> (todos: [InterchangeTodo], dropped: [String]) {
-        var dropped = ICalendarReading.Dropped()
-        var todoDrops: Set<String> = []
-        func fail(_ line: Int?, _ reason: String) -> BundleError { .malformedImport(format: "iCalendar", line: line, reason: reason) }
-        guard let text = String(validating: data, as: UTF8.self) else { throw fail(nil, "not valid UTF-8") }
-        // Unfold: a line break followed by a space or tab continues the line.
-        var logical: [(String, Int)] = []
-        if text.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { throw fail(nil, "the file is empty") }
-        // "\r\n" is one Character in Swift: split on the scalars.
-        for (index, raw) in text.unicodeScalars.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
-            var line = String(String.UnicodeScalarView(raw))
-            if line.unicodeScalars.last == "\r" { line = String(String.UnicodeScalarView(line.unicodeScalars.dropLast())) }
-            if let first = line.first, first == " " || first == "\t", !logical.isEmpty {
-                logical[logical.count - 1].0 += line.dropFirst()
-            } else if !line.isEmpty {
-                logical.append((line, index + 1))
-            }
-        }
-        var properties: [Property] = []
-        for (line, number) in logical {
-            properties.append(try parse(line, number: number))
-        }
-        guard properties.first.map({ $0.name == "BEGIN" && $0.value.uppercased() == "VCALENDAR" }) == true else {
-            throw fail(properties.first?.line ?? 1, "the file does not start with BEGIN:VCALENDAR")
-        }
-        guard properties.last.map({ $0.name == "END" && $0.value.uppercased() == "VCALENDAR" }) == true else {
-            throw fail(properties.last?.line, "the file does not end with END:VCALENDAR")
-        }
+        var reader = TodoReader(LineStream(data: data), timeZone: timeZone)
         var todos: [InterchangeTodo] = []
-        var stack: [String] = []
-        var current: [Property] = []
-        for property in properties {
-            if property.name == "BEGIN" {
-                let component = property.value.uppercased()
-                if stack.contains("VTODO") {
-                    todoDrops.insert(component)
-                } else if stack == ["VCALENDAR"], ICalendarReading.droppedComponents.contains(component) {
-                    dropped.components[component, default: 0] += 1
+        while let todo = try reader.next() { todos.append(todo) }
+        return (todos, reader.dropped)
+    }
+
+    /// Reads an iCalendar document VTODO by VTODO from its lines: only the todo being read is
+    /// in memory, so a file of any size is read in little. The whole document's structure
+    /// (BEGIN:VCALENDAR first, END:VCALENDAR last, every component closed) is checked by the
+    /// time ``next()`` returns nil.
+    struct TodoReader {
+        private var lines: LineStream
+        private let timeZone: TimeZone
+        /// The logical line being unfolded, and the physical line after it (read ahead).
+        private var pending: (text: String, number: Int)?
+        private var sawProperty = false
+        private var last: (name: String, value: String, line: Int)?
+        private var stack: [String] = []
+        private var current: [Property] = []
+        private var todoDrops: Set<String> = []
+        private var dropping = ICalendarReading.Dropped()
+        /// The first line that held only blanks before any content (an error unless the whole
+        /// file is blank, which is "empty").
+        private var blankLine: Int?
+
+        init(_ lines: LineStream, timeZone: TimeZone) {
+            self.lines = lines
+            self.timeZone = timeZone
+        }
+
+        /// What the file held that was not imported (complete once ``next()`` returned nil).
+        var dropped: [String] { dropping.descriptions }
+
+        private func fail(_ line: Int?, _ reason: String) -> BundleError { .malformedImport(format: "iCalendar", line: line, reason: reason) }
+
+        /// The next physical line.
+        private mutating func physical() throws(BundleError) -> (text: String, number: Int)? {
+            do {
+                return try lines.next()
+            } catch {
+                switch error {
+                case .notUTF8(let line): throw fail(line, "not valid UTF-8")
+                case .lineTooLong(let line): throw fail(line, "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
+                case .unreadable(let reason): throw fail(nil, "cannot be read: \(reason)")
                 }
-                stack.append(component)
-                if component == "VTODO" { current = []; todoDrops = [] }
-                continue
-            }
-            if property.name == "END" {
-                guard stack.last == property.value.uppercased() else {
-                    throw fail(property.line, "END:\(property.value) does not close BEGIN:\(stack.last ?? "nothing")")
-                }
-                stack.removeLast()
-                if property.value.uppercased() == "VTODO" {
-                    todos.append(try todo(current, timeZone: timeZone, dropped: &todoDrops, notes: &dropped.notes))
-                    for name in todoDrops { dropped.inTodos[name, default: 0] += 1 }
-                }
-                continue
-            }
-            if stack.last == "VTODO" {
-                current.append(property)
-                if ICalendarReading.droppedProperties.contains(property.name) { todoDrops.insert(property.name) }
             }
         }
-        if !stack.isEmpty { throw fail(nil, "BEGIN:\(stack.last ?? "") is never closed") }
-        return (todos, dropped.descriptions)
+
+        /// The next logical line: a line break followed by a space or tab continues the line
+        /// (across empty lines, which are skipped).
+        private mutating func logical() throws(BundleError) -> (text: String, number: Int)? {
+            var line = pending
+            pending = nil
+            while let next = try physical() {
+                if let first = next.text.first, first == " " || first == "\t", line != nil {
+                    line!.text += next.text.dropFirst()
+                } else if !next.text.isEmpty {
+                    if line == nil { line = next } else { pending = next; break }
+                }
+            }
+            return line
+        }
+
+        /// The next todo, or nil at the end of a well-formed document.
+        mutating func next() throws(BundleError) -> InterchangeTodo? {
+            while let (text, number) = try logical() {
+                if !sawProperty && text.allSatisfy(\.isWhitespace) {
+                    if blankLine == nil { blankLine = number }
+                    continue
+                }
+                if let blankLine { throw fail(blankLine, "no ':' in the content line") }
+                let property = try ICalendarFormat.parse(text, number: number)
+                if !sawProperty {
+                    sawProperty = true
+                    guard property.name == "BEGIN" && property.value.uppercased() == "VCALENDAR" else {
+                        throw fail(property.line, "the file does not start with BEGIN:VCALENDAR")
+                    }
+                }
+                last = (property.name, property.value, property.line)
+                if property.name == "BEGIN" {
+                    let component = property.value.uppercased()
+                    if stack.contains("VTODO") {
+                        todoDrops.insert(component)
+                    } else if stack == ["VCALENDAR"], ICalendarReading.droppedComponents.contains(component) {
+                        dropping.components[component, default: 0] += 1
+                    }
+                    stack.append(component)
+                    if component == "VTODO" { current = []; todoDrops = [] }
+                    continue
+                }
+                if property.name == "END" {
+                    guard stack.last == property.value.uppercased() else {
+                        throw fail(property.line, "END:\(property.value) does not close BEGIN:\(stack.last ?? "nothing")")
+                    }
+                    stack.removeLast()
+                    if property.value.uppercased() == "VTODO" {
+                        let todo = try ICalendarFormat.todo(current, timeZone: timeZone, dropped: &todoDrops, notes: &dropping.notes)
+                        for name in todoDrops { dropping.inTodos[name, default: 0] += 1 }
+                        current = []
+                        return todo
+                    }
+                    continue
+                }
+                if stack.last == "VTODO" {
+                    current.append(property)
+                    if ICalendarReading.droppedProperties.contains(property.name) { todoDrops.insert(property.name) }
+                }
+            }
+            guard sawProperty else { throw fail(nil, "the file is empty") }
+            guard let last, last.name == "END" && last.value.uppercased() == "VCALENDAR" else {
+                throw fail(last?.line, "the file does not end with END:VCALENDAR")
+            }
+            if !stack.isEmpty { throw fail(nil, "BEGIN:\(stack.last ?? "") is never closed") }
+            return nil
+        }
     }
 
     static func parse(_ line: String, number: Int) throws(BundleError) -> Property {

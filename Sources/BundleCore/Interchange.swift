@@ -36,6 +36,18 @@ public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
     }
 }
 
+extension InterchangeFormat {
+    /// The format's name in messages ("iCalendar").
+    var displayName: String {
+        switch self {
+        case .taskwarrior: "Taskwarrior JSON"
+        case .ics: "iCalendar"
+        case .todotxt: "todo.txt"
+        case .json: "Suite JSON"
+        }
+    }
+}
+
 /// What an import did.
 public struct ImportSummary: Sendable, Hashable, Codable {
     /// Todos that were new.

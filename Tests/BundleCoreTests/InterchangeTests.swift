@@ -64,6 +64,29 @@ func richStore() throws -> BundleStore {
         }
     }
 
+    /// An iCalendar file on disk is read VTODO by VTODO; it imports exactly as the same bytes do
+    /// (bundled todos included), and a missing file is a malformed import.
+    @Test func anICalendarFileImportsAsItsBytesDo() throws {
+        let source = try richStore()
+        let data = try source.export(.ics, timeZone: utc)
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("todos-\(UUID().uuidString).ics")
+        defer { try? FileManager.default.removeItem(at: url) }
+        try data.write(to: url)
+        let fromBytes = try freshStore(), fromFile = try freshStore()
+        let bytesSummary = try fromBytes.importData(data, format: .ics, timeZone: utc)
+        let fileSummary = try fromFile.importFile(at: url, format: .ics, timeZone: utc)
+        #expect(fileSummary == bytesSummary)
+        #expect(fileSummary.created == 8)
+        #expect(try essentials(fromFile) == essentials(source))
+        #expect(try fromFile.export(.json, timeZone: utc) == fromBytes.export(.json, timeZone: utc))
+        #expect(throws: BundleError.self) { try fromFile.importFile(at: url.appendingPathExtension("missing"), format: .ics, timeZone: utc) }
+        // Other formats on disk go through the same reading as their bytes.
+        let text = try source.export(.todotxt, timeZone: utc)
+        try text.write(to: url)
+        let todoTxt = try freshStore()
+        #expect(try todoTxt.importFile(at: url, format: .todotxt, timeZone: utc).created == 7)
+    }
+
     @Test func suiteJSONRoundTripsByteForByte() throws {
         let source = try richStore()
         try source.addAlias("eastern", to: "go to Eastern branch")
@@ -157,6 +180,12 @@ func richStore() throws -> BundleStore {
         (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:x\r\nDUE;VALUE=DATE:20260230\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "is not a date"),
         (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nno colon here\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "line 3"),
         (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nEND:VCALENDAR\r\n", "does not close"),
+        // Read VTODO by VTODO, a late problem still leaves the store as it was.
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:good\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:7f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:also good\r\nEND:VTODO\r\n", "does not end with END:VCALENDAR"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:good\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:again\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "the id appears twice"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:good\r\nEND:VTODO\r\nBEGIN:VTODO\r\nUID:8f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "the todo text is empty"),
+        (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nUID:6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\r\nSUMMARY:good\r\nEND:VTODO\r\nEND:VCALENDAR\r\nBEGIN:VCALENDAR\r\nBEGIN:VCALENDAR\r\nEND:VCALENDAR\r\n", "is never closed"),
+        (.ics, "  \r\n\r\n", "the file is empty"),
         (.todotxt, "2026-02-30 Impossible day\n", "line 1"),
         (.todotxt, "fine line\nanother due:someday\n", "line 2"),
         (.todotxt, "x 2026-11-01\n", "no text"),

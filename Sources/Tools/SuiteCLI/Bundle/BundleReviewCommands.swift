@@ -87,14 +87,26 @@ extension BundleCommand {
         @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
 
         func run() throws {
-            let data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
-            guard let chosen = format ?? InterchangeFormat.detect(name: file, head: data) else {
+            // An iCalendar file on disk is read as it is imported (memory stays flat at any
+            // size); anything else is read whole first.
+            let regular = try file != "-" && InputFile.isRegularFile(file)
+            var data: Data?
+            if !regular || format.map({ $0 != .ics }) == true {
+                data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
+            }
+            let head = try data ?? InputFile.head(file, count: 4096)
+            guard let chosen = format ?? InterchangeFormat.detect(name: file, head: head) else {
                 throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
             }
+            if data == nil && chosen != .ics { data = try Terminal.readFile(file) }
             let store = try Bundles.open(options)
             let summary: ImportSummary
             do {
-                summary = try store.importData(data, format: chosen, timeZone: Bundles.timeZone)
+                if let data {
+                    summary = try store.importData(data, format: chosen, timeZone: Bundles.timeZone)
+                } else {
+                    summary = try store.importFile(at: URL(fileURLWithPath: file), format: chosen, timeZone: Bundles.timeZone)
+                }
             } catch {
                 if case .malformedImport(let format, let line, let reason) = error {
                     throw CLIError.badInput("\(file)\(line.map { ":\($0)" } ?? ""): malformed \(format): \(reason); nothing was imported")

@@ -30,6 +30,19 @@ enum InputFile {
         return (info.st_mode & S_IFMT) == S_IFREG
     }
 
+    /// The first `count` bytes of `path` (fewer when it is shorter), to tell its format.
+    ///
+    /// - Throws: as ``read(_:limit:)``.
+    static func head(_ path: String, count: Int) throws -> Data {
+        guard let handle = FileHandle(forReadingAtPath: path) else { throw CLIError.missingFile(path + " (cannot be read)") }
+        defer { try? handle.close() }
+        do {
+            return try handle.read(upToCount: count) ?? Data()
+        } catch {
+            throw CLIError.io("cannot read \(path): \(error.localizedDescription)")
+        }
+    }
+
     /// All the bytes of `path`.
     ///
     /// - Throws: ``CLIError/missingFile(_:)`` when it does not exist or cannot be opened,
