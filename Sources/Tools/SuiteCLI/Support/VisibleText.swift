@@ -64,6 +64,6 @@ enum VisibleText {
 /// ``VisibleText``), then colour markers turned into colour or removed (see ``Colour``).
 /// Documents (exports, JSON) are written as bytes elsewhere and keep their own escaping.
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
-    let text = items.map { "\($0)" }.joined(separator: separator)
+    let text = items.count == 1 && items[0] is String ? items[0] as! String : items.map { "\($0)" }.joined(separator: separator)
     CLIContext.current.standardOutput.write(Colour.render(VisibleText.visible(text)) + terminator)
 }
