@@ -298,7 +298,7 @@ enum FortuneParser {
         func finish() throws(QuoteError) {
             defer { chunk = [] }
             var lines = chunk.map { line in
-                let plain = removeOverstrike(line)
+                let plain = repairingDoubleEncoding(removeOverstrike(line))
                 let text = plain.utf8.contains(13) ? String(String.UnicodeScalarView(plain.unicodeScalars.filter { $0 != "\r" })) : plain
                 return FortuneEscape.unescape(text)
             }
@@ -314,7 +314,7 @@ enum FortuneParser {
             let body = lines.map(trimmingTrailingSpace).joined(separator: "\n").trimmingCharacters(in: .newlines)
             guard !body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else { skipped += 1; return }
             // Every field is checked by the one text rule afterwards (ImportedQuote.validate):
-            // a control character other than the overstrike backspaces refuses the file.
+            // a control character other than the overstrike backspaces and the bell refuses the file.
             quotes.append(ImportedQuote(text: body, source: source, kind: .person, citation: citation, categories: [category],
                                         personal: false, addedAt: nil, line: chunkStart))
         }
@@ -376,11 +376,29 @@ enum FortuneParser {
         return String(scalars[..<end])
     }
 
-    /// Drops the backspace sequences old fortune files use for bold and underline (`_\bx`, `x\bx`).
+    /// A line of UTF-8 that was decoded as Latin-1 and encoded again ("â\u{88}\u{97}" for "∗",
+    /// in Debian's `computers`) given back as it was written: only when the line holds C1
+    /// control characters (which no text means) and every character is one byte that, taken
+    /// together, is valid UTF-8. Anything else is left as it is (and the text rule judges it).
+    /// Repeated while it applies, a few times at most (Debian's `law` was encoded three times).
+    static func repairingDoubleEncoding(_ line: String) -> String {
+        var line = line
+        for _ in 0..<4 {
+            let scalars = line.unicodeScalars
+            guard scalars.contains(where: { (0x80...0x9F).contains($0.value) }), scalars.allSatisfy({ $0.value <= 0xFF }),
+                  let repaired = String(validating: scalars.map { UInt8($0.value) }, as: UTF8.self) else { break }
+            line = repaired
+        }
+        return line
+    }
+
+    /// Drops the terminal effects old fortune files hold: the backspace sequences for bold and
+    /// underline (`_\bx`, `x\bx`) and the bell (`^G`, in Debian's `art` and `computers`), which
+    /// print nothing.
     static func removeOverstrike(_ line: String) -> String {
-        guard line.utf8.contains(8) else { return line }
+        guard line.utf8.contains(where: { $0 == 8 || $0 == 7 }) else { return line }
         var result: [Character] = []
-        for character in line {
+        for character in line where character != "\u{7}" {
             if character == "\u{8}" { if !result.isEmpty { result.removeLast() } } else { result.append(character) }
         }
         return String(result)

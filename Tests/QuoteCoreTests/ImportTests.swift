@@ -60,6 +60,23 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(again.imported == 0 && again.duplicates == 4)
     }
 
+    /// The bell some fortunes ring (Debian's `art`, `computers`) prints nothing and is dropped;
+    /// any other control character still refuses the file.
+    @Test func aFortuneBellIsDroppedOtherControlsRefused() throws {
+        let store = try freshStore()
+        let summary = try store.importData(Data("At the tone leave your name.\u{7}\n%\nRing\u{7}\u{7} twice\n%\n".utf8), name: "bells", format: .fortune)
+        #expect(summary.imported == 2)
+        #expect(try store.allQuotes().map(\.text) == ["At the tone leave your name.", "Ring twice"])
+        #expect(throws: QuoteError.self) { try store.importData(Data("Escape \u{1B}[1m\n%\n".utf8), name: "escape", format: .fortune) }
+        #expect(try store.count() == 2)
+        // UTF-8 that was read as Latin-1 and written again is given back as written.
+        try store.importData(Data("Ahead of our time [\u{E2}\u{88}\u{97}].\n%\n".utf8), name: "mojibake", format: .fortune)
+        #expect(try store.allQuotes().map(\.text).contains("Ahead of our time [∗]."))
+        // Three times over (Debian's `law`).
+        try store.importData(Data("Here\u{C3}\u{A2}\u{C2}\u{80}\u{C2}\u{99}s the thing.\n%\n".utf8), name: "mojibake", format: .fortune)
+        #expect(try store.allQuotes().map(\.text).contains("Here’s the thing."))
+    }
+
     @Test func aBinaryFileIsMalformedAndNothingIsImported() throws {
         let good = fixtures.appendingPathComponent("latin1-sample")
         let bad = try temporaryFile("binary", Data("one\n%\ntwo\n".utf8) + Data([0, 1, 2]))
@@ -134,7 +151,7 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         (.csv, "ok,Eve,\"cat\nnext\"\n", 1, "the category holds a line break"),
         (.csv, "ok,\"\(String(repeating: "a", count: 300))\"\n", 1, "the source is 300 characters long"),
         (.fortune, "Quiet.\n\t-- Eve\u{1B}]0;x\u{7}\n%\n", 1, "the source holds the control character U+001B"),
-        (.fortune, "one\n%\nBell\u{7} inside.\n%\n", 3, "the quote holds the control character U+0007"),
+        (.fortune, "one\n%\nStart\u{1} of heading.\n%\n", 3, "the quote holds the control character U+0001"),
         // Impossible times are refused, not rolled over into another day.
         (.json, "[{\"content\": \"ok\", \"addedAt\": \"2026-02-30T10:00:00Z\"}]", nil, "item 1: '2026-02-30T10:00:00Z' is not a date"),
         (.json, "[{\"content\": \"ok\", \"dateAdded\": \"2026-02-30\"}]", nil, "is not a date"),
