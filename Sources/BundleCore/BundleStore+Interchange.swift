@@ -110,19 +110,10 @@ extension BundleStore {
     /// One todo of a file checked and normalised (see ``validated(_:format:)``); `seen` holds
     /// the ids of the todos before it.
     static func validated(_ todo: InterchangeTodo, number: Int, format name: String, seen: inout Set<UUID>) throws(BundleError) -> InterchangeTodo {
-        guard seen.insert(todo.uuid).inserted else { throw duplicate(todo, number: number, format: name) }
-        return try validated(todo, number: number, format: name)
-    }
-
-    static func duplicate(_ todo: InterchangeTodo, number: Int, format name: String) -> BundleError {
-        .malformedImport(format: name, line: nil, reason: "todo \(number) (\(todo.uuid.uuidString.lowercased())): the id appears twice")
-    }
-
-    /// ``validated(_:number:format:seen:)`` without the check for an id seen before.
-    static func validated(_ todo: InterchangeTodo, number: Int, format name: String) throws(BundleError) -> InterchangeTodo {
         func fail(_ reason: String) -> BundleError {
             .malformedImport(format: name, line: nil, reason: "todo \(number) (\(todo.uuid.uuidString.lowercased())): \(reason)")
         }
+        guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
         var todo = todo
         do {
             todo.text = try validated(text: todo.text, what: .todoText)
@@ -151,18 +142,12 @@ extension BundleStore {
                 total.eventsCreated += part.eventsCreated
                 total.bundles += part.bundles
             }
-            // The ids seen so far, in a scratch table of the store inside this transaction
-            // (dropped before it commits): memory does not grow with the file.
-            try db.execute(sql: "CREATE TABLE import_seen (uuid TEXT PRIMARY KEY NOT NULL) WITHOUT ROWID")
-            defer { try? db.execute(sql: "DROP TABLE main.import_seen") }
-            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO import_seen (uuid) VALUES (?)")
+            var seen: Set<UUID> = []
             var bundled: [InterchangeTodo] = []
             var number = 0
             while let todo = try reader.next() {
                 number += 1
-                try remember.execute(arguments: [todo.uuid.uuidString])
-                if db.changesCount == 0 { throw Self.duplicate(todo, number: number, format: "iCalendar") }
-                let checked = try Self.validated(todo, number: number, format: "iCalendar")
+                let checked = try Self.validated(todo, number: number, format: "iCalendar", seen: &seen)
                 if checked.bundleUUID != nil { bundled.append(checked); continue }
                 add(try Self.apply(InterchangeDocument(todos: [checked]), db: db, stamp: stamp))
             }

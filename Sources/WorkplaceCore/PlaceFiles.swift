@@ -445,12 +445,9 @@ extension PlaceStore {
         return try store.bulkWrite { db in
             // Two features for one place would silently become one (the second an update of the
             // first): the file contradicts itself, so nothing is imported. The keys seen are kept
-            // in a scratch table of the store, inside the import's transaction (dropped before it
-            // commits, never there after a failure): its pages go through the import's bounded
-            // page cache and spill to the log, so memory does not grow with the file (a TEMP
-            // table lives in memory here, temp_store=MEMORY).
-            try db.execute(sql: "CREATE TABLE import_seen (key TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
-            defer { try? db.execute(sql: "DROP TABLE main.import_seen") }
+            // in a temporary table, not in memory.
+            try db.execute(sql: "CREATE TEMP TABLE import_seen (key TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
+            defer { try? db.execute(sql: "DROP TABLE temp.import_seen") }
             let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO import_seen (key, position, name) VALUES (?, ?, ?)")
             var summary = PlaceImportSummary(added: 0, updated: 0, warnings: [])
             var warnings = 0
