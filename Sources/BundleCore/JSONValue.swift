@@ -109,7 +109,8 @@ extension JSONValue {
                     skipBlanks()
                     guard index < bytes.count, bytes[index] == UInt8(ascii: ":") else { return nil }
                     index += 1
-                    guard let member = value(depth: depth + 1) else { return nil }
+                    // A key given twice: JSONDecoder keeps the first; left to it.
+                    guard let member = value(depth: depth + 1), members[key] == nil else { return nil }
                     members[key] = member
                     skipBlanks()
                     guard index < bytes.count else { return nil }

@@ -22,6 +22,8 @@ package struct LineStream {
     private var position = 0
     private var finished = false
     private var number = 0
+    /// Where the search for the next line break goes on (the bytes before it were searched).
+    private var scanned = 0
     private let chunkSize: Int
 
     /// A stream over a file (or a FIFO, or a pipe), read in chunks of 1 MiB.
@@ -57,15 +59,19 @@ package struct LineStream {
         while true {
             // `buffer` always starts at index 0 (it is only appended to, or replaced by a copy).
             let start = position
+            let from = max(start, scanned)
             let newline: Int? = buffer.withUnsafeBytes { raw -> Int? in
-                guard start < raw.count, let base = raw.baseAddress,
-                      let found = memchr(base + start, 0x0A, raw.count - start) else { return nil }
+                guard from < raw.count, let base = raw.baseAddress,
+                      let found = memchr(base + from, 0x0A, raw.count - from) else { return nil }
                 return base.distance(to: UnsafeRawPointer(found))
             }
             if let newline {
                 position = newline + 1
+                scanned = position
                 return try line(buffer[start..<newline])
             }
+            // No line break up to the end: a long line is not searched again from its start.
+            scanned = buffer.count
             if finished {
                 guard start < buffer.count else { return nil }
                 position = buffer.count
@@ -76,6 +82,7 @@ package struct LineStream {
             if start > 0 {
                 buffer = Data(buffer[start...])
                 position = 0
+                scanned -= start
             }
             let chunk = try read(chunkSize)
             if chunk.isEmpty { finished = true } else { buffer.append(chunk) }

@@ -30,7 +30,7 @@ import Testing
     }
 
     @Test(arguments: ["", " ", "01", "1.", ".5", "-", "1e", "[1,]", "[1 2]", "{\"a\" 1}", "{\"a\":1,}", "{a:1}", "\"open",
-                      "\"bad \\x escape\"", "\"\\ud834 alone\"", "\"\\udd1e\"", "\"tab\tinside\"", "tru", "nul", "[1]]", "1 2", "NaN"])
+                      "\"bad \\x escape\"", "\"\\ud834 alone\"", "\"\\udd1e\"", "\"tab\tinside\"", "tru", "nul", "[1]]", "1 2", "NaN", "{\"a\":1,\"a\":2}"])
     func notJSONGivesNothing(text: String) {
         #expect(JSONValue.parse(Data(text.utf8)) == nil)
     }
