@@ -46,6 +46,15 @@ import Testing
         #expect(try lines(Data("é☃𝄞\n".utf8), chunk: 1) == ["é☃𝄞"])
     }
 
+    /// A line that never ends is refused at the limit, naming it, instead of being held whole.
+    @Test func aLineLongerThanTheLimitIsRefused() throws {
+        var data = Data("first\n".utf8)
+        data.append(Data(repeating: UInt8(ascii: "a"), count: LineStream.maximumLineBytes + 2))
+        var stream = LineStream(data: data)
+        #expect(try stream.next()?.text == "first")
+        #expect(throws: LineStream.Problem.lineTooLong(line: 2)) { _ = try stream.next() }
+    }
+
     @Test func aFileIsReadInChunks() throws {
         let url = FileManager.default.temporaryDirectory.appendingPathComponent("lines-\(UUID().uuidString).txt")
         defer { try? FileManager.default.removeItem(at: url) }
