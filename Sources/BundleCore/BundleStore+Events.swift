@@ -114,7 +114,7 @@ extension BundleStore {
     // MARK: - Plumbing
 
     static func findEvent(_ phrase: String, db: Database) throws -> TriggerEvent.ID? {
-        try TriggerEvent.ID.fetchOne(db, sql: "SELECT event_id FROM event_name WHERE key = ?", arguments: [matchKey(phrase)])
+        try TriggerEvent.ID.fetchOne(db.cachedStatement(sql: "SELECT event_id FROM event_name WHERE key = ?"), arguments: [matchKey(phrase)])
     }
 
     static func resolveEvent(_ phrase: String, db: Database) throws -> TriggerEvent {

@@ -88,7 +88,9 @@ extension BundleStore {
         }
         var seen: Set<UUID> = []
         for index in document.todos.indices {
-            document.todos[index] = try validated(document.todos[index], number: index + 1, format: name, seen: &seen)
+            let todo = document.todos[index]
+            guard seen.insert(todo.uuid).inserted else { throw twice(todo, number: index + 1, format: name) }
+            document.todos[index] = try validated(todo, number: index + 1, format: name)
         }
         let ids = Set(document.todos.map(\.uuid))
         for index in document.bundles.indices {
@@ -107,13 +109,17 @@ extension BundleStore {
         return document
     }
 
-    /// One todo of a file checked and normalised (see ``validated(_:format:)``); `seen` holds
-    /// the ids of the todos before it.
-    static func validated(_ todo: InterchangeTodo, number: Int, format name: String, seen: inout Set<UUID>) throws(BundleError) -> InterchangeTodo {
+    /// The refusal of a file that holds one todo id twice (`todo` being the second).
+    static func twice(_ todo: InterchangeTodo, number: Int, format name: String) -> BundleError {
+        .malformedImport(format: name, line: nil, reason: "todo \(number) (\(todo.uuid.uuidString.lowercased())): the id appears twice")
+    }
+
+    /// One todo of a file checked and normalised (see ``validated(_:format:)``); the caller has
+    /// made sure no todo before it has its id.
+    static func validated(_ todo: InterchangeTodo, number: Int, format name: String) throws(BundleError) -> InterchangeTodo {
         func fail(_ reason: String) -> BundleError {
             .malformedImport(format: name, line: nil, reason: "todo \(number) (\(todo.uuid.uuidString.lowercased())): \(reason)")
         }
-        guard seen.insert(todo.uuid).inserted else { throw fail("the id appears twice") }
         var todo = todo
         do {
             todo.text = try validated(text: todo.text, what: .todoText)
@@ -134,7 +140,7 @@ extension BundleStore {
     private func importCalendar(_ lines: LineStream, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
         var reader = ICalendarFormat.TodoReader(lines, timeZone: timeZone)
         let stamp = stamp
-        var summary = try store.bulkWrite { db in
+        var summary = try store.bulkWrite(scratch: true) { db in
             var total = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
             func add(_ part: ImportSummary) {
                 total.created += part.created
@@ -142,12 +148,17 @@ extension BundleStore {
                 total.eventsCreated += part.eventsCreated
                 total.bundles += part.bundles
             }
-            var seen: Set<UUID> = []
+            // The ids seen so far are kept in the scratch database, on disk: memory does not
+            // grow with the file.
+            try db.execute(sql: "CREATE TABLE scratch.import_seen (uuid BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID")
+            let remember = try db.makeStatement(sql: "INSERT OR IGNORE INTO scratch.import_seen (uuid) VALUES (?)")
             var bundled: [InterchangeTodo] = []
             var number = 0
             while let todo = try reader.next() {
                 number += 1
-                let checked = try Self.validated(todo, number: number, format: "iCalendar", seen: &seen)
+                try remember.execute(arguments: [todo.uuid])
+                if db.changesCount == 0 { throw Self.twice(todo, number: number, format: "iCalendar") }
+                let checked = try Self.validated(todo, number: number, format: "iCalendar")
                 if checked.bundleUUID != nil { bundled.append(checked); continue }
                 add(try Self.apply(InterchangeDocument(todos: [checked]), db: db, stamp: stamp))
             }
@@ -250,11 +261,11 @@ extension BundleStore {
                 ("foreign_fields", foreign),
             ]
             let uuid = todo.uuid.uuidString.lowercased()
-            let existing = try Row.fetchOne(db, sql: "SELECT id, status, bundle_id FROM todo WHERE uuid = ?", arguments: [uuid])
+            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, bundle_id FROM todo WHERE uuid = ?"), arguments: [uuid])
             if let existing {
                 let id: Int64 = existing["id"]
-                try db.execute(sql: "UPDATE todo SET \(values.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?",
-                               arguments: StatementArguments(values.map(\.1) + [id]))
+                try db.cachedStatement(sql: "UPDATE todo SET \(values.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?")
+                    .execute(arguments: StatementArguments(values.map(\.1) + [id]))
                 // Leaving a bundle: its item records what happened.
                 if let oldBundle: Int64 = existing["bundle_id"], oldBundle != bundle {
                     try db.execute(sql: "UPDATE bundle_item SET outcome = ? WHERE bundle_id = ? AND todo_id = ? AND outcome = 'open'",
@@ -262,8 +273,8 @@ extension BundleStore {
                 }
                 summary.updated += 1
             } else {
-                try db.execute(sql: "INSERT INTO todo (uuid, \(values.map(\.0).joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: values.count)))",
-                               arguments: StatementArguments([uuid] + values.map(\.1)))
+                try db.cachedStatement(sql: "INSERT INTO todo (uuid, \(values.map(\.0).joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: values.count)))")
+                    .execute(arguments: StatementArguments([uuid] + values.map(\.1)))
                 summary.created += 1
             }
             if let bundle, !described.contains(todo.bundleUUID ?? UUID()) {

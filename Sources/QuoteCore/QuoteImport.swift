@@ -116,9 +116,23 @@ extension ImportedQuote {
 }
 
 /// Lookups kept during one import so that each source and category is found once.
+/// Ids of the sources and categories an import has met, so that most quotes need no lookup.
+/// Bounded: when one holds `limit` names it starts again (the store still has them), so memory
+/// does not grow with a file of millions of authors.
 struct ImportCache {
-    var sources: [String: Int64] = [:]
-    var categories: [String: Int64] = [:]
+    static let limit = 20_000
+    private(set) var sources: [String: Int64] = [:]
+    private(set) var categories: [String: Int64] = [:]
+
+    mutating func remember(source key: String, id: Int64?) {
+        if sources.count >= Self.limit { sources.removeAll(keepingCapacity: true) }
+        sources[key] = id
+    }
+
+    mutating func remember(category key: String, id: Int64?) {
+        if categories.count >= Self.limit { categories.removeAll(keepingCapacity: true) }
+        categories[key] = id
+    }
 }
 
 extension QuoteStore {
@@ -218,7 +232,7 @@ extension QuoteStore {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO source (name, key, kind) VALUES (?, ?, ?)")
                     .execute(arguments: [source, key, quote.kind.rawValue])
                 let id = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM source WHERE key = ?"), arguments: [key])
-                cache.sources[key] = id
+                cache.remember(source: key, id: id)
                 sourceID = id
             }
         }
@@ -235,7 +249,7 @@ extension QuoteStore {
             if categoryID == nil {
                 try db.cachedStatement(sql: "INSERT OR IGNORE INTO category (name, key) VALUES (?, ?)").execute(arguments: [category, key])
                 categoryID = try Int64.fetchOne(db.cachedStatement(sql: "SELECT id FROM category WHERE key = ?"), arguments: [key])
-                cache.categories[key] = categoryID
+                cache.remember(category: key, id: categoryID)
             }
             try db.cachedStatement(sql: "INSERT OR IGNORE INTO quote_category (category_id, quote_id, sync_key) VALUES (?1, ?2, \(QuoteStore.quoteCategoryKeySQL))")
                 .execute(arguments: [categoryID, id])

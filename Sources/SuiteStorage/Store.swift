@@ -153,8 +153,14 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// ``write(_:)`` for a bulk change such as an import: while it runs, the writer may keep up to
     /// `cacheKiB` of pages in memory (SQLite's default is 2 MiB), so the B-trees of a big import
     /// are not spilled to the log and read back page by page. Memory is taken only as pages are.
-    package func bulkWrite<T>(cacheKiB: Int = 64 * 1024, _ body: (Database) throws -> T) throws(Failure) -> T {
-        try write(cacheKiB: cacheKiB, body)
+    ///
+    /// With `scratch`, `body` also has a throwaway database attached as `scratch` (a file of its
+    /// own beside the store, mode 0600, a 4 MiB cache, no journal, removed afterwards): tables
+    /// there, such as the ids an import has seen, take disk rather than memory however large the
+    /// import. TEMP tables would stay in memory (`temp_store=MEMORY`, which keeps statement
+    /// journals out of files).
+    package func bulkWrite<T>(cacheKiB: Int = 64 * 1024, scratch: Bool = false, _ body: (Database) throws -> T) throws(Failure) -> T {
+        try write(cacheKiB: cacheKiB, scratch: scratch, body)
     }
 
     /// ``write(_:)`` for bookkeeping that is not user data (where a shuffle bag stands): the
@@ -166,7 +172,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         try write(cacheKiB: nil, durable: false, body)
     }
 
-    private func write<T>(cacheKiB: Int?, durable: Bool = true, _ body: (Database) throws -> T) throws(Failure) -> T {
+    private func write<T>(cacheKiB: Int?, durable: Bool = true, scratch: Bool = false, _ body: (Database) throws -> T) throws(Failure) -> T {
         guard let writer else {
             throw Failure(storeFailure: .readOnly(path: path, reason: "the store was opened read-only"))
         }
@@ -179,6 +185,12 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                     try db.execute(sql: "PRAGMA cache_size = \(-cacheKiB)")
                 }
                 defer { if let previous { try? db.execute(sql: "PRAGMA cache_size = \(previous)") } }
+                // Attaching can only happen outside a transaction.
+                let scratchFile = scratch ? try Self.attachScratch(db, beside: path) : nil
+                defer {
+                    if scratch { try? db.execute(sql: "DETACH DATABASE scratch") }
+                    if let scratchFile { unlink(scratchFile) }
+                }
                 // The level can only change outside a transaction (where setting it cannot fail);
                 // FULL comes back even when the body throws.
                 if !durable { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
@@ -195,6 +207,36 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         } catch {
             throw failure(error)
         }
+    }
+
+    /// Attaches a new, empty scratch database as `scratch` and returns its file (nil for a store
+    /// in memory, whose scratch is in memory too). Files left by a process that was killed
+    /// during a bulk write are removed first.
+    private static func attachScratch(_ db: Database, beside path: String) throws -> String? {
+        guard path != ":memory:" else {
+            try db.execute(sql: "ATTACH DATABASE ':memory:' AS scratch")
+            return nil
+        }
+        let folder = (path as NSString).deletingLastPathComponent
+        let prefix = (path as NSString).lastPathComponent + ".scratch-"
+        for name in (try? FileManager.default.contentsOfDirectory(atPath: folder)) ?? [] where name.hasPrefix(prefix) {
+            let owner = name.dropFirst(prefix.count).split(separator: "-").first.flatMap { pid_t($0) }
+            if let owner, kill(owner, 0) != 0, errno == ESRCH { unlink((folder as NSString).appendingPathComponent(name)) }
+        }
+        let file = path + ".scratch-\(getpid())-\(String(UInt64.random(in: 0...UInt64.max), radix: 16))"
+        if let reason = FileSystem.createEmpty(file, mode: 0o600) {
+            throw StoreFailure.unavailable(path: file, reason: "cannot create a scratch file: \(reason)")
+        }
+        do {
+            try db.execute(sql: "ATTACH DATABASE ? AS scratch", arguments: [file])
+        } catch {
+            unlink(file)
+            throw error
+        }
+        try db.execute(sql: "PRAGMA scratch.journal_mode = OFF")
+        try db.execute(sql: "PRAGMA scratch.synchronous = OFF")
+        try db.execute(sql: "PRAGMA scratch.cache_size = -4096")
+        return file
     }
 
     private func failure(_ error: any Error) -> Failure {

@@ -442,13 +442,12 @@ extension PlaceStore {
     ) throws(WorkplaceError) -> PlaceImportSummary {
         var places = places
         let moment = stamp
-        return try store.bulkWrite { db in
+        return try store.bulkWrite(scratch: true) { db in
             // Two features for one place would silently become one (the second an update of the
             // first): the file contradicts itself, so nothing is imported. The keys seen are kept
-            // in a temporary table, not in memory.
-            try db.execute(sql: "CREATE TEMP TABLE import_seen (key TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
-            defer { try? db.execute(sql: "DROP TABLE temp.import_seen") }
-            let remember = try db.cachedStatement(sql: "INSERT OR IGNORE INTO import_seen (key, position, name) VALUES (?, ?, ?)")
+            // in the scratch database, on disk: memory does not grow with the file.
+            try db.execute(sql: "CREATE TABLE scratch.import_seen (key TEXT PRIMARY KEY NOT NULL, position INTEGER NOT NULL, name TEXT NOT NULL) WITHOUT ROWID")
+            let remember = try db.makeStatement(sql: "INSERT OR IGNORE INTO scratch.import_seen (key, position, name) VALUES (?, ?, ?)")
             var summary = PlaceImportSummary(added: 0, updated: 0, warnings: [])
             var warnings = 0
             var index = 0
@@ -458,7 +457,7 @@ extension PlaceStore {
                     // The origin never holds '|': the key names one origin and provider id.
                     let key = place.record.origin.rawValue + "|" + providerID
                     try remember.execute(arguments: [key, index, place.record.name])
-                    if db.changesCount == 0, let row = try Row.fetchOne(db, sql: "SELECT position, name FROM import_seen WHERE key = ?", arguments: [key]) {
+                    if db.changesCount == 0, let row = try Row.fetchOne(db, sql: "SELECT position, name FROM scratch.import_seen WHERE key = ?", arguments: [key]) {
                         let position: Int = row[0]
                         let earlier: String = row[1]
                         throw WorkplaceError.malformedImport(file: name, reason: "features \(position + 1) '\(earlier)' and \(index + 1) '\(place.record.name)' "

@@ -217,6 +217,41 @@ func expectRefusedUnchanged(_ url: URL, versions: Int = 1, _ check: (StoreFailur
         #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["kept"])
     }
 
+    @Test func aBulkWritesScratchIsAFileOfItsOwnThatIsGoneAfterwardsAndLeftoversOfTheDeadAreRemoved() throws {
+        let folder = try temporaryFolder()
+        let url = folder.appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        // A scratch file left by a process that no longer exists (pid numbers above the kernel's
+        // limit are never alive), and one of this process, which is left alone.
+        let dead = url.path + ".scratch-2147483646-1"
+        let alive = url.path + ".scratch-\(getpid())-1"
+        for path in [dead, alive] { #expect(FileManager.default.createFile(atPath: path, contents: Data())) }
+        let seen = try store.bulkWrite(scratch: true) { db in
+            try db.execute(sql: "CREATE TABLE scratch.seen (key TEXT PRIMARY KEY) WITHOUT ROWID")
+            let insert = try db.makeStatement(sql: "INSERT INTO scratch.seen (key) VALUES (?)")
+            for n in 0..<5000 { try insert.execute(arguments: ["key \(n)"]) }
+            try db.execute(sql: "INSERT INTO item (name) SELECT key FROM scratch.seen WHERE key = 'key 42'")
+            // The scratch database is a file in the store's folder, private to its owner.
+            let file = try String.fetchOne(db, sql: "SELECT file FROM pragma_database_list WHERE name = 'scratch'") ?? ""
+            #expect(file.hasPrefix(url.path + ".scratch-\(getpid())-"))
+            #expect(try mode(file) & 0o777 == 0o600)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM scratch.seen")
+        }
+        #expect(seen == 5000)
+        #expect(try store.read { db in try String.fetchAll(db, sql: "SELECT name FROM item") } == ["key 42"])
+        let names = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".scratch-") }
+        #expect(names == [(alive as NSString).lastPathComponent])
+        // Detached: the next write sees no scratch database, also after a bulk write that failed.
+        #expect(throws: (any Error).self) {
+            try store.bulkWrite(scratch: true) { db in
+                try db.execute(sql: "CREATE TABLE scratch.seen (key TEXT)")
+                throw TestStoreError(storeFailure: .busy(path: "-"))
+            }
+        }
+        #expect(try !store.write { db in try String.fetchAll(db, sql: "SELECT name FROM pragma_database_list") }.contains("scratch"))
+        #expect(try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.contains(".scratch-") }.count == 1)
+    }
+
     @Test func refusesADatabaseOfAnotherApplication() throws {
         let url = try temporaryFolder().appendingPathComponent("other.sqlite")
         let queue = try DatabaseQueue(path: url.path)
