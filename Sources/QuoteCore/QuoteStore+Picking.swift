@@ -70,8 +70,10 @@ extension QuoteStore {
         }
     }
 
-    /// Quotes like `id`: those sharing its categories first, then by the rarest words they share
-    /// with it, ranked by bm25.
+    /// Quotes like `id`, best first: quotes of its categories that share its rarer words (ranked
+    /// by bm25, so a rarer word such as "perseverance" counts for more than "hard", and words
+    /// in more than one quote of twenty are left out), then the rest of its categories, then
+    /// quotes of other categories that share its rarer words.
     ///
     /// - Throws: ``QuoteError/quoteNotFound(_:)``.
     public func similar(to id: Quote.ID, limit: Int = 5) throws(QuoteError) -> [Quote] {
@@ -79,32 +81,56 @@ extension QuoteStore {
             guard let text = try String.fetchOne(db, sql: "SELECT text FROM quote WHERE id = ?", arguments: [id]) else {
                 throw QuoteError.quoteNotFound(id)
             }
-            let words = Set(Self.words(text).filter { $0.count > 2 })
-            var rare: [String] = []
-            if !words.isEmpty {
-                let placeholders = Array(repeating: "?", count: words.count).joined(separator: ",")
-                rare = try Row.fetchAll(db, sql: "SELECT term, doc FROM quote_vocab WHERE term IN (\(placeholders)) AND doc > 1 ORDER BY doc LIMIT 6",
-                                        arguments: StatementArguments(Array(words))).map { $0["term"] }
-            }
-            let categories = "SELECT category_id FROM quote_category WHERE quote_id = \(id)"
-            var ids: [Int64] = []
-            if !rare.isEmpty {
-                let match = rare.map { "\"\($0)\"" }.joined(separator: " OR ")
-                ids = try Int64.fetchAll(db, sql: """
-                    SELECT quote_fts.rowid FROM quote_fts
-                    WHERE quote_fts MATCH ? AND quote_fts.rowid <> ?
-                    ORDER BY EXISTS (SELECT 1 FROM quote_category qc WHERE qc.quote_id = quote_fts.rowid AND qc.category_id IN (\(categories))) DESC,
-                             bm25(quote_fts)
-                    LIMIT ?
-                    """, arguments: [match, id, limit])
-            }
-            if ids.count < limit {
-                ids += try Int64.fetchAll(db, sql: """
-                    SELECT DISTINCT quote_id FROM quote_category WHERE category_id IN (\(categories)) AND quote_id <> ? LIMIT ?
-                    """, arguments: [id, limit * 4]).filter { !ids.contains($0) }.prefix(limit - ids.count)
-            }
+            guard limit > 0 else { return [] }
+            let ids = try Self.similarIDs(to: id.rawValue, text: text, limit: limit, db: db)
             return try Self.loadQuotes(ids, db: db)
         }
+    }
+
+    /// The ranking behind ``similar(to:limit:)``.
+    static func similarIDs(to id: Int64, text: String, limit: Int, db: Database) throws -> [Int64] {
+        let categories = try Int64.fetchAll(db, sql: "SELECT category_id FROM quote_category WHERE quote_id = ?", arguments: [id])
+        let total = try Int.fetchOne(db, sql: "SELECT count(*) FROM quote") ?? 0
+        // Words of the quote with how many quotes hold them: a word only this quote has links it
+        // to nothing, a word in one quote of twenty says little about it.
+        let words = Set(words(text).filter { $0.count > 2 })
+        var rare: [(term: String, doc: Int)] = []
+        if !words.isEmpty {
+            let placeholders = Array(repeating: "?", count: words.count).joined(separator: ",")
+            let common = max(20, total / 20)
+            for row in try Row.fetchAll(db, sql: "SELECT term, doc FROM quote_vocab WHERE term IN (\(placeholders)) AND doc > 1 ORDER BY doc, term LIMIT 8",
+                                        arguments: StatementArguments(Array(words))) {
+                let doc: Int = row["doc"]
+                if doc <= common { rare.append((row["term"], doc)) }
+            }
+        }
+        // Ranked by bm25 over the rarer words: rarer words weigh more, and a long text does not
+        // win by holding more words.
+        let match = rare.map { "\"" + $0.term + "\"" }.joined(separator: " OR ")
+        let list = categories.map(String.init).joined(separator: ",")
+        func sharing(inCategories: Bool, excluding taken: [Int64], count: Int) throws -> [Int64] {
+            guard !rare.isEmpty, count > 0 else { return [] }
+            let among = "SELECT quote_id FROM quote_category WHERE category_id IN (\(list))"
+            return try Int64.fetchAll(db, sql: """
+                SELECT rowid FROM quote_fts
+                WHERE quote_fts MATCH ? AND rowid <> ? AND rowid \(inCategories ? "IN" : "NOT IN") (\(among))
+                  AND rowid NOT IN (SELECT value FROM json_each(?))
+                ORDER BY bm25(quote_fts), rowid LIMIT ?
+                """, arguments: [match, id, "[" + taken.map(String.init).joined(separator: ",") + "]", count])
+        }
+        var result: [Int64] = []
+        if !categories.isEmpty {
+            result = try sharing(inCategories: true, excluding: [], count: limit)
+            if result.count < limit {
+                result += try Int64.fetchAll(db, sql: """
+                    SELECT DISTINCT quote_id FROM quote_category WHERE category_id IN (\(list)) AND quote_id <> ?
+                      AND quote_id NOT IN (SELECT value FROM json_each(?))
+                    ORDER BY quote_id LIMIT ?
+                    """, arguments: [id, "[" + result.map(String.init).joined(separator: ",") + "]", limit - result.count])
+            }
+        }
+        result += try sharing(inCategories: false, excluding: result, count: limit - result.count)
+        return result
     }
 
     /// Lower-case words as the full-text index sees them (letters and digits).

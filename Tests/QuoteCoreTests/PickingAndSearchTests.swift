@@ -186,3 +186,45 @@ import Testing
         #expect(try store.random(filter, user: "ada").id > 0)
     }
 }
+
+/// `similar` on real text: the starter collection and Debian's `fortunes` (a category per file),
+/// pairs checked by hand.
+@Suite struct SimilarOnRealFortunesTests {
+    static let haveAllFortunes = FileManager.default.fileExists(atPath: debianFortunes.appendingPathComponent("politics.dat").path)
+
+    @Test(.enabled(if: haveAllFortunes || inCI, "needs Debian's fortunes package (.ci/run installs it)"))
+    func similarStaysInTheCategoryAndRanksByRareSharedWords() throws {
+        try #require(Self.haveAllFortunes, "CI must install Debian's fortunes package (.ci/run)")
+        let store = try freshStore()
+        #expect(try store.addStarterCollectionIfEmpty() > 30)
+        try store.importFiles([debianFortunes], format: .fortune)
+        let quotes = try store.allQuotes()
+        func quote(_ text: String) throws -> Quote { try #require(quotes.first { $0.text.hasPrefix(text) }, "\(text)") }
+
+        // A perseverance proverb shares only common words ("not", "only") with fortunes of
+        // other files: every answer is another perseverance quote (before, some were
+        // discipline, humorists, fortunes and linux ones).
+        let slowly = try store.similar(to: quote("Be not afraid of growing slowly").id)
+        #expect(slowly.count == 5)
+        #expect(slowly.allSatisfy { $0.categories == ["perseverance"] }, "\(slowly.map(\.text))")
+
+        // Samuel Johnson: the quote sharing the rare "strength" comes first, then the rest of
+        // the category; "not" and "but" (in one quote of eight) count for nothing.
+        let johnson = try store.similar(to: quote("Great works are performed not by strength").id)
+        #expect(johnson.first?.text == "Patience and time do more than strength or passion.")
+        #expect(johnson.allSatisfy { $0.categories == ["perseverance"] })
+
+        // Cicero on persistence (politics): political leaders first.
+        let cicero = try store.similar(to: quote("Persistence in one opinion has never been considered a merit in political").id, limit: 3)
+        #expect(cicero.count == 3)
+        for similar in cicero {
+            #expect(similar.categories == ["politics"])
+            #expect(similar.text.lowercased().contains("leader") || similar.text.lowercased().contains("politic"), "\(similar.text)")
+        }
+
+        // "Only through hard work and perseverance can one truly suffer." (work): hard work.
+        let suffer = try store.similar(to: quote("Only through hard work and perseverance").id, limit: 3)
+        #expect(suffer.first?.text == "The reward for working hard is more hard work.")
+        #expect(suffer.allSatisfy { $0.categories == ["work"] && $0.text.lowercased().contains("hard") }, "\(suffer.map(\.text))")
+    }
+}

@@ -164,7 +164,7 @@ extension QuotesCommand {
 
     struct Similar: ParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "similar", abstract: "Quotes like this one: same category, then shared rare words.",
+            commandName: "similar", abstract: "Quotes like this one: its categories first, ranked by the rarer words they share.",
             discussion: "Example:\n  suite quotes similar 42")
 
         @OptionGroup var options: QuotesOptions
