@@ -115,6 +115,28 @@ extension QuoteStore {
         try await inBackground { store throws(QuoteError) in try store.favorites(user: user) }
     }
 
+    /// ``skip(_:user:)``, off the calling actor.
+    @discardableResult
+    public func skip(_ id: Quote.ID, user: String) async throws(QuoteError) -> Bool {
+        try await inBackground { store throws(QuoteError) in try store.skip(id, user: user) }
+    }
+
+    /// ``unskip(_:user:)``, off the calling actor.
+    @discardableResult
+    public func unskip(_ id: Quote.ID, user: String) async throws(QuoteError) -> Bool {
+        try await inBackground { store throws(QuoteError) in try store.unskip(id, user: user) }
+    }
+
+    /// ``skipped(user:)``, off the calling actor.
+    public func skipped(user: String) async throws(QuoteError) -> [Quote] {
+        try await inBackground { store throws(QuoteError) in try store.skipped(user: user) }
+    }
+
+    /// ``tailoredRandom(_:user:)``, off the calling actor.
+    public func tailoredRandom(_ filter: QuoteFilter = QuoteFilter(), user: String) async throws(QuoteError) -> Quote {
+        try await inBackground { store throws(QuoteError) in try store.tailoredRandom(filter, user: user) }
+    }
+
     /// ``top(limit:)``, off the calling actor.
     public func top(limit: Int = 10) async throws(QuoteError) -> [Quote] {
         try await inBackground { store throws(QuoteError) in try store.top(limit: limit) }

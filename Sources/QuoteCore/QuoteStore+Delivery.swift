@@ -93,7 +93,7 @@ extension QuoteStore {
         let filter = QuoteFilter(category: schedule.category)
         return try write { db in
             guard let slot = schedule.due(now: now, lastDelivered: try Self.lastDeliveredSlot(user: user, now: now, db: db)) else { return nil }
-            let id = try Self.nextFromBag(filter, user: user, db: db)
+            let id = schedule.tailored ? try Self.nextTailored(filter, user: user, db: db) : try Self.nextFromBag(filter, user: user, db: db)
             try db.execute(sql: "INSERT OR IGNORE INTO delivery (user, slot_ms, quote_id, delivered_ms, channel) VALUES (?, ?, ?, ?, ?)",
                            arguments: [user, Millis(slot).value, id, Millis(now).value, channel])
             guard db.changesCount > 0 else { return nil }

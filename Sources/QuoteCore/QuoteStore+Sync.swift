@@ -13,7 +13,14 @@ import SuiteStorage
 ///   only grows); a schedule by user.
 /// - Shuffle bags are the device's own and do not sync.
 extension QuoteStore {
-    static let syncSchema = SyncSchema(entities: [
+    static let syncSchema = SyncSchema(entities: syncedBeforeSkipped.entities + [
+        SyncEntity(name: "skipped", table: "skipped", idColumn: "rowid", keyColumn: "sync_key", fields: [
+            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
+        ]),
+    ])
+
+    /// What synced before skipped quotes existed: the sync migration (v3) installs this much.
+    static let syncedBeforeSkipped = SyncSchema(entities: [
         SyncEntity(name: "source", table: "source", keyColumn: "key", fields: [SyncField("name"), SyncField("kind")]),
         SyncEntity(name: "category", table: "category", keyColumn: "key", fields: [SyncField("name")]),
         SyncEntity(name: "quote", table: "quote", keyColumn: "sync_key", fields: [
@@ -37,6 +44,26 @@ extension QuoteStore {
         ]),
         SyncEntity(name: "schedule", table: "schedule", idColumn: "rowid", keyColumn: "user", fields: [SyncField("definition")]),
     ])
+
+    /// The quotes a user skipped (tailored picks avoid them), kept and synced as favourites are.
+    static func migrateToSkipped(_ db: Database) throws {
+        try db.execute(sql: """
+            CREATE TABLE skipped (
+                user TEXT NOT NULL,
+                quote_id INTEGER NOT NULL REFERENCES quote(id) ON DELETE CASCADE,
+                created_ms INTEGER NOT NULL,
+                sync_key TEXT,
+                PRIMARY KEY (user, quote_id)
+            ) WITHOUT ROWID;
+            CREATE INDEX skipped_quote ON skipped(quote_id);
+            CREATE UNIQUE INDEX skipped_sync_key ON skipped(sync_key);
+            CREATE TRIGGER skipped_sync_key AFTER INSERT ON skipped WHEN NEW.sync_key IS NULL BEGIN
+                UPDATE skipped SET sync_key = NEW.user || '|' || (SELECT sync_key FROM quote WHERE id = NEW.quote_id)
+                WHERE user = NEW.user AND quote_id = NEW.quote_id;
+            END;
+            """)
+        try SyncLedger.installTriggers(db, schema: syncSchema)
+    }
 
     /// The SQL for a new quote's key: its dedupe hash (the same quote added on two devices is
     /// one), or a random key when an edited quote holds that one already.
@@ -74,7 +101,7 @@ extension QuoteStore {
                 UPDATE delivery SET sync_key = NEW.user || '|' || NEW.slot_ms WHERE user = NEW.user AND slot_ms = NEW.slot_ms;
             END;
             """)
-        try SyncLedger.install(db, schema: syncSchema)
+        try SyncLedger.install(db, schema: syncedBeforeSkipped)
     }
 
     /// The earlier texts of one of the user's notes that lost to an edit made at the same time

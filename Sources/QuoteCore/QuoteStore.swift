@@ -155,6 +155,7 @@ public final class QuoteStore: Sendable {
         migrator.registerStoreMigration("v3-sync", migrate: migrateToSync)
         migrator.registerStoreMigration("v4-sync-conflicts", migrate: SyncLedger.addConflictLog)
         migrator.registerStoreMigration("v5-community", migrate: migrateToCommunity)
+        migrator.registerStoreMigration("v6-skipped", migrate: migrateToSkipped)
         return migrator
     }
 

@@ -96,6 +96,9 @@ public struct Schedule: Codable, Sendable, Hashable {
     public var category: String?
     /// What happens to missed slots.
     public var missedSlots: MissedSlots
+    /// Whether deliveries are tailored picks (``QuoteStore/tailoredRandom(_:user:)``) rather than
+    /// the shuffle bag's.
+    public var tailored: Bool
 
     /// Creates and checks a schedule.
     ///
@@ -104,7 +107,7 @@ public struct Schedule: Codable, Sendable, Hashable {
     ///   all fall in the quiet hours; the ``QuoteError/ScheduleProblem`` says which.
     public init(
         times: Times, weekdays: Set<Int> = Set(1...7), quietHours: [TimeRange] = [], timeZoneIdentifier: String,
-        category: String? = nil, missedSlots: MissedSlots = .latest
+        category: String? = nil, missedSlots: MissedSlots = .latest, tailored: Bool = false
     ) throws(QuoteError) {
         self.times = times
         self.weekdays = weekdays
@@ -112,7 +115,20 @@ public struct Schedule: Codable, Sendable, Hashable {
         self.timeZoneIdentifier = timeZoneIdentifier
         self.category = category
         self.missedSlots = missedSlots
+        self.tailored = tailored
         try validate()
+    }
+
+    /// Reads a stored definition; one written before tailored picks existed is not tailored.
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        times = try container.decode(Times.self, forKey: .times)
+        weekdays = try container.decode(Set<Int>.self, forKey: .weekdays)
+        quietHours = try container.decode([TimeRange].self, forKey: .quietHours)
+        timeZoneIdentifier = try container.decode(String.self, forKey: .timeZoneIdentifier)
+        category = try container.decodeIfPresent(String.self, forKey: .category)
+        missedSlots = try container.decode(MissedSlots.self, forKey: .missedSlots)
+        tailored = try container.decodeIfPresent(Bool.self, forKey: .tailored) ?? false
     }
 
     func validate() throws(QuoteError) {

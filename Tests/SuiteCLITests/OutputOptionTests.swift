@@ -57,6 +57,8 @@ import Testing
         ["quotes", "sources"],
         ["quotes", "list"],
         ["quotes", "favorites"],
+        ["quotes", "random", "--tailored"],
+        ["quotes", "skipped"],
         ["quotes", "top"],
         ["quotes", "note", "1", "A note."],
         ["quotes", "notes"],
@@ -95,6 +97,7 @@ import Testing
             ["places", "location", "set", "52.52,13.405"],
             ["quotes", "starter"],
             ["quotes", "fav", "1"],
+            ["quotes", "skip", "2"],
             ["bundle", "add", "Get the agreement signed", "--before", "go to the bank", "--deadline", "2026-12-01"],
             ["bundle", "add", "Water the plant", "--after", "come back from work"],
         ] {

@@ -101,24 +101,32 @@ extension QuotesCommand {
         static let configuration = CommandConfiguration(
             commandName: "random",
             abstract: "A random quote; nothing repeats until every matching quote was shown.",
-            discussion: "Example:\n  suite quotes random --category literature")
+            discussion: """
+                --tailored prefers quotes like your favourites and noted quotes (categories, sources, rarer \
+                words) and never offers ones you skipped ('suite quotes skip ID').
+
+                Examples:
+                  suite quotes random --category literature
+                  suite quotes random --tailored
+                """)
 
         @OptionGroup var options: QuotesOptions
         @OptionGroup var filter: QuoteFilterOptions
+        @Flag(help: "A pick tailored to your favourites, notes and skipped quotes.") var tailored = false
 
-        func run() throws { try Self.run(options.plain, filter: filter.filter) }
+        func run() throws { try Self.run(options.plain, filter: filter.filter, tailored: tailored) }
 
-        static func run(_ options: PlainQuotesOptions, filter: QuoteFilter) throws {
+        static func run(_ options: PlainQuotesOptions, filter: QuoteFilter, tailored: Bool = false) throws {
             // The writer alone answers: checking for an empty store first would open a reader
             // connection (another schema load) on every pick, so that check waits for a miss.
             let store = try options.open()
             let quote: Quote
             do {
-                quote = try store.random(filter, user: options.userName)
+                quote = tailored ? try store.tailoredRandom(filter, user: options.userName) : try store.random(filter, user: options.userName)
             } catch {
                 // An empty store gets the starter collection (the store's rule), and the pick is tried again.
                 guard case .noQuotes = error, try options.seed(store) else { throw error }
-                quote = try store.random(filter, user: options.userName)
+                quote = tailored ? try store.tailoredRandom(filter, user: options.userName) : try store.random(filter, user: options.userName)
             }
             if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
         }

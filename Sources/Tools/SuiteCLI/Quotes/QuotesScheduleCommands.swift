@@ -22,6 +22,7 @@ enum Schedules {
                      "missed:   \(schedule.missedSlots.rawValue)"]
         if !schedule.quietHours.isEmpty { lines.append("quiet:    \(schedule.quietHours.map(\.description).joined(separator: ","))") }
         if let category = schedule.category { lines.append("category: \(category)") }
+        if schedule.tailored { lines.append("picks:    tailored to your favourites, notes and skipped quotes") }
         return lines.joined(separator: "\n")
     }
 }
@@ -56,6 +57,7 @@ extension QuotesCommand {
                     Examples:
                       suite quotes schedule set "09:00,13:30"
                       suite quotes schedule set "3 between 09:00-21:00 jitter 15" --weekdays mon-fri --quiet 12:00-13:00
+                      suite quotes schedule set "08:30" --tailored
                     """)
             @OptionGroup var options: QuotesTextOptions
             @Argument(help: ArgumentHelp("Times of day, or N between a window.", valueName: "times")) var times: String
@@ -64,12 +66,13 @@ extension QuotesCommand {
             @Option(help: ArgumentHelp("An IANA time zone (default: this machine's).", valueName: "zone")) var tz: String?
             @Option(help: ArgumentHelp("Only quotes of this category.", valueName: "name")) var category: String?
             @Option(help: ArgumentHelp("latest (deliver the last missed slot once) or skip.", valueName: "policy")) var missed: Schedule.MissedSlots = .latest
+            @Flag(help: "Deliver picks tailored to your favourites, notes and skipped quotes ('random --tailored').") var tailored = false
 
             func run() throws {
                 let schedule = try Schedule(
                     times: try Schedule.parseTimes(times), weekdays: try Schedule.parseWeekdays(weekdays),
                     quietHours: try quiet.map { try TimeRange.parse($0) }, timeZoneIdentifier: tz ?? TimeZone.current.identifier,
-                    category: category, missedSlots: missed)
+                    category: category, missedSlots: missed, tailored: tailored)
                 // The store refuses a category it does not have.
                 try options.open().setSchedule(schedule, user: options.userName)
                 print("Schedule set:\n\(Schedules.describe(schedule))")

@@ -28,6 +28,34 @@ extension QuotesCommand {
         }
     }
 
+    struct Skip: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "skip", abstract: "Skip a quote: tailored picks never offer it and weigh its kind less.",
+                                                        discussion: "Examples:\n  suite quotes skip 42\n  suite quotes skip 42 --undo")
+        @OptionGroup var options: QuotesTextOptions
+        @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
+        @Flag(help: "Take the quote off your skipped ones.") var undo = false
+
+        func run() throws {
+            let store = try options.open()
+            if undo {
+                let removed = try store.unskip(try Quotes.id(id), user: options.userName)
+                print(removed ? "#\(id) is no longer skipped." : "#\(id) was not skipped.")
+            } else {
+                let added = try store.skip(try Quotes.id(id), user: options.userName)
+                print(added ? "Skipped #\(id): tailored picks leave it out." : "#\(id) is already skipped.")
+            }
+        }
+    }
+
+    struct Skipped: ParsableCommand {
+        static let configuration = CommandConfiguration(commandName: "skipped", abstract: "The quotes you skipped, newest first.",
+                                                        discussion: "Example:\n  suite quotes skipped --json")
+        @OptionGroup var options: QuotesOptions
+        func run() throws {
+            try Quotes.printList(try options.open(readOnly: true).skipped(user: options.userName), json: options.json, empty: "No skipped quotes: 'suite quotes skip ID'.")
+        }
+    }
+
     struct Favorites: ParsableCommand {
         static let configuration = CommandConfiguration(commandName: "favorites", abstract: "Your favourites, newest first.",
                                                         discussion: "Example:\n  suite quotes favorites --json")
