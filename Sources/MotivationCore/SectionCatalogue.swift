@@ -20,6 +20,25 @@ public enum SectionCatalogue {
         are written for this tool; the sections and relationships are EBMM's.
         """
 
+    /// The intro a new model starts with: what the model is for and what the walk through it
+    /// will ask, section by section in guided order (the seed's INTRO page).
+    public static var introduction: String {
+        var lines = [
+            "A business model says, in plain words, what your business offers, to whom, how it reaches them, "
+                + "with whom and with what it works, and how money comes in and goes out. Writing it down shows "
+                + "what is clear and what is still a guess, and gives you one page to share with a partner, a "
+                + "bank or a new colleague.",
+            "",
+            "The walk asks for ten sections, one at a time, in this order:",
+        ]
+        for (number, id) in guidedOrder.enumerated() {
+            let section = section(id)
+            lines.append("\(number + 1 < 10 ? " " : "")\(number + 1). \(section.title) (\(section.level.rawValue)): \(section.summary)")
+        }
+        lines += ["", "Every answer is saved as you give it; you can stop at any point, come back later, and go back to the section before."]
+        return lines.joined(separator: "\n")
+    }
+
     public static let sections: [Section] = [
         Section(
             id: .valueProposition, shortID: "vp", title: "Value Proposition",

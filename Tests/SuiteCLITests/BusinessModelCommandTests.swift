@@ -34,6 +34,37 @@ import Testing
         #expect(json["sections"]?.array.filter { $0["done"] == .bool(true) }.compactMap { $0["shortID"]?.string } == ["vp", "ct"])
     }
 
+    /// The seed's INTRO on a new model, and its Back button (`:b`, labelled with the previous
+    /// section's short title) going back one section.
+    @Test func aNewModelStartsWithTheIntroAndBackGoesToTheSectionBefore() throws {
+        let suite = try Suite()
+        #expect(try suite.run("bmm", "new", "Acme Bakery").status == 0)
+        // VP answered; at CN ':b' goes back; VP answered again; CN answered; stop.
+        let walk = try suite.run("bmm", "walk", stdin: "Fresh bread.\n.\n:b\nFresh bread by 7 am.\n.\nWarm breakfast on the way to work\n.\n:q\n")
+        #expect(walk.status == 0, "\(walk.stderr)")
+        #expect(walk.stdout.contains("The walk asks for ten sections, one at a time, in this order:"))
+        #expect(walk.stdout.contains(" 1. Value Proposition (required): "))
+        #expect(walk.stdout.contains("10. "))
+        // The first section has nothing before it; the second names the first.
+        #expect(walk.stdout.contains("── 1/10 ──\n"))
+        #expect(walk.stdout.contains("── 2/10 · ':b' ← VP Value Proposition ──"))
+        #expect(walk.stdout.contains("':b' back to Value Proposition; ':q' stops"))
+        #expect(walk.stdout.components(separatedBy: "── 1/10 ──").count == 3, "VP is shown twice")
+        #expect(walk.stdout.contains("3 sections saved"))
+        let vp = try JSONDecoder().decode(JSONValue.self, from: Data(try suite.run("bmm", "show", "vp", "--json").stdout.utf8))
+        #expect(vp["text"] == .string("Fresh bread by 7 am."))
+        let cn = try JSONDecoder().decode(JSONValue.self, from: Data(try suite.run("bmm", "show", "cn", "--json").stdout.utf8))
+        #expect(cn["text"] == .string("Warm breakfast on the way to work"))
+        // A model with something written starts at the sections; ':b' on the first changes nothing.
+        let again = try suite.run("bmm", "walk", stdin: ":b\n:q\n")
+        #expect(!again.stdout.contains("The walk asks for ten sections"))
+        #expect(again.stdout.contains("This is the first section: there is none before it."))
+        // about tells what the walk asks as well.
+        let about = try suite.run("bmm", "about")
+        #expect(about.stdout.contains("Enterprise Business Motivation Model"))
+        #expect(about.stdout.contains("The walk asks for ten sections"))
+    }
+
     @Test func walkStopsAtEndOfInputKeepingWhatWasTyped() throws {
         let suite = try Suite()
         try suite.run("bmm", "new", "Acme")

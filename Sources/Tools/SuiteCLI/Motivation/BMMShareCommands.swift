@@ -143,8 +143,8 @@ extension BMMCommand {
 
         func run() { print(Self.text) }
 
-        /// What the model is and what the walk does: `about`, and the intro of a first `walk`.
-        static var text: String { SectionCatalogue.about }
+        /// What the model is, what this tool does and what the walk asks.
+        static var text: String { SectionCatalogue.about + "\n\n" + SectionCatalogue.introduction }
     }
 }
 

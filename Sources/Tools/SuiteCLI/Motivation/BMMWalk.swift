@@ -10,11 +10,13 @@ extension BMMCommand {
             discussion: """
                 For each section it shows what to write, your current text and where it leads, then \
                 reads your answer: end it with a line holding only '.'. An empty answer keeps the \
-                current text; ':q' on a line of its own stops. Each answer is saved at once, so \
-                nothing is lost when you stop. Works with piped input too.
+                current text; ':b' on a line of its own goes back to the section before (the prompt \
+                names it), ':q' stops. Each answer is saved at once, so nothing is lost when you stop \
+                or go back. Works with piped input too.
 
                 With --name, the model of that name is walked, and created first when there is none. \
-                On a store with no model yet, it introduces the model and asks for the business name first.
+                On a store with no model yet, it asks for the business name first. A model with \
+                nothing written yet starts with the intro: what the model is for and what the walk asks.
 
                 Examples:
                   suite bmm walk --name "Acme Bakery"
@@ -33,10 +35,9 @@ extension BMMCommand {
             let reader = LineReader()
             var model: BusinessModel
             if name == nil, selection.name == nil, try store.models().isEmpty {
-                // The first walk: the seed's intro, then the business name, then the sections.
-                print(About.text)
+                // The first walk: what the model is, then the business name, then the sections.
+                print(SectionCatalogue.about)
                 print("")
-                print("The walk asks for each of the ten sections in turn; everything is saved as you go.")
                 print("What is the business called? ", terminator: "")
                 guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
                     print("")
@@ -56,31 +57,44 @@ extension BMMCommand {
                 model = try selection.model(in: store)
             }
             let order = SectionCatalogue.guidedOrder
-            let start = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
+            var index = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
             var saved = 0
             print("Business model: \(model.name)")
-            walk: for (offset, id) in order[start...].enumerated() {
+            if order.allSatisfy({ !SectionEntry.isAnswered(model.text(of: $0)) }) {
+                // A new model starts with the intro (the seed's INTRO page).
                 print("")
-                print("── \(start + offset + 1)/\(order.count) ──")
+                print(SectionCatalogue.introduction)
+            }
+            while index < order.count {
+                let id = order[index]
+                // The seed's Back button, labelled with the previous view's short title.
+                let previous = index > 0 ? SectionCatalogue.section(order[index - 1]) : nil
+                print("")
+                print("── \(index + 1)/\(order.count)\(previous.map { " · ':b' ← \($0.shortID.uppercased()) \($0.title)" } ?? "") ──")
                 print(Show.page(model: model, id: id, ascii: ascii))
                 print("")
-                print("Your answer (end with '.' alone; empty keeps the text; ':q' stops):")
+                print("Your answer (end with '.' alone; empty keeps the text;\(previous.map { " ':b' back to \($0.title);" } ?? "") ':q' stops):")
                 var lines: [String] = []
-                var stop = false
-                var ended = false
+                var stop = false, back = false, ended = false
                 while let line = try reader.next() {
                     if line == "." { ended = true; break }
                     if line == ":q" { stop = true; break }
+                    if line == ":b" { back = true; break }
                     lines.append(line)
                 }
-                if !ended && !stop { stop = true }  // end of input: save what was typed, then stop
+                if !ended && !stop && !back { stop = true }  // end of input: save what was typed, then stop
                 let answer = lines.joined(separator: "\n")
                 if SectionEntry.isAnswered(answer) && answer != model.text(of: id) {
                     model = try store.save(text: answer, section: id, in: model.id)
                     saved += 1
                     print("Saved \(id.title).")
                 }
-                if stop { break walk }
+                if stop { break }
+                if back {
+                    if previous == nil { print("This is the first section: there is none before it.") } else { index -= 1 }
+                    continue
+                }
+                index += 1
             }
             print("")
             print("\(saved) section\(saved == 1 ? "" : "s") saved. \(BMM.completenessLine(model))")
