@@ -68,6 +68,17 @@ public enum QuoteExport {
     }
 
     /// "Source, "Citation"", or nil.
+    /// The quote as a speech engine should read it: its words with runs of spaces, tabs and
+    /// line breaks as single spaces (a fortune's layout means nothing aloud), then who said it.
+    public static func spokenText(_ quote: Quote) -> String {
+        var text = quote.text.split(whereSeparator: { $0.isWhitespace }).joined(separator: " ")
+        if let attribution = attribution(quote) {
+            if let last = text.last, !".!?…\"”".contains(last) { text += "." }
+            text += "\n\n" + attribution + "."
+        }
+        return text
+    }
+
     public static func attribution(_ quote: Quote) -> String? {
         switch (quote.source?.name, quote.citation) {
         case (let name?, let citation?): return "\(name), \"\(citation)\""

@@ -70,7 +70,7 @@ extension QuoteStore {
                 guard let slot = schedule.due(now: now, lastDelivered: try Self.lastDeliveredSlot(user: user, now: now, db: db)) else {
                     return .rollback
                 }
-                let id = try Self.nextFromBag(filter, user: user, db: db)
+                let id = schedule.tailored ? try Self.nextTailored(filter, user: user, db: db) : try Self.nextFromBag(filter, user: user, db: db)
                 let quote = try Self.loadQuote(Quote.ID(id), db: db)
                 preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
                 return .rollback  // the bag's step is undone too

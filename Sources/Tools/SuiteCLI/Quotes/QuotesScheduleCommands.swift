@@ -138,10 +138,12 @@ extension QuotesCommand {
 
                 Example:
                   suite quotes tick --stdout
+                  suite quotes tick --say
                   suite quotes tick --at 2026-11-23T09:00:00Z
                 """)
         @OptionGroup var options: QuotesOptions
         @Flag(help: "Print the quote instead of notifying.") var stdout = false
+        @Flag(help: "Also speak the delivered quote (espeak-ng; exit 69 without it, and nothing is delivered).") var say = false
         @Option(help: ArgumentHelp("Try the schedule out: show what a tick at this time (ISO 8601) would deliver, recording nothing.",
                                    valueName: "time")) var at: String?
 
@@ -153,6 +155,8 @@ extension QuotesCommand {
                 try tryOut(at: parsed)
                 return
             }
+            // No speech engine: said before anything is delivered.
+            let speech = say ? try Speech.engine() : nil
             let now = Date()
             let environment = Terminal.environment
             let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
@@ -161,6 +165,15 @@ extension QuotesCommand {
             guard let delivery = try store.deliverDue(now: now, user: options.userName, channel: notifier == nil ? "stdout" : "notify-send") else {
                 if options.json { try Terminal.printJSON([String]()) }
                 return
+            }
+            defer {
+                if let speech {
+                    do {
+                        try Speech.run(QuoteExport.spokenText(delivery.quote), engine: speech, voice: nil, speed: nil, wav: false)
+                    } catch {
+                        Terminal.printError("suite: delivered #\(delivery.quote.id.rawValue), but could not speak it: \(error)")
+                    }
+                }
             }
             if options.json { try Terminal.printJSON([delivery]); return }
             if let notifier {
