@@ -12,6 +12,8 @@ let package = Package(
         // URLSession as WorkplaceCore's HTTP client, for apps (kept apart so a program that does not
         // fetch does not link FoundationNetworking and libcurl on Linux).
         .library(name: "WorkplaceURLSession", targets: ["WorkplaceURLSession"]),
+        // HTTP values and the client protocol the providers take (WorkplaceCore re-exports it).
+        .library(name: "SuiteHTTP", targets: ["SuiteHTTP"]),
         .executable(name: "suite", targets: ["suite"]),
         // The sync protocol's wire format, for the server package.
         .library(name: "SuiteSyncProtocol", targets: ["SuiteSyncProtocol"]),
@@ -58,9 +60,11 @@ let package = Package(
             name: "MotivationCore",
             dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
         ),
+        // HTTP requests and answers as plain values, and the client protocol providers take.
+        .target(name: "SuiteHTTP"),
         .target(
             name: "WorkplaceCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "WorkplaceURLSession",
@@ -68,7 +72,7 @@ let package = Package(
         ),
         .target(
             name: "QuoteCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "BundleCore",

@@ -25,6 +25,11 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case unknownImportFormat(ImportFormatProblem)
     /// A file to import is malformed; nothing was imported.
     case malformedImport(file: String, line: Int?, reason: String)
+    /// An online service (Open Library) gave no useful answer: unreachable, refused, or an answer
+    /// that is not in its format. `reason` says which.
+    case serviceUnavailable(service: String, reason: String)
+    /// An online service asked us to slow down (HTTP 429); try again later.
+    case serviceRateLimited(service: String)
     /// The store could not be opened or used; `StoreError.kind` says why.
     case store(StoreError)
 
@@ -179,6 +184,8 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         case .unknownImportFormat(let problem): return problem.description
         case .malformedImport(let file, let line, let reason):
             return "\(file)\(line.map { ":\($0)" } ?? ""): \(reason); nothing was imported"
+        case .serviceUnavailable(let service, let reason): return "\(service) is unavailable: \(reason)"
+        case .serviceRateLimited(let service): return "\(service) asks to slow down: try again in a minute"
         case .store(let error): return error.description
         }
     }

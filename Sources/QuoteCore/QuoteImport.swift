@@ -93,7 +93,7 @@ struct ImportedQuote: Sendable, Hashable {
 }
 
 extension ImportedQuote {
-    /// Checks every field with the same rules as ``QuoteStore/add(_:source:kind:categories:)``,
+    /// Checks every field with the same rules as ``QuoteStore/add(_:source:kind:categories:citation:)``,
     /// naming the file, the record (a line, or a JSON item) and the field when one is refused.
     mutating func validate(path: String, byItem: Bool) throws(QuoteError) {
         func check(_ value: String, _ kind: TextField, _ field: FieldName) throws(QuoteError) -> String {

@@ -12,10 +12,11 @@ extension QuoteStore {
 
     // MARK: Quotes
 
-    /// ``add(_:source:kind:categories:)``, off the calling actor.
+    /// ``add(_:source:kind:categories:citation:)``, off the calling actor.
     @discardableResult
-    public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = []) async throws(QuoteError) -> Quote {
-        try await inBackground { store throws(QuoteError) in try store.add(text, source: source, kind: kind, categories: categories) }
+    public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = [],
+                    citation: String? = nil) async throws(QuoteError) -> Quote {
+        try await inBackground { store throws(QuoteError) in try store.add(text, source: source, kind: kind, categories: categories, citation: citation) }
     }
 
     /// ``removeQuote(_:)``, off the calling actor.
@@ -113,6 +114,11 @@ extension QuoteStore {
     /// ``favorites(user:)``, off the calling actor.
     public func favorites(user: String) async throws(QuoteError) -> [Quote] {
         try await inBackground { store throws(QuoteError) in try store.favorites(user: user) }
+    }
+
+    /// ``works(by:)``, off the calling actor.
+    public func works(by author: String) async throws(QuoteError) -> [CitedWork] {
+        try await inBackground { store throws(QuoteError) in try store.works(by: author) }
     }
 
     /// ``skip(_:user:)``, off the calling actor.

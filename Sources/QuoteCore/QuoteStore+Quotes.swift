@@ -10,21 +10,24 @@ extension QuoteStore {
     ///   - source: who or what said it.
     ///   - kind: the kind of source (used when the source is new).
     ///   - categories: categories to file it under.
+    ///   - citation: the work it is from (a book, a speech …), one line.
     /// - Returns: the new quote.
     /// - Throws: ``QuoteError/invalidText(_:)`` naming the field; ``QuoteError/duplicateQuote(existing:edited:)``
     ///   when a quote with the same text and source is there already.
     @discardableResult
-    public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = []) throws(QuoteError) -> Quote {
+    public func add(_ text: String, source: String? = nil, kind: SourceKind = .person, categories: [String] = [],
+                    citation: String? = nil) throws(QuoteError) -> Quote {
         let text = try Self.validated(text: text, .quoteText)
         var sourceName: String?
         if let source { sourceName = try Self.validated(name: source, .quoteSource) }
+        let checkedCitation = try citation.map { (value: String) throws(QuoteError) -> String in try Self.validated(name: value, .quoteCitation) }
         var names: [String] = []
         for category in categories { names.append(try Self.validated(name: category, .quoteCategory)) }
         let checkedSource = sourceName, checkedNames = names
         return try write { db in
             var cache = ImportCache()
             guard let id = try Self.insert(
-                ImportedQuote(text: text, source: checkedSource, kind: kind, citation: nil, categories: checkedNames, personal: true, addedAt: nil, line: 0),
+                ImportedQuote(text: text, source: checkedSource, kind: kind, citation: checkedCitation, categories: checkedNames, personal: true, addedAt: nil, line: 0),
                 db: db, stamp: stamp, cache: &cache) else {
                 let existing = try Quote.ID.fetchOne(db, sql: "SELECT id FROM quote WHERE dedupe = ?",
                                                      arguments: [Self.dedupeKey(text: text, source: checkedSource)])
@@ -57,7 +60,7 @@ extension QuoteStore {
     ///   - text: the new words, or nil.
     ///   - source: the new source, or nil.
     /// - Returns: the quote as it is now.
-    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of ``add(_:source:kind:categories:)-20qh7``,
+    /// - Throws: ``QuoteError/invalidText(_:)`` by the rules of `add(_:source:kind:categories:citation:)`,
     ///   ``QuoteError/duplicateQuote(existing:edited:)`` when the change would make it a duplicate of
     ///   another quote, ``QuoteError/quoteNotFound(_:)``.
     @discardableResult

@@ -59,6 +59,7 @@ import Testing
         ["quotes", "favorites"],
         ["quotes", "random", "--tailored"],
         ["quotes", "skipped"],
+        ["quotes", "works", "Lao Tzu"],
         ["quotes", "top"],
         ["quotes", "note", "1", "A note."],
         ["quotes", "notes"],

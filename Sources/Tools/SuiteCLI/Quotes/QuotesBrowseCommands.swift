@@ -83,16 +83,21 @@ extension QuotesCommand {
     struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add", abstract: "Add a quote of your own.",
-            discussion: "Example:\n  suite quotes add \"May the Force be with you.\" --source \"Star Wars\" --kind movie --category film")
+            discussion: """
+                Examples:
+                  suite quotes add "May the Force be with you." --source "Star Wars" --kind movie --category film
+                  suite quotes add "Always do right." --source "Mark Twain" --citation "Notes"
+                """)
 
         @OptionGroup var options: QuotesOptions
         @Argument(help: ArgumentHelp("The quote.", valueName: "text")) var text: String
         @Option(help: ArgumentHelp("Who or what said it.", valueName: "name")) var source: String?
         @Option(help: ArgumentHelp("person, book, movie, tv, comic, song or other.", valueName: "kind")) var kind: SourceKind = .person
         @Option(help: ArgumentHelp("A category (repeat for more).", valueName: "name")) var category: [String] = []
+        @Option(help: ArgumentHelp("The work it is from (a book, a film …).", valueName: "title")) var citation: String?
 
         func run() throws {
-            let quote = try options.open().add(text, source: source, kind: kind, categories: category)
+            let quote = try options.open().add(text, source: source, kind: kind, categories: category, citation: citation)
             if options.json { try Terminal.printJSON(quote) } else { print("Added #\(quote.id).") }
         }
     }
@@ -262,6 +267,63 @@ extension QuotesCommand {
         func run() throws {
             let quotes = try options.open(readOnly: true).browse(filter.filter, user: options.userName, limit: limit, offset: (page - 1) * limit)
             try Quotes.printList(quotes, json: options.json, empty: "No quotes on page \(page).")
+        }
+    }
+}
+
+extension QuotesCommand {
+    struct Works: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "works",
+            abstract: "The works an author's quotes cite, with how many; --online: the author's books from Open Library.",
+            discussion: """
+                AUTHOR is a source, as 'suite quotes sources' lists them. --online asks Open Library's \
+                public search (no key; set SUITE_OPENLIBRARY_URL to use another server) and marks the \
+                books your quotes cite.
+
+                Examples:
+                  suite quotes works "Mark Twain"
+                  suite quotes works "Samuel Johnson" --online --limit 10
+                """)
+        @OptionGroup var options: QuotesOptions
+        @Argument(help: ArgumentHelp("The author (a source).", valueName: "author")) var author: String
+        @Flag(help: "Ask Open Library for the author's books.") var online = false
+        @Option(parsing: .unconditional, help: ArgumentHelp("How many books with --online.", valueName: "n"),
+                transform: NumberOption.int(OpenLibrary.limits, "--limit")) var limit = 20
+        @Option(name: .customLong("timeout"), parsing: .unconditional, help: ArgumentHelp("Seconds to wait for Open Library (0.1 to 3600).", valueName: "s"),
+                transform: NumberOption.seconds(0.1...3600, "--timeout"))
+        var timeout: Double = 20
+
+        static let userAgent = "suite-quotes/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
+
+        func run() async throws {
+            let store = try options.open(readOnly: true)
+            guard online else {
+                let works = try await store.works(by: author)
+                if options.json { try Terminal.printJSON(works); return }
+                for work in works {
+                    let count = String(work.quotes)
+                    print(String(repeating: " ", count: max(0, 4 - count.count)) + count + "  " + (work.title ?? "(no work named)"))
+                }
+                return
+            }
+            let value = Terminal.environment["SUITE_OPENLIBRARY_URL"] ?? OpenLibrary.defaultBaseURL.absoluteString
+            guard let base = URL(string: value), base.scheme == "http" || base.scheme == "https" else {
+                throw CLIError.usage("SUITE_OPENLIBRARY_URL '\(value)' is not an http(s) URL")
+            }
+            let library = OpenLibrary(baseURL: base, timeout: timeout, client: CurlHTTPClient(), userAgent: Self.userAgent)
+            let books = try await store.books(by: author, from: library, limit: limit)
+            if options.json { try Terminal.printJSON(books); return }
+            guard !books.isEmpty else {
+                print("Open Library lists no books by \(author).")
+                return
+            }
+            for book in books {
+                let year = book.firstPublished.map { " (\($0))" } ?? ""
+                let editions = book.editions.map { ", \($0) edition\($0 == 1 ? "" : "s")" } ?? ""
+                let quoted = book.quotes > 0 ? " — \(book.quotes) quote\(book.quotes == 1 ? "" : "s") here" : ""
+                print("\(book.title)\(year)\(editions)\(quoted)")
+            }
         }
     }
 }

@@ -17,7 +17,7 @@ struct QuotesCommand: ParsableCommand {
               suite quotes schedule set "3 between 09:00-21:00" --weekdays mon-fri
             """,
         subcommands: [
-            Import.self, Add.self, Edit.self, Remove.self, Random.self, Today.self, Show.self, Similar.self, Say.self,
+            Import.self, Add.self, Edit.self, Remove.self, Random.self, Today.self, Show.self, Similar.self, Say.self, Works.self,
             Search.self, Categories.self, Sources.self, Browse.self, Fav.self, Unfav.self,
             Favorites.self, Skip.self, Skipped.self, Top.self, NoteAdd.self, Notes.self, NoteEdit.self, NoteDelete.self,
             History.self, ScheduleGroup.self, Tick.self, Share.self, Export.self, Starter.self,

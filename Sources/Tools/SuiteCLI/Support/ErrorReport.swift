@@ -182,6 +182,10 @@ enum ErrorReport {
             return ExitStatus.dataError
         case .invalidQuery, .invalidSchedule, .unknownImportFormat:
             return ExitStatus.usage
+        case .serviceUnavailable:
+            return ExitStatus.unavailable
+        case .serviceRateLimited:
+            return ExitStatus.temporary
         case .store(let error):
             return exitCode(error)
         }
