@@ -1,5 +1,6 @@
 import Foundation
 import SuiteTestSupport
+@testable import SuiteCLI
 import Testing
 #if canImport(FoundationXML)
 import FoundationXML
@@ -138,5 +139,55 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
         let result = try suite.run(arguments, stdin: stdin)
         expectFailure(result, status: status, message)
         #expect(try suite.dump("places.sqlite") == before, "\(name) changed the store")
+    }
+}
+
+/// `places add --address`: the place found brings its name, kind, hours and contact details;
+/// what the user gives wins. The spinner never writes when stderr is not a terminal.
+@Suite struct PlaceAddressLookupTests {
+    static let cafe = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Fixtures/places/nominatim-cafe.json").standardizedFileURL
+
+    @Test func addByAddressFillsInWhatTheLookupFound() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        await server.script.set("/search", [.init(status: 200, body: try String(contentsOf: Self.cafe, encoding: .utf8))])
+        let suite = try Suite()
+        let base = server.baseURL.absoluteString
+        let added = try await suite.runAsync(["places", "add", "--address", "Oranienstraße 12, Berlin", "--nominatim-url", base])
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.hasPrefix("Added #1 Café Blau at 52.501053,13.419038."))
+        #expect(added.stdout.contains("From the lookup: hours, phone, website"))
+        #expect(added.stderr.isEmpty, "no spinner when stderr is not a terminal: \(added.stderr)")
+        let show = try suite.run("places", "show", "1", "--json")
+        let place = try JSONDecoder().decode(JSONValue.self, from: Data(show.stdout.utf8))
+        #expect(place["place"]?["type"]?.string == "coffee-shop" || place["type"]?.string == "coffee-shop", "\(show.stdout)")
+        #expect(show.stdout.contains("Mo-Fr 08:00-18:00; Sa 10:00-16:00"))
+        #expect(show.stdout.contains("+49 30 1234567"))
+        #expect(show.stdout.contains("https://cafe-blau.example"))
+        // What the user says wins over the lookup.
+        let mine = try await suite.runAsync(["places", "add", "--address", "Oranienstraße 12, Berlin", "--nominatim-url", base,
+                                             "--name", "Blau (upstairs)", "--type", "coworking", "--hours", "Mo-Su 09:00-17:00"])
+        #expect(mine.status == 0, "\(mine.stderr)")
+        #expect(mine.stdout.contains("From the lookup: phone, website"))
+        let second = try suite.run("places", "show", "2")
+        #expect(second.stdout.contains("Blau (upstairs)"))
+        #expect(second.stdout.contains("Mo-Su 09:00-17:00"))
+        #expect(!second.stdout.contains("Sa 10:00-16:00"))
+        // --at still needs a name.
+        expectFailure(try suite.run("places", "add", "--at", "52.5,13.4"), status: 64, "give --name with --at")
+        // Yelp without a key: exit 69, nothing asked, nothing added.
+        let yelp = try await suite.runAsync(["places", "add", "--address", "Oranienstraße 12, Berlin", "--provider", "yelp", "--yelp-url", base + "/v3"])
+        #expect(yelp.status == 69, "\(yelp.stderr)")
+        #expect(try suite.run("places", "list", "--json").stdout.components(separatedBy: "\"id\"").count - 1 >= 2)
+    }
+
+    @Test func theSpinnerLineShowsAFrameTheMessageAndTheSeconds() {
+        #expect(Spinner.line(tick: 0, message: "Asking Yelp…", elapsed: 1.25) == "\r⠋ Asking Yelp… 1.2 s\u{1B}[K" ||
+                Spinner.line(tick: 0, message: "Asking Yelp…", elapsed: 1.25) == "\r⠋ Asking Yelp… 1.3 s\u{1B}[K")
+        #expect(Spinner.line(tick: 11, message: "x", elapsed: 0).hasPrefix("\r⠙ x 0.0 s"))
+        // Text from a provider cannot break the line or move the cursor.
+        #expect(!Spinner.line(tick: 0, message: "evil\n\u{1B}[2Jtext", elapsed: 0).dropLast(3).contains("\n"))
+        #expect(Spinner.line(tick: 0, message: "evil\u{1B}[2J", elapsed: 0).components(separatedBy: "\u{1B}").count == 2)
     }
 }

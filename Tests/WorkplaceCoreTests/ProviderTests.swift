@@ -217,3 +217,68 @@ let overpassAnswer = """
         await #expect(throws: WorkplaceError.addressNotFound("Nowhere Street 0")) { try await geocoder.geocode("Nowhere Street 0") }
     }
 }
+
+/// Looking up the place at an address (seed 001: "business name, lat/long, hours, contact
+/// information"): Nominatim with `extratags`, and Yelp's search by location with the details.
+@Suite struct AddressLookupTests {
+    static let cafe = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../Fixtures/places/nominatim-cafe.json").standardizedFileURL
+
+    @Test func nominatimBringsTheNameKindHoursAndContactOfThePlace() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        await server.script.set("/search", [.init(status: 200, body: try String(contentsOf: Self.cafe, encoding: .utf8))])
+        let geocoder = NominatimGeocoder(baseURL: server.baseURL, userAgent: "suite-tests/1", timeout: 30, client: URLSessionHTTPClient())
+        let record = try await geocoder.lookUp(address: "Oranienstraße 12, Berlin", name: nil)
+        #expect(record.name == "Café Blau")
+        #expect(record.type == .coffeeShop)
+        #expect(record.coordinate == (try Coordinate(latitude: 52.5010528, longitude: 13.4190381)))
+        #expect(record.openingHours == "Mo-Fr 08:00-18:00; Sa 10:00-16:00")
+        #expect(record.phone == "+49 30 1234567")
+        #expect(record.website == "https://cafe-blau.example")
+        #expect(record.address?.hasPrefix("Café Blau, 12, Oranienstraße") == true)
+        #expect(record.providerID == "node/2478723457")
+        let request = try #require(await server.script.requests.first)
+        #expect(request.query["extratags"] == "1")
+        #expect(request.query["format"] == "jsonv2")
+        #expect(request.headers["user-agent"] == "suite-tests/1")
+        // A name given is kept; an answer without extra tags still gives name and place.
+        await server.script.set("/search", [.init(status: 200, body: """
+            [{"osm_type": "way", "osm_id": 77, "lat": "52.5", "lon": "13.4", "category": "amenity", "type": "library", "name": "", "display_name": "Stadtbibliothek, Berlin"}]
+            """)])
+        let library = try await geocoder.lookUp(address: "Stadtbibliothek Berlin", name: "My library")
+        #expect(library.name == "My library")
+        #expect(library.type == .library)
+        #expect(library.openingHours == nil && library.phone == nil)
+    }
+
+    @Test func yelpFindsTheBusinessAtTheAddressWithItsHours() async throws {
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        await server.script.set("/v3/businesses/search", [.init(status: 200, body: """
+            {"total": 1, "businesses": [{"id": "cafe-blau-berlin", "alias": "cafe-blau-berlin", "name": "Café Blau", "is_closed": false,
+             "url": "https://www.yelp.com/biz/cafe-blau-berlin", "categories": [{"alias": "cafes", "title": "Cafes"}],
+             "coordinates": {"latitude": 52.50105, "longitude": 13.41904},
+             "location": {"address1": "Oranienstr. 12", "city": "Berlin", "zip_code": "10999", "country": "DE", "display_address": ["Oranienstr. 12", "10999 Berlin", "Germany"]},
+             "phone": "+49301234567", "display_phone": "+49 30 1234567"}], "region": {"center": {"latitude": 52.5, "longitude": 13.4}}}
+            """)])
+        await server.script.set("/v3/businesses/cafe-blau-berlin", [.init(status: 200, body: """
+            {"id": "cafe-blau-berlin", "hours": [{"hours_type": "REGULAR", "is_open_now": true, "open": [
+             {"day": 0, "start": "0800", "end": "1800", "is_overnight": false}, {"day": 5, "start": "1000", "end": "1600", "is_overnight": false}]}]}
+            """)])
+        let yelp = YelpProvider(apiKey: "k", baseURL: server.baseURL.appendingPathComponent("v3"), timeout: 30, client: URLSessionHTTPClient())
+        let record = try await yelp.lookUp(address: "Oranienstraße 12, Berlin", name: "Café Blau")
+        #expect(record.name == "Café Blau")
+        #expect(record.type == .coffeeShop)
+        #expect(record.phone == "+49 30 1234567")
+        #expect(record.address == "Oranienstr. 12, 10999 Berlin, Germany")
+        #expect(record.openingHours == "Mo 08:00-18:00; Sa 10:00-16:00")
+        let search = try #require(await server.script.requests.first)
+        #expect(search.query["location"] == "Oranienstraße 12, Berlin")
+        #expect(search.query["term"] == "Café Blau")
+        #expect(search.query["limit"] == "1")
+        // Nothing there: the address is not found.
+        await server.script.set("/v3/businesses/search", [.init(status: 200, body: "{\"total\": 0, \"businesses\": []}")])
+        await #expect(throws: WorkplaceError.addressNotFound("Nowhere 0")) { try await yelp.lookUp(address: "Nowhere 0", name: nil) }
+    }
+}

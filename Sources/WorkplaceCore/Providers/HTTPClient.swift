@@ -146,3 +146,13 @@ public protocol Geocoder: Sendable {
     /// The best match for `address`, with a display name.
     func geocode(_ address: String) async throws(WorkplaceError) -> (coordinate: Coordinate, displayName: String)
 }
+
+/// Something that finds the place at an address: its name, coordinates, kind, opening hours and
+/// contact details, as far as the service knows them (``NominatimGeocoder``, ``YelpProvider``).
+public protocol AddressLookup: Sendable {
+    /// The best match for `address` (and `name`, when given, which the record keeps).
+    func lookUp(address: String, name: String?) async throws(WorkplaceError) -> PlaceRecord
+}
+
+extension NominatimGeocoder: AddressLookup {}
+extension YelpProvider: AddressLookup {}

@@ -118,12 +118,42 @@ public actor NominatimGeocoder: Geocoder {
     }
 
     public func geocode(_ address: String) async throws(WorkplaceError) -> (coordinate: Coordinate, displayName: String) {
+        let (first, coordinate, trimmed) = try await search(address, details: false)
+        return (coordinate, first["display_name"] as? String ?? trimmed)
+    }
+
+    /// The best match for `address` as a place: its name, coordinates, kind, and the opening
+    /// hours, phone and website OpenStreetMap has for it (Nominatim's `extratags`). `name`, when
+    /// given, is kept instead of OpenStreetMap's.
+    public func lookUp(address: String, name: String?) async throws(WorkplaceError) -> PlaceRecord {
+        let (first, coordinate, trimmed) = try await search(address, details: true)
+        let extra = first["extratags"] as? [String: Any] ?? [:]
+        func tag(_ key: String) -> String? { (extra[key] as? String).flatMap { $0.isBlank ? nil : $0 } }
+        let display = first["display_name"] as? String
+        let found = (first["name"] as? String).flatMap { $0.isBlank ? nil : $0 }
+            ?? display?.split(separator: ",").first.map { String($0).trimmingCharacters(in: .whitespaces) }
+        var tags: [String: String] = [:]
+        if let category = first["category"] as? String, let type = first["type"] as? String { tags[category] = type }
+        if let office = tag("office") { tags["office"] = office }
+        var providerID: String?
+        if let kind = first["osm_type"] as? String, ["node", "way", "relation"].contains(kind), let id = (first["osm_id"] as? NSNumber)?.int64Value {
+            providerID = "\(kind)/\(id)"
+        }
+        return PlaceRecord(name: name ?? found ?? trimmed, type: OverpassProvider.businessType(tags), coordinate: coordinate,
+                           address: display ?? trimmed, phone: tag("phone") ?? tag("contact:phone"),
+                           website: tag("website") ?? tag("contact:website"), openingHours: tag("opening_hours"),
+                           categories: tags.map { "\($0.key)=\($0.value)" }.sorted(), origin: .openStreetMap, providerID: providerID)
+    }
+
+    /// The first search result for `address` with its coordinates (and the trimmed address).
+    private func search(_ address: String, details: Bool) async throws(WorkplaceError) -> (result: [String: Any], coordinate: Coordinate, address: String) {
         let name = "OpenStreetMap (Nominatim)"
         let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
         guard !trimmed.isEmpty else { throw .invalidText(InvalidText(field: .address, problem: .empty)) }
         var components = URLComponents(url: baseURL.appendingPathComponent("search"), resolvingAgainstBaseURL: false)
         components?.queryItems = [URLQueryItem(name: "q", value: trimmed), URLQueryItem(name: "format", value: "jsonv2"),
                                   URLQueryItem(name: "limit", value: "1")]
+            + (details ? [URLQueryItem(name: "extratags", value: "1")] : [])
         guard let url = components?.url else { throw .providerUnavailable(provider: name, detail: "the address cannot be sent") }
         let request = HTTPRequest(url: url, headers: ["User-Agent": userAgent], timeout: timeout)
         let response = try await retry.send(request, with: client, provider: name, pacer: pacer)
@@ -143,6 +173,6 @@ public actor NominatimGeocoder: Geocoder {
         do { coordinate = try Coordinate(latitude: lat, longitude: lon) } catch {
             throw .providerUnavailable(provider: name, detail: "a result at impossible coordinates")
         }
-        return (coordinate, first["display_name"] as? String ?? trimmed)
+        return (first, coordinate, trimmed)
     }
 }

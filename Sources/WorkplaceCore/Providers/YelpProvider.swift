@@ -60,6 +60,33 @@ public struct YelpProvider: PlaceProvider {
         }
     }
 
+    /// The business at `address` (Yelp's search by location, with `name` as the search term when
+    /// given), with its opening hours from its details.
+    public func lookUp(address: String, name: String?) async throws(WorkplaceError) -> PlaceRecord {
+        guard !apiKey.trimmingCharacters(in: .whitespaces).isEmpty else { throw .missingAPIKey(provider: self.name) }
+        guard !apiKey.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
+            throw .invalidAPIKey(provider: self.name)
+        }
+        let trimmed = address.trimmingCharacters(in: .whitespacesAndNewlines)
+        guard !trimmed.isEmpty else { throw .invalidText(InvalidText(field: .address, problem: .empty)) }
+        do throws(WorkplaceError) {
+            var components = URLComponents(url: baseURL.appendingPathComponent("businesses/search"), resolvingAgainstBaseURL: false)
+            components?.queryItems = [URLQueryItem(name: "location", value: trimmed), URLQueryItem(name: "limit", value: "1")]
+                + (name.map { [URLQueryItem(name: "term", value: $0)] } ?? [])
+            let object = try await get(components?.url)
+            guard let businesses = object["businesses"] as? [[String: Any]] else { throw garbage("no 'businesses' list in the search answer") }
+            guard let business = businesses.first, var record = try Self.record(business) else { throw WorkplaceError.addressNotFound(trimmed) }
+            if let id = record.providerID, !id.isEmpty {
+                let detail = try await get(baseURL.appendingPathComponent("businesses").appendingPathComponent(id))
+                record.openingHours = Self.hours(detail)?.osmString
+            }
+            if let name { record.name = name }
+            return record
+        } catch {
+            throw Self.redacting(apiKey, in: error)
+        }
+    }
+
     private func fetch(near center: Coordinate, radius: Double, progress: FetchProgress?) async throws(WorkplaceError) -> [PlaceRecord] {
         var records: [PlaceRecord] = []
         var ids: [String] = []

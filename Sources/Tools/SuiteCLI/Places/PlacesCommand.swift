@@ -67,11 +67,6 @@ enum Places {
         return location.coordinate
     }
 
-    static func progress() -> FetchProgress? {
-        let context = CLIContext.current
-        guard context.stderrIsTerminal else { return nil }
-        return { @Sendable message in Terminal.printError(message, context: context) }
-    }
 
     /// One line for a found place; with `showScore`, its score and smoothed quality after the distance.
     static func describe(_ item: NearbyPlace, showScore: Bool = false) -> String {

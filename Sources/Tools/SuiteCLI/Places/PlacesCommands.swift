@@ -47,8 +47,7 @@ extension PlacesCommand {
                 if place.range(of: #"^\s*-?[0-9.]+\s*,\s*-?[0-9.]+\s*$"#, options: .regularExpression) != nil {
                     _ = try Coordinate.parse(place)  // numbers out of range: say so rather than geocode them
                 }
-                Places.progress()?("Looking up the address on OpenStreetMap…")
-                let found = try await providers.geocoder().geocode(place)
+                let found = try await Spinner.around("Looking up the address on OpenStreetMap…") { _ in try await providers.geocoder().geocode(place) }
                 try await store.setLocation(found.coordinate, label: found.displayName)
                 try report(found.coordinate, label: found.displayName)
             }
@@ -186,7 +185,9 @@ extension PlacesCommand {
                 source = OverpassProvider(baseURL: try providers.url(providers.overpassURL, environment: "SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"),
                                           userAgent: ProviderOptions.userAgent, timeout: providers.timeout, client: CurlHTTPClient())
             }
-            let records = try await source.places(near: center, radius: metres, progress: Places.progress())
+            let records = try await Spinner.around("Asking \(source.name)…") { sink in
+                try await source.places(near: center, radius: metres, progress: sink.callback)
+            }
             let summary = try await store.upsert(records)
             if options.json { try Terminal.printJSON(summary); return }
             print("Fetched \(records.count) place\(records.count == 1 ? "" : "s") from \(source.name): \(summary.added) new, \(summary.updated) refreshed.")
@@ -195,35 +196,72 @@ extension PlacesCommand {
 
     struct Add: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
-            commandName: "add", abstract: "Add a place yourself (by coordinates, or by an address looked up on OpenStreetMap).",
-            discussion: "Examples:\n  suite places add --name \"Reading room\" --at 52.5163,13.3777 --type library\n  suite places add --name \"Café Blau\" --address \"Oranienstraße 12, Berlin\" --hours \"Mo-Fr 08:00-18:00\"")
+            commandName: "add",
+            abstract: "Add a place yourself: by coordinates, or by its address, looked up with its name, hours and contact details.",
+            discussion: """
+                With --address and no --at, the address is looked up on OpenStreetMap (or Yelp with \
+                --provider yelp and YELP_API_KEY): the place found brings its name, kind, opening \
+                hours, phone and website. What you give (--name, --type, --hours, --phone, \
+                --website) is kept instead.
+
+                Examples:
+                  suite places add --name "Reading room" --at 52.5163,13.3777 --type library
+                  suite places add --address "Café Blau, Oranienstraße 12, Berlin"
+                  suite places add --address "Oranienstraße 12, Berlin" --name "Café Blau" --provider yelp
+                """)
 
         @OptionGroup var options: CommonOptions
         @OptionGroup var providers: ProviderOptions
-        @Option(help: ArgumentHelp("Its name.", valueName: "name")) var name: String
+        @Option(help: ArgumentHelp("Its name (with --address: the one found, unless given).", valueName: "name")) var name: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("LAT,LON, south and west negative.", valueName: "lat,lon")) var at: String?
         @Option(help: ArgumentHelp("Its address (looked up when --at is not given).", valueName: "address")) var address: String?
-        @Option(help: ArgumentHelp("coffee-shop, library, coworking, bar, restaurant or other.", valueName: "type")) var type: BusinessType = .other
+        @Option(help: ArgumentHelp("Where to look the address up: osm or yelp.", valueName: "provider")) var provider: Fetch.Provider = .osm
+        @Option(help: ArgumentHelp("coffee-shop, library, coworking, bar, restaurant or other.", valueName: "type")) var type: BusinessType?
         @Option(help: ArgumentHelp("Phone number.", valueName: "phone")) var phone: String?
         @Option(help: ArgumentHelp("Website.", valueName: "url")) var website: String?
         @Option(help: ArgumentHelp("Opening hours in OSM syntax, like \"Mo-Fr 08:00-18:00; Sa 09:00-14:00\".", valueName: "hours")) var hours: String?
 
         func validate() throws {
             if at == nil && address == nil { throw ValidationError("give --at LAT,LON or --address") }
+            if at != nil && name == nil { throw ValidationError("give --name with --at") }
         }
 
         func run() async throws {
             let store = try Places.open(options)
-            var coordinate: Coordinate
+            var record: PlaceRecord
+            var found: [String] = []
             if let at {
-                coordinate = try Coordinate.parse(at)
+                record = PlaceRecord(name: name ?? "", type: type ?? .other, coordinate: try Coordinate.parse(at), address: address, origin: .user)
             } else {
-                Places.progress()?("Looking up the address on OpenStreetMap…")
-                coordinate = try await providers.geocoder().geocode(address ?? "").coordinate
+                let lookup: any AddressLookup
+                switch provider {
+                case .osm:
+                    lookup = try providers.geocoder()
+                case .yelp:
+                    lookup = YelpProvider(apiKey: Terminal.environment["YELP_API_KEY"] ?? "",
+                                          baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
+                                          timeout: providers.timeout, client: CurlHTTPClient())
+                }
+                let service = provider == .osm ? "OpenStreetMap" : "Yelp"
+                let match = try await Spinner.around("Looking up the address on \(service)…") { _ in
+                    try await lookup.lookUp(address: address ?? "", name: name)
+                }
+                record = match
+                record.origin = .user
+                record.providerID = nil
+                if let type { record.type = type }
+                for (label, value, given) in [("hours", match.openingHours, hours), ("phone", match.phone, phone), ("website", match.website, website)]
+                    where given == nil && value != nil {
+                    found.append(label)
+                }
             }
-            let place = try await store.add(PlaceRecord(name: name, type: type, coordinate: coordinate, address: address, phone: phone, website: website,
-                                                  openingHours: hours, origin: .user))
-            if options.json { try Terminal.printJSON(place) } else { print("Added #\(place.id) \(place.name) at \(place.coordinate).") }
+            if let phone { record.phone = phone }
+            if let website { record.website = website }
+            if let hours { record.openingHours = hours }
+            let place = try await store.add(record)
+            if options.json { try Terminal.printJSON(place); return }
+            print("Added #\(place.id) \(place.name) at \(place.coordinate).")
+            if !found.isEmpty { print("From the lookup: \(found.joined(separator: ", ")) ('suite places show \(place.id)').") }
         }
     }
 
