@@ -44,10 +44,16 @@ extension BMMCommand {
                 backup and transfer format: it keeps every saved version, is never refused, and \
                 'suite bmm import' reads it back exactly.
 
+                With --mail, the document goes by e-mail: handed to the desktop's mail program \
+                (xdg-email, as an attachment), or with -o written as a message file (.eml, \
+                RFC 5322) that a mail program opens as a draft. Neither possible: exit 69.
+
                 Examples:
                   suite bmm export --format markdown -o acme.md
                   suite bmm export --format html -o acme.html
                   suite bmm export --format json > acme.json
+                  suite bmm export --format html --mail partner@example.org
+                  suite bmm export --mail partner@example.org -o acme.eml
                 """)
 
         @OptionGroup var options: TextOptions
@@ -56,13 +62,19 @@ extension BMMCommand {
         @Option(name: [.short, .customLong("output")], help: ArgumentHelp("Write to this file instead of stdout ('-' is stdout; a device or FIFO is written into, never replaced).", valueName: "file"))
         var output: String?
         @Flag(help: "Share even though the business name or Value Proposition is missing.") var force = false
+        @Option(help: ArgumentHelp("E-mail it to this address (the desktop's mail program, or with -o a .eml message file).", valueName: "address"))
+        var mail: String?
 
         func run() throws {
             let store = try BMM.open(options, readOnly: true)
             let model = try selection.model(in: store)
             let warnings = format == .json ? [] : try BMMShare.check(model, force: force)
             let data = try BMMShare.render(model, format: format, store: store)
-            try Terminal.emit(data, to: output)
+            if let mail {
+                try BMMMail.send(data, format: format, model: model, to: mail, output: output)
+            } else {
+                try Terminal.emit(data, to: output)
+            }
             warnings.forEach(Terminal.printError)
         }
     }
@@ -145,6 +157,70 @@ extension BMMCommand {
 
         /// What the model is, what this tool does and what the walk asks.
         static var text: String { SectionCatalogue.about + "\n\n" + SectionCatalogue.introduction }
+    }
+}
+
+/// SHARE by e-mail: a message file, or the desktop's mail program with the document attached.
+enum BMMMail {
+    static func fileName(_ model: BusinessModel, format: BMMFormat) -> String {
+        let base = model.name.lowercased().map { $0.isASCII && ($0.isLetter || $0.isNumber) ? $0 : "-" }
+        let slug = String(base).split(separator: "-").joined(separator: "-")
+        let ext = ["markdown": "md", "html": "html", "text": "txt", "json": "json", "canvas": "txt"][format.rawValue] ?? "txt"
+        return (slug.isEmpty ? "business-model" : slug) + "." + ext
+    }
+
+    static func mediaType(_ format: BMMFormat) -> String {
+        switch format {
+        case .markdown: "text/markdown; charset=utf-8"
+        case .html: "text/html; charset=utf-8"
+        case .text, .canvas: "text/plain; charset=utf-8"
+        case .json: "application/json"
+        }
+    }
+
+    static func send(_ document: Data, format: BMMFormat, model: BusinessModel, to address: String, output: String?) throws {
+        let name = fileName(model, format: format)
+        let subject = "Business model: \(model.name)"
+        let completeness = model.completeness
+        let body = "The business model of \(model.name) is attached (\(name)): \(completeness.done.count) of \(SectionCatalogue.sections.count) sections written.\n"
+        let message: MailMessage
+        do {
+            message = try MailMessage(to: address, subject: subject, body: body, attachmentName: name, attachmentType: mediaType(format), attachment: document)
+        } catch {
+            throw CLIError.usage("invalid --mail: \(VisibleText.visible(error.description, oneLine: true))")
+        }
+        if let output {
+            try Terminal.emit(message.rendered(date: Date()), to: output)
+            if output != "-" { print("Wrote a message to \(message.to) with \(name) attached: \(output) (open it in your mail program).") }
+            return
+        }
+        let environment = Terminal.environment
+        let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil
+        guard desktop, let program = Executables.find("xdg-email") else {
+            throw CLIError.unavailable("no desktop mail program to hand it to (xdg-email in a desktop session): write the message with -o FILE.eml")
+        }
+        // The attachment must outlive this run (the mail program reads it later): a private
+        // folder in the user's cache.
+        let cache = environment["XDG_CACHE_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.cache")
+        let folder = cache + "/suite/mail"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        let file = folder + "/" + name
+        try AtomicFile.write(document, to: file)
+        let process = Process()
+        process.executableURL = program
+        process.arguments = ["--utf8", "--subject", subject, "--body", body, "--attach", file, message.to]
+        Terminal.prepare(process)
+        do {
+            try process.run()
+        } catch {
+            throw CLIError.unavailable("cannot run \(program.path): \(error.localizedDescription); write the message with -o FILE.eml")
+        }
+        process.waitUntilExit()
+        guard process.terminationStatus == 0 else {
+            throw CLIError.unavailable("xdg-email failed with status \(process.terminationStatus); write the message with -o FILE.eml")
+        }
+        print("Handed a message to \(message.to) with \(name) attached to your mail program.")
     }
 }
 
