@@ -85,6 +85,12 @@ public struct Delivery: Codable, Sendable, Hashable {
     public var deliveredAt: Date
     /// How it was sent ("notify-send", "stdout", …).
     public var channel: String
+    /// A not-to-do to remind the user of, when the schedule asks for reminders.
+    public var reminder: NotToDo?
+
+    public init(quote: Quote, slot: Date, deliveredAt: Date, channel: String, reminder: NotToDo? = nil) {
+        self.quote = quote; self.slot = slot; self.deliveredAt = deliveredAt; self.channel = channel; self.reminder = reminder
+    }
 }
 
 /// Which quotes a pick, listing or search considers.

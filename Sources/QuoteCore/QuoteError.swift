@@ -9,6 +9,8 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
     case quoteNotFound(Quote.ID)
     /// No note with that id (for this user).
     case noteNotFound(Note.ID)
+    /// No not-to-do with that id (on this user's list).
+    case notToDoNotFound(NotToDo.ID)
     /// Empty or over-long text, a line break in a one-line field, or a control character: which
     /// field (`FieldName.quoteText`, `FieldName.quoteNote` …) and what is wrong with it.
     case invalidText(InvalidText)
@@ -175,6 +177,7 @@ public enum QuoteError: Error, Sendable, Equatable, CustomStringConvertible {
         switch self {
         case .quoteNotFound(let id): return "no quote \(id)"
         case .noteNotFound(let id): return "no note \(id)"
+        case .notToDoNotFound(let id): return "no not-to-do \(id)"
         case .invalidText(let invalid): return invalid.description
         case .duplicateQuote(_, let edited):
             return edited == nil ? "this quote is already in the collection" : "another quote has this text and source already"
@@ -206,6 +209,8 @@ extension FieldName {
     public static let quoteCitation = FieldName(rawValue: "citation")
     /// A note on a quote (text).
     public static let quoteNote = FieldName(rawValue: "note")
+    /// A thing to avoid on the not-to-do list (one line).
+    public static let quoteNotToDo = FieldName(rawValue: "not-to-do")
     /// The user whose favourites, notes, schedule and deliveries these are (one line).
     public static let quoteUserName = FieldName(rawValue: "user name")
 }

@@ -121,6 +121,29 @@ extension QuoteStore {
         try await inBackground { store throws(QuoteError) in try store.works(by: author) }
     }
 
+    /// ``addNotToDo(_:category:user:)``, off the calling actor.
+    @discardableResult
+    public func addNotToDo(_ text: String, category: String? = nil, user: String) async throws(QuoteError) -> NotToDo {
+        try await inBackground { store throws(QuoteError) in try store.addNotToDo(text, category: category, user: user) }
+    }
+
+    /// ``notToDos(user:)``, off the calling actor.
+    public func notToDos(user: String) async throws(QuoteError) -> [NotToDo] {
+        try await inBackground { store throws(QuoteError) in try store.notToDos(user: user) }
+    }
+
+    /// ``editNotToDo(_:text:category:user:)``, off the calling actor.
+    @discardableResult
+    public func editNotToDo(_ id: NotToDo.ID, text: String? = nil, category: String?? = nil, user: String) async throws(QuoteError) -> NotToDo {
+        try await inBackground { store throws(QuoteError) in try store.editNotToDo(id, text: text, category: category, user: user) }
+    }
+
+    /// ``removeNotToDo(_:user:)``, off the calling actor.
+    @discardableResult
+    public func removeNotToDo(_ id: NotToDo.ID, user: String) async throws(QuoteError) -> NotToDo {
+        try await inBackground { store throws(QuoteError) in try store.removeNotToDo(id, user: user) }
+    }
+
     /// ``skip(_:user:)``, off the calling actor.
     @discardableResult
     public func skip(_ id: Quote.ID, user: String) async throws(QuoteError) -> Bool {

@@ -72,7 +72,8 @@ extension QuoteStore {
                 }
                 let id = schedule.tailored ? try Self.nextTailored(filter, user: user, db: db) : try Self.nextFromBag(filter, user: user, db: db)
                 let quote = try Self.loadQuote(Quote.ID(id), db: db)
-                preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel)
+                preview = Delivery(quote: quote, slot: Millis(slot).date, deliveredAt: Millis(now).date, channel: channel,
+                                   reminder: schedule.reminders ? try Self.reminder(for: quote, user: user, db: db) : nil)
                 return .rollback  // the bag's step is undone too
             }
             return preview
@@ -99,7 +100,8 @@ extension QuoteStore {
             guard db.changesCount > 0 else { return nil }
             let quote = try Self.loadQuote(Quote.ID(id), db: db)
             return Delivery(quote: quote, slot: Millis(Millis(slot).value).date,
-                            deliveredAt: Millis(Millis(now).value).date, channel: channel)
+                            deliveredAt: Millis(Millis(now).value).date, channel: channel,
+                            reminder: schedule.reminders ? try Self.reminder(for: quote, user: user, db: db) : nil)
         }
     }
 

@@ -3,8 +3,8 @@ import GRDB
 import SuiteStorage
 
 /// What of the quote store syncs (see `SyncLedger` in SuiteStorage and README's Sync section):
-/// quotes with their sources and categories, favourites, notes, schedules and the delivery
-/// history; each field merged on its own (the last writer wins).
+/// quotes with their sources and categories, favourites, notes, skipped quotes, the not-to-do
+/// list, schedules and the delivery history; each field merged on its own (the last writer wins).
 ///
 /// - A quote is known by its content key (its dedupe hash: the same quote imported on two
 ///   devices is one); sources and categories by their name keys.
@@ -13,7 +13,15 @@ import SuiteStorage
 ///   only grows); a schedule by user.
 /// - Shuffle bags are the device's own and do not sync.
 extension QuoteStore {
-    static let syncSchema = SyncSchema(entities: syncedBeforeSkipped.entities + [
+    static let syncSchema = SyncSchema(entities: syncedBeforeNotToDo.entities + [
+        SyncEntity(name: "nottodo", table: "nottodo", keyColumn: "sync_key", fields: [
+            SyncField("user"), SyncField.text("text"), SyncField("category"),
+            SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
+        ]),
+    ])
+
+    /// What synced before the not-to-do list existed: migration v6 installs this much.
+    static let syncedBeforeNotToDo = SyncSchema(entities: syncedBeforeSkipped.entities + [
         SyncEntity(name: "skipped", table: "skipped", idColumn: "rowid", keyColumn: "sync_key", fields: [
             SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
         ]),
@@ -62,7 +70,7 @@ extension QuoteStore {
                 WHERE user = NEW.user AND quote_id = NEW.quote_id;
             END;
             """)
-        try SyncLedger.installTriggers(db, schema: syncSchema)
+        try SyncLedger.installTriggers(db, schema: syncedBeforeNotToDo)
     }
 
     /// The SQL for a new quote's key: its dedupe hash (the same quote added on two devices is

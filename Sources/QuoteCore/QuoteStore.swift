@@ -156,6 +156,7 @@ public final class QuoteStore: Sendable {
         migrator.registerStoreMigration("v4-sync-conflicts", migrate: SyncLedger.addConflictLog)
         migrator.registerStoreMigration("v5-community", migrate: migrateToCommunity)
         migrator.registerStoreMigration("v6-skipped", migrate: migrateToSkipped)
+        migrator.registerStoreMigration("v7-nottodo", migrate: migrateToNotToDo)
         return migrator
     }
 

@@ -99,6 +99,9 @@ public struct Schedule: Codable, Sendable, Hashable {
     /// Whether deliveries are tailored picks (``QuoteStore/tailoredRandom(_:user:)``) rather than
     /// the shuffle bag's.
     public var tailored: Bool
+    /// Whether each delivery carries a reminder from the not-to-do list (one of the quote's
+    /// category when there is one).
+    public var reminders: Bool
 
     /// Creates and checks a schedule.
     ///
@@ -107,7 +110,7 @@ public struct Schedule: Codable, Sendable, Hashable {
     ///   all fall in the quiet hours; the ``QuoteError/ScheduleProblem`` says which.
     public init(
         times: Times, weekdays: Set<Int> = Set(1...7), quietHours: [TimeRange] = [], timeZoneIdentifier: String,
-        category: String? = nil, missedSlots: MissedSlots = .latest, tailored: Bool = false
+        category: String? = nil, missedSlots: MissedSlots = .latest, tailored: Bool = false, reminders: Bool = false
     ) throws(QuoteError) {
         self.times = times
         self.weekdays = weekdays
@@ -116,10 +119,12 @@ public struct Schedule: Codable, Sendable, Hashable {
         self.category = category
         self.missedSlots = missedSlots
         self.tailored = tailored
+        self.reminders = reminders
         try validate()
     }
 
-    /// Reads a stored definition; one written before tailored picks existed is not tailored.
+    /// Reads a stored definition; one written before tailored picks and reminders existed has
+    /// neither.
     public init(from decoder: any Decoder) throws {
         let container = try decoder.container(keyedBy: CodingKeys.self)
         times = try container.decode(Times.self, forKey: .times)
@@ -129,6 +134,7 @@ public struct Schedule: Codable, Sendable, Hashable {
         category = try container.decodeIfPresent(String.self, forKey: .category)
         missedSlots = try container.decode(MissedSlots.self, forKey: .missedSlots)
         tailored = try container.decodeIfPresent(Bool.self, forKey: .tailored) ?? false
+        reminders = try container.decodeIfPresent(Bool.self, forKey: .reminders) ?? false
     }
 
     func validate() throws(QuoteError) {

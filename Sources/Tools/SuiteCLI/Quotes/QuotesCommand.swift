@@ -19,7 +19,7 @@ struct QuotesCommand: ParsableCommand {
         subcommands: [
             Import.self, Add.self, Edit.self, Remove.self, Random.self, Today.self, Show.self, Similar.self, Say.self, Works.self,
             Search.self, Categories.self, Sources.self, Browse.self, Fav.self, Unfav.self,
-            Favorites.self, Skip.self, Skipped.self, Top.self, NoteAdd.self, Notes.self, NoteEdit.self, NoteDelete.self,
+            Favorites.self, Skip.self, Skipped.self, NotToDoGroup.self, Top.self, NoteAdd.self, Notes.self, NoteEdit.self, NoteDelete.self,
             History.self, ScheduleGroup.self, Tick.self, Share.self, Export.self, Starter.self,
         ]
     )

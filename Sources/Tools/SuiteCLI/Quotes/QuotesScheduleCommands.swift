@@ -23,6 +23,7 @@ enum Schedules {
         if !schedule.quietHours.isEmpty { lines.append("quiet:    \(schedule.quietHours.map(\.description).joined(separator: ","))") }
         if let category = schedule.category { lines.append("category: \(category)") }
         if schedule.tailored { lines.append("picks:    tailored to your favourites, notes and skipped quotes") }
+        if schedule.reminders { lines.append("reminder: one from your not-to-do list with each quote") }
         return lines.joined(separator: "\n")
     }
 }
@@ -57,7 +58,7 @@ extension QuotesCommand {
                     Examples:
                       suite quotes schedule set "09:00,13:30"
                       suite quotes schedule set "3 between 09:00-21:00 jitter 15" --weekdays mon-fri --quiet 12:00-13:00
-                      suite quotes schedule set "08:30" --tailored
+                      suite quotes schedule set "08:30" --tailored --nottodo
                     """)
             @OptionGroup var options: QuotesTextOptions
             @Argument(help: ArgumentHelp("Times of day, or N between a window.", valueName: "times")) var times: String
@@ -67,12 +68,14 @@ extension QuotesCommand {
             @Option(help: ArgumentHelp("Only quotes of this category.", valueName: "name")) var category: String?
             @Option(help: ArgumentHelp("latest (deliver the last missed slot once) or skip.", valueName: "policy")) var missed: Schedule.MissedSlots = .latest
             @Flag(help: "Deliver picks tailored to your favourites, notes and skipped quotes ('random --tailored').") var tailored = false
+            @Flag(name: .customLong("nottodo"), help: "With each quote, a reminder from your not-to-do list (one of the quote's category first).")
+            var reminders = false
 
             func run() throws {
                 let schedule = try Schedule(
                     times: try Schedule.parseTimes(times), weekdays: try Schedule.parseWeekdays(weekdays),
                     quietHours: try quiet.map { try TimeRange.parse($0) }, timeZoneIdentifier: tz ?? TimeZone.current.identifier,
-                    category: category, missedSlots: missed, tailored: tailored)
+                    category: category, missedSlots: missed, tailored: tailored, reminders: reminders)
                 // The store refuses a category it does not have.
                 try options.open().setSchedule(schedule, user: options.userName)
                 print("Schedule set:\n\(Schedules.describe(schedule))")
@@ -179,13 +182,15 @@ extension QuotesCommand {
             if let notifier {
                 let process = Process()
                 process.executableURL = notifier
-                process.arguments = ["--app-name=suite", QuoteExport.attribution(delivery.quote) ?? "Quote", delivery.quote.text]
+                process.arguments = ["--app-name=suite", QuoteExport.attribution(delivery.quote) ?? "Quote",
+                                     delivery.quote.text + (delivery.reminder.map { "\n\nNot to do: \($0.text)" } ?? "")]
                 Terminal.prepare(process)
                 try? process.run()
                 process.waitUntilExit()
                 if process.terminationStatus == 0 { return }
             }
             print(Quotes.render(delivery.quote, showID: true))
+            if let reminder = delivery.reminder { print("Not to do: \(reminder.text)") }
         }
 
         /// `--at`: what a tick at `time` would deliver, printed; the history and the shuffle bag stay
@@ -203,6 +208,7 @@ extension QuotesCommand {
             }
             print("Due at \(Schedules.stamp(time, in: schedule.timeZone)): the slot of \(Schedules.stamp(preview.slot, in: schedule.timeZone)) (trying out: nothing recorded).")
             print(Quotes.render(preview.quote, showID: true))
+            if let reminder = preview.reminder { print("Not to do: \(reminder.text)") }
         }
     }
 }

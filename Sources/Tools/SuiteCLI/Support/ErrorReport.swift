@@ -176,7 +176,7 @@ enum ErrorReport {
 
     static func exitCode(_ error: QuoteError) -> Int32 {
         switch error {
-        case .quoteNotFound, .noteNotFound, .noQuotes, .invalidSchedule(.unknownCategory):
+        case .quoteNotFound, .noteNotFound, .notToDoNotFound, .noQuotes, .invalidSchedule(.unknownCategory):
             return ExitStatus.failure
         case .invalidText, .duplicateQuote, .malformedImport:
             return ExitStatus.dataError
