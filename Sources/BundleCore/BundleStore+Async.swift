@@ -99,6 +99,22 @@ extension BundleStore {
         try await run { [self] () throws(BundleError) -> [Todo] in try takeReminders(within: interval, quiet: quiet, timeZone: timeZone) }
     }
 
+    /// ``importCalendarEvents(_:timeZone:)``, off the calling actor.
+    @discardableResult
+    public func importCalendarEvents(_ data: Data, timeZone: TimeZone) async throws(BundleError) -> CalendarImportSummary {
+        try await run { [self] () throws(BundleError) -> CalendarImportSummary in try importCalendarEvents(data, timeZone: timeZone) }
+    }
+
+    /// ``upcoming(within:)``, off the calling actor.
+    public func upcoming(within interval: TimeInterval) async throws(BundleError) -> [EventOccurrence] {
+        try await run { [self] () throws(BundleError) -> [EventOccurrence] in try upcoming(within: interval) }
+    }
+
+    /// ``takeEventReminders(within:)``, off the calling actor.
+    public func takeEventReminders(within interval: TimeInterval) async throws(BundleError) -> [EventOccurrence] {
+        try await run { [self] () throws(BundleError) -> [EventOccurrence] in try takeEventReminders(within: interval) }
+    }
+
     // MARK: - Check-ins and bundles
 
     public func offer(event phrase: String, direction: CheckInDirection, timeZone: TimeZone) async throws(BundleError) -> (event: TriggerEvent, todos: [Todo]) {

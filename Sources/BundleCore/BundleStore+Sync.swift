@@ -3,8 +3,8 @@ import GRDB
 import SuiteStorage
 
 /// What of the bundle store syncs, and how (see `SyncLedger` in SuiteStorage and README's Sync
-/// section): every trigger event, name, todo, bundle and bundle item, each field merged on its
-/// own.
+/// section): every trigger event, name, calendar time, todo, bundle and bundle item, each field
+/// merged on its own.
 ///
 /// - Trigger events are known by a content key, their phrase when created as `matchKey` makes it
 ///   (the same event typed on two devices is one); names by their match key.
@@ -29,7 +29,15 @@ extension BundleStore {
         return base + min(max(cycle, 0) * 2 + (status == "in-bundle" ? 1 : 0), span - 2)
     }
 
-    static let syncSchema = SyncSchema(entities: [
+    static let syncSchema = SyncSchema(entities: syncedBeforeEventTimes.entities + [
+        SyncEntity(name: "event-time", table: "event_time", keyColumn: "sync_key", fields: [
+            SyncField("event", columns: ["event_id"], reference: "event", required: true), SyncField("calendar", columns: ["calendar_uid"]),
+            SyncField("start", columns: ["start_ms"]), SyncField("end", columns: ["end_ms"]), SyncField("all-day", columns: ["all_day"]),
+        ]),
+    ])
+
+    /// What synced before calendar times existed: the sync migration (v2) installs this much.
+    static let syncedBeforeEventTimes = SyncSchema(entities: [
         SyncEntity(name: "event", table: "event", keyColumn: "sync_key", fields: [
             SyncField.text("name"), SyncField("archived"), SyncField("created", columns: ["created_ms"]),
         ]),
@@ -71,7 +79,7 @@ extension BundleStore {
             UPDATE bundle_item SET sync_key = (SELECT uuid FROM bundle WHERE id = bundle_id) || '/' || (SELECT uuid FROM todo WHERE id = todo_id);
             CREATE UNIQUE INDEX bundle_item_sync_key ON bundle_item(sync_key);
             """)
-        try SyncLedger.install(db, schema: syncSchema)
+        try SyncLedger.install(db, schema: syncedBeforeEventTimes)
         try db.execute(sql: """
             CREATE TRIGGER todo_reopen AFTER UPDATE OF status ON todo
             WHEN NEW.generation = OLD.generation AND OLD.status IN ('done', 'dropped') AND NEW.status IN ('pending', 'in-bundle')

@@ -118,6 +118,7 @@ public final class BundleStore: Sendable {
         }
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
+        migrator.registerStoreMigration("v4-event-times", migrate: migrateToEventTimes)
         return migrator
     }
 

@@ -89,6 +89,8 @@ import Testing
         ["bundle", "checkin", "go to the bank", "--about-to", "--pick", "1"],
         ["bundle", "abandon"],
         ["bundle", "review"],
+        ["bundle", "upcoming", "--within", "1w"],
+        ["bundle", "events", "import", "FILE:bundles/events.ics"],
         ["bundle", "import", "FILE:fuzz/todo.txt"],
         ["sync", "status"],
         ["sync", "conflicts"],

@@ -7,8 +7,8 @@ extension BundleCommand {
         static let configuration = CommandConfiguration(
             commandName: "events",
             abstract: "List and manage trigger events.",
-            discussion: "Example:\n  suite bundle events\n  suite bundle events rename \"go to eastern\" \"go to Eastern branch\"",
-            subcommands: [List.self, Add.self, Rename.self, Alias.self, Merge.self, Archive.self, Unarchive.self],
+            discussion: "Example:\n  suite bundle events\n  suite bundle events rename \"go to eastern\" \"go to Eastern branch\"\n  suite bundle events import calendar.ics",
+            subcommands: [List.self, Add.self, Rename.self, Alias.self, Merge.self, Archive.self, Unarchive.self, ImportCalendar.self],
             defaultSubcommand: List.self)
 
         struct List: ParsableCommand {
@@ -27,6 +27,42 @@ extension BundleCommand {
                     let last = item.lastCheckIn.map { ", last \(Review.day($0))" } ?? ""
                     print("\(item.event.name)\(aliases)\(item.event.isArchived ? " [archived]" : ""): \(item.pendingTodos) pending, \(item.checkIns) check-in\(item.checkIns == 1 ? "" : "s")\(last)")
                 }
+            }
+        }
+
+        struct ImportCalendar: ParsableCommand {
+            static let configuration = CommandConfiguration(
+                commandName: "import",
+                abstract: "Read a calendar's events (.ics) as trigger events with their times for the next 30 days.",
+                discussion: """
+                    Any calendar export works (GNOME, Thunderbird, Google, Apple, Outlook): each event's \
+                    summary becomes a trigger event (an existing one when it matches), its times are \
+                    kept — with their time zone, floating (read in --tz) or all day — and repeating \
+                    events (RRULE, EXDATE, moved instances) are expanded for the next 30 days. \
+                    Importing again replaces the times. Then 'suite bundle upcoming' lists what is \
+                    coming and 'suite bundle remind' reminds you before a timed event.
+
+                    Example:
+                      suite bundle events import ~/calendar.ics
+                    """)
+            @OptionGroup var options: CommonOptions
+            @Argument(help: ArgumentHelp("The .ics file ('-' for standard input).", valueName: "file")) var file: String
+            @Option(help: ArgumentHelp("The IANA time zone floating times are in (default: this machine's).", valueName: "zone")) var tz: String?
+
+            func run() throws {
+                let zone: TimeZone
+                if let tz {
+                    guard let known = TimeZone(identifier: tz) else { throw CLIError.usage("unknown time zone '\(VisibleText.visible(tz, oneLine: true))' (use an IANA name like Europe/Berlin)") }
+                    zone = known
+                } else {
+                    zone = Bundles.timeZone
+                }
+                let data = file == "-" ? try Terminal.readStandardInput() : try Terminal.readFile(file)
+                let summary = try Bundles.open(options).importCalendarEvents(data, timeZone: zone)
+                if options.json { try Terminal.printJSON(summary); return }
+                print("Read \(summary.events) calendar event\(summary.events == 1 ? "" : "s"): \(summary.times) time\(summary.times == 1 ? "" : "s") in the next 30 days, "
+                      + "\(summary.eventsCreated) new trigger event\(summary.eventsCreated == 1 ? "" : "s").")
+                for note in summary.notes { Terminal.printError("suite: note: \(note)") }
             }
         }
 
@@ -83,5 +119,49 @@ extension BundleCommand {
             @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
             func run() throws { print("Unarchived '\(try Bundles.open(options).archiveEvent(event, archived: false).name)'.") }
         }
+    }
+}
+
+extension BundleCommand {
+    struct Upcoming: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "upcoming",
+            abstract: "Calendar events coming up (see 'events import'), each with the todos tied to it.",
+            discussion: "Examples:\n  suite bundle upcoming\n  suite bundle upcoming --within 1w --json")
+        @OptionGroup var options: CommonOptions
+        @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
+
+        func run() throws {
+            let interval = try Bundles.duration(within)
+            let coming = try Bundles.open(options, readOnly: true).upcoming(within: interval)
+            if options.json { try Terminal.printJSON(coming); return }
+            if coming.isEmpty { print("Nothing in the calendar within \(within) ('suite bundle events import FILE.ics' reads one)."); return }
+            for occurrence in coming {
+                let count = occurrence.todos.count
+                print("\(occurrence.eventName) — \(Bundles.when(occurrence)): \(count) todo\(count == 1 ? "" : "s")")
+                for todo in occurrence.todos { print("  " + Bundles.line(todo)) }
+            }
+        }
+    }
+}
+
+extension Bundles {
+    /// When an event time is, as people read it: "Tue 25 Nov 15:00" (or "Tue 25 Nov, all day").
+    static func when(_ occurrence: EventOccurrence) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = occurrence.isAllDay ? "EEE d MMM" : "EEE d MMM HH:mm"
+        return formatter.string(from: occurrence.start) + (occurrence.isAllDay ? ", all day" : "")
+    }
+
+    /// An event reminder: "before Dentist at 15:00: 2 todos".
+    static func reminder(_ occurrence: EventOccurrence) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.timeZone = timeZone
+        formatter.dateFormat = Calendar.current.isDate(occurrence.start, inSameDayAs: Date()) ? "HH:mm" : "EEE d MMM HH:mm"
+        let count = occurrence.todos.count
+        return "before \(occurrence.eventName) at \(formatter.string(from: occurrence.start)): \(count) todo\(count == 1 ? "" : "s")"
     }
 }

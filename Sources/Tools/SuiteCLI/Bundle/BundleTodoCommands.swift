@@ -162,8 +162,10 @@ extension BundleCommand.Remind {
             commandName: "send",
             abstract: "Send due-soon todos to the desktop (notify-send), each at most once a day (the default).",
             discussion: """
-                Safe to run from a timer or cron: a todo is reminded of once per day at most. Without \
-                a desktop session (or notify-send), or with --stdout, reminders are printed instead.
+                Safe to run from a timer or cron: a todo is reminded of once per day at most, a \
+                calendar event's time (see 'events import') once, when it starts within --within and \
+                has todos tied to it ("before Dentist at 15:00: 2 todos"). Without a desktop session \
+                (or notify-send), or with --stdout, reminders are printed instead.
 
                 Example (crontab):
                   */15 * * * * suite bundle remind --within 2h
@@ -175,23 +177,34 @@ extension BundleCommand.Remind {
 
         func run() throws {
             let interval = try Bundles.duration(within)
-            let todos = try Bundles.open(options).takeReminders(within: interval, timeZone: Bundles.timeZone)
+            let store = try Bundles.open(options)
+            let todos = try store.takeReminders(within: interval, timeZone: Bundles.timeZone)
+            // Calendar events with todos tied to them: "before Dentist at 15:00: 2 todos".
+            let events = try store.takeEventReminders(within: interval)
             let environment = Terminal.environment
             let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
             let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
-            for todo in todos {
-                let body = Bundles.line(todo)
+            func send(_ title: String, _ body: String, printed: String) {
                 if let notifier {
                     let process = Process()
                     process.executableURL = notifier
-                    process.arguments = ["--app-name=suite", "Due soon", body]
+                    process.arguments = ["--app-name=suite", title, body]
                     Terminal.prepare(process)
                     try? process.run()
                     process.waitUntilExit()
-                    if process.terminationStatus != 0 { print(body) }
+                    if process.terminationStatus != 0 { print(printed) }
                 } else {
-                    print(body)
+                    print(printed)
                 }
+            }
+            for event in events {
+                let title = Bundles.reminder(event)
+                let lines = event.todos.map { Bundles.line($0) }
+                send(title, lines.joined(separator: "\n"), printed: ([title] + lines.map { "  " + $0 }).joined(separator: "\n"))
+            }
+            for todo in todos {
+                let body = Bundles.line(todo)
+                send("Due soon", body, printed: body)
             }
         }
     }

@@ -1,0 +1,103 @@
+import Foundation
+import Testing
+
+/// `bundle events import` on a calendar written by Python's icalendar (TZID, RRULE, all-day),
+/// `bundle upcoming`, and `bundle remind` before a timed event.
+@Suite struct CalendarEventCommandTests {
+    static let writer = """
+        import datetime, sys, zoneinfo
+        from icalendar import Calendar, Event
+        cal = Calendar()
+        cal.add('prodid', '-//Suite tests//EN')
+        cal.add('version', '2.0')
+        utc = datetime.timezone.utc
+        ny, berlin = zoneinfo.ZoneInfo('America/New_York'), zoneinfo.ZoneInfo('Europe/Berlin')
+        now = datetime.datetime.now(utc).replace(second=0, microsecond=0)
+        dentist = Event()
+        dentist.add('uid', 'dentist@suite.test')
+        dentist.add('summary', 'Dentist')
+        start = (now + datetime.timedelta(hours=3)).astimezone(ny)
+        dentist.add('dtstart', start)
+        dentist.add('dtend', start + datetime.timedelta(minutes=45))
+        dentist.add('dtstamp', now)
+        cal.add_component(dentist)
+        standup = Event()
+        standup.add('uid', 'standup@suite.test')
+        standup.add('summary', 'Team standup')
+        first = (now - datetime.timedelta(days=7)).astimezone(berlin).replace(hour=9, minute=30)
+        standup.add('dtstart', first)
+        standup.add('duration', datetime.timedelta(minutes=15))
+        standup.add('rrule', {'freq': 'weekly', 'byday': ['MO', 'TU', 'WE', 'TH', 'FR'], 'count': 30})
+        cal.add_component(standup)
+        market = Event()
+        market.add('uid', 'market@suite.test')
+        market.add('summary', 'Go to the market')
+        market.add('dtstart', (now + datetime.timedelta(days=2)).date())
+        cal.add_component(market)
+        open(sys.argv[1], 'wb').write(cal.to_ical())
+        # What a reader must find: the dentist's start in UTC, and the standups from now on for 30 days.
+        times, day = [], first
+        while len(times) < 30:
+            if day.weekday() < 5:
+                times.append(day)
+            day = (day + datetime.timedelta(days=1)).replace(hour=9, minute=30)
+        coming = [t for t in times if t + datetime.timedelta(minutes=15) >= now and t <= now + datetime.timedelta(days=30)]
+        print(start.astimezone(utc).strftime('%Y-%m-%dT%H:%M:%SZ'))
+        print(len(coming))
+        print(coming[0].astimezone(utc).strftime('%Y-%m-%dT%H:%M:%SZ') if coming else '-')
+        """
+
+    @Test func aCalendarFromPythonsIcalendarGivesEventsTimesAndReminders() throws {
+        guard let python = icalendarPython else {
+            #expect(!inCI, "CI must provide Python's icalendar (.ci/run installs it)")
+            return
+        }
+        let suite = try Suite()
+        let file = suite.path("calendar.ics")
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: python)
+        process.arguments = ["-c", Self.writer, file]
+        let pipe = Pipe()
+        process.standardOutput = pipe
+        try process.run()
+        let expected = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self).split(separator: "\n").map(String.init)
+        process.waitUntilExit()
+        try #require(process.terminationStatus == 0 && expected.count == 3)
+        let text = try String(contentsOfFile: file, encoding: .utf8)
+        #expect(text.contains("DTSTART;TZID=America/New_York:"))
+        #expect(text.contains("RRULE:FREQ=WEEKLY;COUNT=30;BYDAY=MO,TU,WE,TH,FR") || text.contains("RRULE:FREQ=WEEKLY;BYDAY=MO,TU,WE,TH,FR;COUNT=30"))
+
+        let imported = try suite.run("bundle", "events", "import", file)
+        #expect(imported.status == 0, "\(imported.stderr)")
+        #expect(imported.stdout.hasPrefix("Read 3 calendar events:"))
+        #expect(imported.stdout.contains("3 new trigger events"))
+        #expect(try suite.run("bundle", "add", "Bring the insurance card", "--before", "Dentist").status == 0)
+
+        let upcoming = try JSONDecoder().decode([JSONValue].self, from: Data(try suite.run("bundle", "upcoming", "--within", "30d", "--json").stdout.utf8))
+        let dentist = try #require(upcoming.first { $0["eventName"]?.string == "Dentist" })
+        #expect(dentist["start"]?.string?.hasPrefix(String(expected[0].dropLast(4))) == true, "\(dentist["start"] ?? .null) vs \(expected[0])")
+        #expect(dentist["todos"]?.array.count == 1)
+        let standups = upcoming.filter { $0["eventName"]?.string == "Team standup" }
+        #expect(standups.count == Int(expected[1]), "\(standups.count) standups, Python counts \(expected[1])")
+        #expect(standups.first?["start"]?.string?.hasPrefix(String(expected[2].dropLast(4))) == true)
+        #expect(upcoming.contains { $0["eventName"]?.string == "Go to the market" && $0["isAllDay"] == .bool(true) })
+
+        // The text listing, then a reminder before the dentist (once).
+        let listing = try suite.run("bundle", "upcoming", "--within", "1d")
+        #expect(listing.stdout.contains("Dentist — "))
+        #expect(listing.stdout.contains(": 1 todo\n  "))
+        let remind = try suite.run("bundle", "remind", "--within", "6h", "--stdout")
+        #expect(remind.status == 0, "\(remind.stderr)")
+        #expect(remind.stdout.hasPrefix("before Dentist at "), "\(remind.stdout)")
+        #expect(remind.stdout.contains(": 1 todo\n  "))
+        #expect(remind.stdout.contains("Bring the insurance card"))
+        #expect(!(try suite.run("bundle", "remind", "--within", "6h", "--stdout").stdout.contains("before Dentist")))
+
+        // A broken calendar changes nothing.
+        let before = try suite.run("bundle", "upcoming", "--within", "30d", "--json").stdout
+        try "BEGIN:VCALENDAR\r\nBEGIN:VEVENT\r\nUID:x\r\nSUMMARY:Broken\r\nDTSTART:soon\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".write(toFile: suite.path("bad.ics"), atomically: true, encoding: .utf8)
+        expectFailure(try suite.run("bundle", "events", "import", suite.path("bad.ics")), status: 65, "line 5")
+        #expect(try suite.run("bundle", "upcoming", "--within", "30d", "--json").stdout == before)
+        #expect(!(try suite.run("bundle", "events").stdout.contains("Broken")))
+    }
+}
