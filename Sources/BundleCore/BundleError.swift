@@ -23,6 +23,10 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
     case similarEvent(String, existing: String)
     /// An event with that name or alias exists already.
     case duplicateEvent(String)
+    /// No routine of that name.
+    case routineNotFound(String)
+    /// A routine of that name exists already.
+    case duplicateRoutine(String)
     /// Empty or over-long text, a line break in a one-line field, or a control character.
     case invalidText(InvalidText)
     /// An unreadable deadline, or a day that does not exist.
@@ -49,6 +53,8 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
         case .similarEvent(let phrase, let existing):
             return "'\(phrase)' looks like the existing event '\(existing)'"
         case .duplicateEvent(let name): return "a trigger event '\(name)' exists already"
+        case .routineNotFound(let name): return "no routine '\(name)'"
+        case .duplicateRoutine(let name): return "a routine '\(name)' exists already"
         case .invalidText(let invalid): return invalid.description
         case .invalidDeadline(let text):
             return "invalid deadline '\(text)': use YYYY-MM-DD or YYYY-MM-DDTHH:MM with a real date"
@@ -176,4 +182,6 @@ extension FieldName {
     public static let bundleTitle = FieldName(rawValue: "bundle title")
     /// A bundle's icon.
     public static let icon = FieldName(rawValue: "icon")
+    /// A routine's name (one line).
+    public static let routineName = FieldName(rawValue: "routine name")
 }

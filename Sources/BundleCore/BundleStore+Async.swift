@@ -99,6 +99,32 @@ extension BundleStore {
         try await run { [self] () throws(BundleError) -> [Todo] in try takeReminders(within: interval, quiet: quiet, timeZone: timeZone) }
     }
 
+    /// ``saveRoutine(named:fromBundle:)``, off the calling actor.
+    @discardableResult
+    public func saveRoutine(named name: String, fromBundle bundleID: TodoBundle.ID) async throws(BundleError) -> Routine {
+        try await run { [self] () throws(BundleError) -> Routine in try saveRoutine(named: name, fromBundle: bundleID) }
+    }
+
+    /// ``routines()``, off the calling actor.
+    public func routines() async throws(BundleError) -> [Routine] {
+        try await run { [self] () throws(BundleError) -> [Routine] in try routines() }
+    }
+
+    /// ``removeRoutine(named:)``, off the calling actor.
+    @discardableResult
+    public func removeRoutine(named name: String) async throws(BundleError) -> Routine {
+        try await run { [self] () throws(BundleError) -> Routine in try removeRoutine(named: name) }
+    }
+
+    /// ``checkIn(event:direction:routine:title:icon:timeZone:)``, off the calling actor.
+    @discardableResult
+    public func checkIn(event phrase: String, direction: CheckInDirection, routine name: String, title: String? = nil,
+                        icon: String? = nil, timeZone: TimeZone) async throws(BundleError) -> TodoBundle {
+        try await run { [self] () throws(BundleError) -> TodoBundle in
+            try checkIn(event: phrase, direction: direction, routine: name, title: title, icon: icon, timeZone: timeZone)
+        }
+    }
+
     /// ``importCalendarEvents(_:timeZone:)``, off the calling actor.
     @discardableResult
     public func importCalendarEvents(_ data: Data, timeZone: TimeZone) async throws(BundleError) -> CalendarImportSummary {

@@ -29,7 +29,14 @@ extension BundleStore {
         return base + min(max(cycle, 0) * 2 + (status == "in-bundle" ? 1 : 0), span - 2)
     }
 
-    static let syncSchema = SyncSchema(entities: syncedBeforeEventTimes.entities + [
+    static let syncSchema = SyncSchema(entities: syncedBeforeRoutines.entities + [
+        SyncEntity(name: "routine", table: "routine", keyColumn: "key", fields: [
+            SyncField.text("name"), SyncField("icon"), SyncField("items"), SyncField("created", columns: ["created_ms"]),
+        ]),
+    ])
+
+    /// What synced before routines existed: migration v4 installs this much.
+    static let syncedBeforeRoutines = SyncSchema(entities: syncedBeforeEventTimes.entities + [
         SyncEntity(name: "event-time", table: "event_time", keyColumn: "sync_key", fields: [
             SyncField("event", columns: ["event_id"], reference: "event", required: true), SyncField("calendar", columns: ["calendar_uid"]),
             SyncField("start", columns: ["start_ms"]), SyncField("end", columns: ["end_ms"]), SyncField("all-day", columns: ["all_day"]),

@@ -119,6 +119,7 @@ public final class BundleStore: Sendable {
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
         migrator.registerStoreMigration("v4-event-times", migrate: migrateToEventTimes)
+        migrator.registerStoreMigration("v5-routines", migrate: migrateToRoutines)
         return migrator
     }
 

@@ -133,7 +133,7 @@ extension BundleStore {
             CREATE INDEX event_time_event ON event_time(event_id);
             CREATE INDEX event_time_calendar ON event_time(calendar_uid);
             """)
-        try SyncLedger.installTriggers(db, schema: syncSchema)
+        try SyncLedger.installTriggers(db, schema: syncedBeforeRoutines)
     }
 }
 

@@ -18,6 +18,7 @@ extension BundleCommand {
                   suite bundle checkin "go to Eastern branch" --about-to
                   suite bundle checkin "go to Eastern branch" --about-to --pick 1,3 --title "Eastern run" --icon 🏦
                   suite bundle checkin "come back from work" --just-finished --all
+                  suite bundle checkin "go to the gym" --about-to --routine "Gym bag"
                 """)
 
         @OptionGroup var options: CommonOptions
@@ -28,10 +29,13 @@ extension BundleCommand {
         @Flag(help: "Bundle every offered todo.") var all = false
         @Option(help: ArgumentHelp("The bundle's title.", valueName: "title")) var title: String?
         @Option(help: ArgumentHelp("An emoji or short symbol.", valueName: "icon")) var icon: String?
+        @Option(help: ArgumentHelp("Bring a saved routine's todos back as new todos and bundle them ('suite bundle routine').", valueName: "name"))
+        var routine: String?
 
         func validate() throws {
             if aboutTo == justFinished { throw ValidationError("say --about-to or --just-finished") }
             if pick != nil && all { throw ValidationError("give --pick or --all, not both") }
+            if routine != nil && (pick != nil || all) { throw ValidationError("give --routine or --pick/--all, not both") }
         }
 
         struct Offer: Encodable {
@@ -41,6 +45,12 @@ extension BundleCommand {
         }
 
         func run() throws {
+            if let routine {
+                let bundle = try Bundles.open(options).checkIn(event: event, direction: aboutTo ? .aboutTo : .justFinished, routine: routine,
+                                                               title: title, icon: icon, timeZone: Bundles.timeZone)
+                if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
+                return
+            }
             try Self.run(options.plain, event: event, aboutTo: aboutTo, pick: pick, all: all, title: title, icon: icon)
         }
 
@@ -238,6 +248,65 @@ extension BundleCommand {
             if options.json { try Terminal.printJSON(bundle); return }
             let back = bundle.items.filter { $0.outcome == .thrownBack }.count
             print("Abandoned \(bundle.title); \(back) todo\(back == 1 ? "" : "s") back in the pile.")
+        }
+    }
+}
+
+extension BundleCommand {
+    struct RoutineGroup: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "routine",
+            abstract: "Reusable routines: save a bundle's todos, and bring them back at a check-in with --routine.",
+            discussion: """
+                Examples:
+                  suite bundle routine save "Gym bag" --bundle 3
+                  suite bundle routine list
+                  suite bundle checkin "go to the gym" --about-to --routine "Gym bag"
+                """,
+            subcommands: [Save.self, List.self, Remove.self],
+            defaultSubcommand: List.self)
+
+        struct Save: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "save", abstract: "Save a bundle's todos as a routine.",
+                                                            discussion: "Example:\n  suite bundle routine save \"Gym bag\" --bundle 3")
+            @OptionGroup var options: CommonOptions
+            @Argument(help: ArgumentHelp("The routine's name.", valueName: "name")) var name: String
+            @Option(parsing: .unconditional, help: ArgumentHelp("The bundle's number.", valueName: "id"), transform: NumberOption.int(1...Int.max, "--bundle"))
+            var bundle: Int
+
+            func run() throws {
+                let routine = try Bundles.open(options).saveRoutine(named: name, fromBundle: TodoBundle.ID(Int64(bundle)))
+                if options.json { try Terminal.printJSON(routine); return }
+                print("Saved routine '\(routine.name)' with \(routine.items.count) todo\(routine.items.count == 1 ? "" : "s").")
+            }
+        }
+
+        struct List: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "list", abstract: "The routines with their todos.",
+                                                            discussion: "Example:\n  suite bundle routine list --json")
+            @OptionGroup var options: CommonOptions
+
+            func run() throws {
+                let routines = try Bundles.open(options, readOnly: true).routines()
+                if options.json { try Terminal.printJSON(routines); return }
+                if routines.isEmpty { print("No routines yet: 'suite bundle routine save NAME --bundle ID'."); return }
+                for routine in routines {
+                    print("\(routine.icon) \(routine.name): \(routine.items.count) todo\(routine.items.count == 1 ? "" : "s")")
+                    for item in routine.items { print("  - \(item.text)") }
+                }
+            }
+        }
+
+        struct Remove: ParsableCommand {
+            static let configuration = CommandConfiguration(commandName: "remove", abstract: "Remove a routine (bundles made from it stay).",
+                                                            discussion: "Example:\n  suite bundle routine remove \"Gym bag\"")
+            @OptionGroup var options: TextOptions
+            @Argument(help: ArgumentHelp("The routine's name.", valueName: "name")) var name: String
+
+            func run() throws {
+                let routine = try Bundles.open(options).removeRoutine(named: name)
+                print("Removed routine '\(routine.name)'.")
+            }
         }
     }
 }

@@ -20,7 +20,7 @@ struct BundleCommand: ParsableCommand {
         subcommands: [
             Add.self, Todos.self, Edit.self, Move.self, Drop.self, Reopen.self, Remove.self, Events.self, CheckIn.self,
             Current.self, Show.self, Done.self, ThrowBack.self, Pull.self, Rename.self,
-            Icon.self, Complete.self, Abandon.self, ReviewBundles.self, Due.self, Upcoming.self, Remind.self,
+            Icon.self, Complete.self, Abandon.self, ReviewBundles.self, Due.self, Upcoming.self, Remind.self, RoutineGroup.self,
             Export.self, Import.self,
         ]
     )

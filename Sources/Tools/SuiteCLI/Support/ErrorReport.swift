@@ -165,7 +165,7 @@ enum ErrorReport {
     static func exitCode(_ error: BundleError) -> Int32 {
         switch error {
         case .todoNotFound, .todoUUIDNotFound, .bundleNotFound, .bundleUUIDNotFound, .eventNotFound, .noOpenBundle, .unknownEvent,
-             .similarEvent, .duplicateEvent, .conflict:
+             .similarEvent, .duplicateEvent, .routineNotFound, .duplicateRoutine, .conflict:
             return ExitStatus.failure
         case .invalidText, .invalidDeadline, .malformedImport:
             return ExitStatus.dataError
