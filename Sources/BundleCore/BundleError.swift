@@ -25,6 +25,11 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
     case duplicateEvent(String)
     /// No routine of that name.
     case routineNotFound(String)
+    /// No attachment with that id.
+    case attachmentNotFound(TodoAttachment.ID)
+    /// A link that is not one, or a file that cannot be attached (missing, not a regular file,
+    /// too large, unreadable): the text says which.
+    case invalidAttachment(String)
     /// A routine of that name exists already.
     case duplicateRoutine(String)
     /// Empty or over-long text, a line break in a one-line field, or a control character.
@@ -54,6 +59,8 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
             return "'\(phrase)' looks like the existing event '\(existing)'"
         case .duplicateEvent(let name): return "a trigger event '\(name)' exists already"
         case .routineNotFound(let name): return "no routine '\(name)'"
+        case .attachmentNotFound(let id): return "no attachment #\(id)"
+        case .invalidAttachment(let reason): return reason
         case .duplicateRoutine(let name): return "a routine '\(name)' exists already"
         case .invalidText(let invalid): return invalid.description
         case .invalidDeadline(let text):

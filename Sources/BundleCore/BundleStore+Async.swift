@@ -99,6 +99,29 @@ extension BundleStore {
         try await run { [self] () throws(BundleError) -> [Todo] in try takeReminders(within: interval, quiet: quiet, timeZone: timeZone) }
     }
 
+    /// ``addLink(_:to:)``, off the calling actor.
+    @discardableResult
+    public func addLink(_ text: String, to todoID: Todo.ID) async throws(BundleError) -> TodoAttachment {
+        try await run { [self] () throws(BundleError) -> TodoAttachment in try addLink(text, to: todoID) }
+    }
+
+    /// ``attachFile(at:to:)``, off the calling actor.
+    @discardableResult
+    public func attachFile(at url: URL, to todoID: Todo.ID) async throws(BundleError) -> TodoAttachment {
+        try await run { [self] () throws(BundleError) -> TodoAttachment in try attachFile(at: url, to: todoID) }
+    }
+
+    /// ``attachments(of:)``, off the calling actor.
+    public func attachments(of todoID: Todo.ID) async throws(BundleError) -> [TodoAttachment] {
+        try await run { [self] () throws(BundleError) -> [TodoAttachment] in try attachments(of: todoID) }
+    }
+
+    /// ``removeAttachment(_:)``, off the calling actor.
+    @discardableResult
+    public func removeAttachment(_ id: TodoAttachment.ID) async throws(BundleError) -> TodoAttachment {
+        try await run { [self] () throws(BundleError) -> TodoAttachment in try removeAttachment(id) }
+    }
+
     /// ``saveRoutine(named:fromBundle:)``, off the calling actor.
     @discardableResult
     public func saveRoutine(named name: String, fromBundle bundleID: TodoBundle.ID) async throws(BundleError) -> Routine {

@@ -48,12 +48,13 @@ extension BundleStore {
         for row in try Row.fetchAll(db, sql: "SELECT id, uuid FROM bundle") {
             bundleUUIDs[row["id"]] = UUID(uuidString: row["uuid"])
         }
+        let attachments = try attachmentURIs(db)
         let todos = try fetchTodos(db, "ORDER BY t.id", []).map { todo in
             InterchangeTodo(
                 uuid: todo.uuid, text: todo.text, eventName: todo.eventName, preposition: todo.preposition,
                 deadline: todo.deadline, status: todo.status, bundleUUID: todo.bundleID.flatMap { bundleUUIDs[$0] },
                 notes: todo.notes, createdAt: todo.createdAt, modifiedAt: todo.modifiedAt, completedAt: todo.completedAt,
-                foreignFields: todo.foreignFields)
+                foreignFields: todo.foreignFields, attachments: attachments[todo.id.rawValue] ?? [])
         }
         let events = try loadEvents(db, includeArchived: true).map {
             InterchangeEvent(name: $0.name, aliases: $0.aliases, archived: $0.isArchived, createdAt: $0.createdAt)

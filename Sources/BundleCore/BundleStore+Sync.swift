@@ -29,7 +29,15 @@ extension BundleStore {
         return base + min(max(cycle, 0) * 2 + (status == "in-bundle" ? 1 : 0), span - 2)
     }
 
-    static let syncSchema = SyncSchema(entities: syncedBeforeRoutines.entities + [
+    static let syncSchema = SyncSchema(entities: syncedBeforeAttachments.entities + [
+        SyncEntity(name: "todo-link", table: "todo_attachment", keyColumn: "sync_key", fields: [
+            SyncField("todo", columns: ["todo_id"], reference: "todo", required: true), SyncField("kind"), SyncField("link"),
+            SyncField("created", columns: ["created_ms"]),
+        ]),
+    ])
+
+    /// What synced before attachments existed: migration v5 installs this much.
+    static let syncedBeforeAttachments = SyncSchema(entities: syncedBeforeRoutines.entities + [
         SyncEntity(name: "routine", table: "routine", keyColumn: "key", fields: [
             SyncField.text("name"), SyncField("icon"), SyncField("items"), SyncField("created", columns: ["created_ms"]),
         ]),

@@ -120,6 +120,7 @@ public final class BundleStore: Sendable {
         migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
         migrator.registerStoreMigration("v4-event-times", migrate: migrateToEventTimes)
         migrator.registerStoreMigration("v5-routines", migrate: migrateToRoutines)
+        migrator.registerStoreMigration("v6-attachments", migrate: migrateToAttachments)
         return migrator
     }
 

@@ -42,6 +42,9 @@ enum ICalendarFormat {
             }
             lines.append("X-BUNDLE-PREPOSITION:\(todo.preposition.rawValue)")
             if let bundle = todo.bundleUUID { lines.append("RELATED-TO;RELTYPE=PARENT:\(bundle.uuidString.lowercased())") }
+            // Links and file copies as ATTACH (a URI value; the store checked it holds no
+            // control character or space).
+            for uri in todo.attachments { lines.append("ATTACH:\(uri)") }
             lines.append("END:VTODO")
         }
         lines.append("END:VCALENDAR")

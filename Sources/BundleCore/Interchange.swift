@@ -77,6 +77,8 @@ struct InterchangeTodo: Sendable, Hashable {
     var modifiedAt: Date
     var completedAt: Date?
     var foreignFields: [String: JSONValue]
+    /// Links and file copies (as `file:` URLs) on the todo, for the formats that carry them.
+    var attachments: [String] = []
 }
 
 /// A bundle as Suite's own JSON carries it.

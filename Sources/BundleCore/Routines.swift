@@ -126,6 +126,6 @@ extension BundleStore {
                 created_ms INTEGER NOT NULL
             );
             """)
-        try SyncLedger.installTriggers(db, schema: syncSchema)
+        try SyncLedger.installTriggers(db, schema: syncedBeforeAttachments)
     }
 }

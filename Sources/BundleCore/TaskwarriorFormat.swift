@@ -44,11 +44,15 @@ enum TaskwarriorFormat {
             if let event = todo.eventName { object["bundle_event"] = .string(event) }
             object["bundle_prep"] = .string(todo.preposition.rawValue)
             if let bundle = todo.bundleUUID { object["bundle_id"] = .string(bundle.uuidString.lowercased()) }
+            // Notes, then each link or file copy, as annotations (Taskwarrior's place for both).
+            var annotations: [JSONValue] = []
             if !todo.notes.isEmpty {
-                object["annotations"] = .array([.object([
-                    "entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(todo.notes),
-                ])])
+                annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(todo.notes)]))
             }
+            for uri in todo.attachments {
+                annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(uri)]))
+            }
+            if !annotations.isEmpty { object["annotations"] = .array(annotations) }
             return .object(object)
         }
         let encoder = JSONEncoder()

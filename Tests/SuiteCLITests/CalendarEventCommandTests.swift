@@ -101,3 +101,45 @@ import Testing
         #expect(!(try suite.run("bundle", "events").stdout.contains("Broken")))
     }
 }
+
+/// `bundle add --link --attach` through the binary: checked before anything is written, shown,
+/// and exported as VTODO ATTACH that Python's icalendar reads.
+@Suite struct AttachmentCommandTests {
+    @Test func addWithLinksAndFilesShowsAndExportsThem() throws {
+        let suite = try Suite()
+        let pdf = suite.path("lease.pdf")
+        try Data("%PDF-1.4 lease".utf8).write(to: URL(fileURLWithPath: pdf))
+        // A bad link or a missing file: refused, no todo written.
+        expectFailure(try suite.run("bundle", "add", "Sign the lease", "--link", "javascript:alert(1)"), status: 65, "is not a link")
+        expectFailure(try suite.run("bundle", "add", "Sign the lease", "--attach", suite.path("missing.pdf")), status: 66, "no such file")
+        #expect(try suite.run("bundle", "list").stdout.hasPrefix("No todos"))
+        let added = try suite.run("bundle", "add", "Sign the lease", "--before", "go to the agency",
+                                  "--link", "https://example.org/lease", "--attach", pdf)
+        #expect(added.status == 0, "\(added.stderr)")
+        #expect(added.stdout.contains("With 1 link and 1 file ('suite bundle attachments 1')."))
+        let listing = try suite.run("bundle", "attachments", "1")
+        #expect(listing.stdout.contains("#1  link https://example.org/lease"))
+        #expect(listing.stdout.contains("#2  file lease.pdf ("))
+        let fileLine = try #require(listing.stdout.split(separator: "\n").last)
+        let stored = String(try #require(fileLine.range(of: " at ").map { fileLine[$0.upperBound...] }))
+        #expect(FileManager.default.fileExists(atPath: stored), "\(stored)")
+        #expect(stored.hasPrefix(suite.storeFolder.appendingPathComponent("attachments").path))
+        let file = suite.path("todos.ics")
+        #expect(try suite.run("bundle", "export", "--format", "ics", "-o", file).status == 0)
+        if let python = icalendarPython {
+            let process = Process()
+            process.executableURL = URL(fileURLWithPath: python)
+            process.arguments = ["-c", "import sys, icalendar\nfor t in icalendar.Calendar.from_ical(open(sys.argv[1], 'rb').read()).walk('VTODO'):\n    a = t.get('ATTACH')\n    print('\\n'.join(str(x) for x in (a if isinstance(a, list) else [a])))", file]
+            let pipe = Pipe()
+            process.standardOutput = pipe
+            try process.run()
+            let output = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+            process.waitUntilExit()
+            #expect(output.hasPrefix("https://example.org/lease\nfile:///"), "\(output)")
+        } else {
+            #expect(!inCI, "CI must provide Python's icalendar (.ci/run installs it)")
+        }
+        #expect(try suite.run("bundle", "detach", "2").status == 0)
+        #expect(!FileManager.default.fileExists(atPath: stored))
+    }
+}

@@ -93,6 +93,8 @@ import Testing
         ["bundle", "checkin", "go to the bank", "--about-to", "--all"],
         ["bundle", "routine", "save", "Bank run", "--bundle", "1"],
         ["bundle", "routine", "list"],
+        ["bundle", "attach", "1", "--link", "https://example.org/agreement"],
+        ["bundle", "attachments", "1"],
         ["bundle", "checkin", "go to the bank", "--about-to", "--routine", "Bank run"],
         ["bundle", "events", "import", "FILE:bundles/events.ics"],
         ["bundle", "import", "FILE:fuzz/todo.txt"],

@@ -21,6 +21,7 @@ struct BundleCommand: ParsableCommand {
             Add.self, Todos.self, Edit.self, Move.self, Drop.self, Reopen.self, Remove.self, Events.self, CheckIn.self,
             Current.self, Show.self, Done.self, ThrowBack.self, Pull.self, Rename.self,
             Icon.self, Complete.self, Abandon.self, ReviewBundles.self, Due.self, Upcoming.self, Remind.self, RoutineGroup.self,
+            Attach.self, Attachments.self, Detach.self,
             Export.self, Import.self,
         ]
     )

@@ -14,6 +14,7 @@ extension BundleCommand {
                   suite bundle add "Get the agreement signed" --before "go to Eastern branch" --deadline 2026-12-01
                   suite bundle add "Water the plant" --after "come back from work"
                   suite bundle add "Renew passport"
+                  suite bundle add "Sign the lease" --before "go to the agency" --link https://example.org/lease --attach lease.pdf
                 """)
 
         @OptionGroup var options: CommonOptions
@@ -21,9 +22,20 @@ extension BundleCommand {
         @OptionGroup var trigger: TriggerOptions
         @Option(parsing: .unconditional, help: ArgumentHelp("A day (YYYY-MM-DD) or a time (YYYY-MM-DDTHH:MM).", valueName: "when")) var deadline: String?
         @Option(help: ArgumentHelp("Notes.", valueName: "text")) var notes: String?
+        @Option(help: ArgumentHelp("A link (http, https, mailto, ftp or file URL; repeat for more).", valueName: "url")) var link: [String] = []
+        @Option(help: ArgumentHelp("A file to attach: copied into the store's folder (up to 20 MiB; repeat for more).", valueName: "file"))
+        var attach: [String] = []
 
         func run() throws {
             let parsedDeadline = try deadline.map { try Deadline.parse($0, timeZone: Bundles.timeZone) }
+            // Links and files are checked before anything is written.
+            let links = try link.map { try BundleStore.validatedLink($0) }
+            let files = try attach.map { path in
+                guard FileManager.default.fileExists(atPath: path) else { throw CLIError.missingFile(path) }
+                let url = URL(fileURLWithPath: path)
+                try BundleStore.checkAttachable(url)
+                return url
+            }
             let store = try Bundles.open(options)
             #if DEBUG
             // The crash harness's negative control: acknowledge before committing, so that a kill
@@ -37,7 +49,13 @@ extension BundleCommand {
             let todo = try store.addTodo(
                 text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
                 deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)
-            if options.json { try Terminal.printJSON(todo) } else { print("Added \(Bundles.line(todo))") }
+            for link in links { try store.addLink(link, to: todo.id) }
+            for file in files { try store.attachFile(at: file, to: todo.id) }
+            if options.json { try Terminal.printJSON(todo); return }
+            print("Added \(Bundles.line(todo))")
+            if !links.isEmpty || !files.isEmpty {
+                print("With \(links.count) link\(links.count == 1 ? "" : "s") and \(files.count) file\(files.count == 1 ? "" : "s") ('suite bundle attachments \(todo.id)').")
+            }
         }
     }
 
@@ -206,6 +224,72 @@ extension BundleCommand.Remind {
                 let body = Bundles.line(todo)
                 send("Due soon", body, printed: body)
             }
+        }
+    }
+}
+
+extension BundleCommand {
+    struct Attach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "attach", abstract: "Add a link or a file to a todo (files are copied into the store's folder, up to 20 MiB).",
+            discussion: "Examples:\n  suite bundle attach 4 --link https://example.org/form\n  suite bundle attach 4 --file form.pdf")
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The todo's number.", valueName: "todo")) var todo: String
+        @Option(help: ArgumentHelp("A link.", valueName: "url")) var link: String?
+        @Option(help: ArgumentHelp("A file.", valueName: "file")) var file: String?
+
+        func validate() throws {
+            if (link == nil) == (file == nil) { throw ValidationError("give --link or --file") }
+        }
+
+        func run() throws {
+            if let file, !FileManager.default.fileExists(atPath: file) { throw CLIError.missingFile(file) }
+            let store = try Bundles.open(options)
+            let id = try Bundles.todo(todo, in: store).id
+            let attachment = try link.map { try store.addLink($0, to: id) } ?? store.attachFile(at: URL(fileURLWithPath: file ?? ""), to: id)
+            if options.json { try Terminal.printJSON(attachment) } else { print("Attached #\(attachment.id.rawValue) to todo #\(id.rawValue): \(Bundles.describe(attachment))") }
+        }
+    }
+
+    struct Attachments: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "attachments", abstract: "A todo's links and files.",
+            discussion: "Example:\n  suite bundle attachments 4 --json")
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The todo's number.", valueName: "todo")) var todo: String
+
+        func run() throws {
+            let store = try Bundles.open(options, readOnly: true)
+            let attachments = try store.attachments(of: try Bundles.todo(todo, in: store).id)
+            if options.json { try Terminal.printJSON(attachments); return }
+            if attachments.isEmpty { print("No links or files on todo #\(todo): 'suite bundle attach \(todo) --link URL'."); return }
+            for attachment in attachments { print("#\(attachment.id.rawValue)  \(Bundles.describe(attachment))") }
+        }
+    }
+
+    struct Detach: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "detach", abstract: "Remove a link or file from its todo (the store's copy of a file goes too).",
+            discussion: "Example:\n  suite bundle detach 7")
+        @OptionGroup var options: TextOptions
+        @Argument(help: ArgumentHelp("The attachment's number ('suite bundle attachments TODO').", valueName: "attachment")) var attachment: String
+
+        func run() throws {
+            guard let number = Int64(attachment), number > 0 else { throw CLIError.usage("'\(VisibleText.visible(attachment, oneLine: true))' is not an attachment number") }
+            let removed = try Bundles.open(options).removeAttachment(TodoAttachment.ID(number))
+            print("Removed #\(number) from todo #\(removed.todoID.rawValue).")
+        }
+    }
+}
+
+extension Bundles {
+    /// "link https://…" or "file lease.pdf (12 KB) at /…/attachments/…".
+    static func describe(_ attachment: TodoAttachment) -> String {
+        switch attachment.kind {
+        case .link: return "link \(attachment.link ?? "")"
+        case .file:
+            let size = ByteCountFormatter.string(fromByteCount: Int64(attachment.size ?? 0), countStyle: .file)
+            return "file \(attachment.fileName ?? "") (\(size)) at \(attachment.storedPath ?? "")"
         }
     }
 }

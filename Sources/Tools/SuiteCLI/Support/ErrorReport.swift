@@ -165,9 +165,9 @@ enum ErrorReport {
     static func exitCode(_ error: BundleError) -> Int32 {
         switch error {
         case .todoNotFound, .todoUUIDNotFound, .bundleNotFound, .bundleUUIDNotFound, .eventNotFound, .noOpenBundle, .unknownEvent,
-             .similarEvent, .duplicateEvent, .routineNotFound, .duplicateRoutine, .conflict:
+             .similarEvent, .duplicateEvent, .routineNotFound, .duplicateRoutine, .attachmentNotFound, .conflict:
             return ExitStatus.failure
-        case .invalidText, .invalidDeadline, .malformedImport:
+        case .invalidText, .invalidDeadline, .malformedImport, .invalidAttachment:
             return ExitStatus.dataError
         case .store(let error):
             return exitCode(error)

@@ -1,0 +1,79 @@
+import Foundation
+import SuiteStorage
+import SuiteTestSupport
+import Testing
+@testable import BundleCore
+
+/// Links and files on todos (seed 003: "adding more than just words").
+@Suite struct AttachmentTests {
+    func folder() throws -> URL {
+        let url = FileManager.default.temporaryDirectory.appendingPathComponent("suite-attach-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: url, withIntermediateDirectories: true)
+        return url
+    }
+
+    func mode(_ path: String) -> Int {
+        ((try? FileManager.default.attributesOfItem(atPath: path))?[.posixPermissions] as? NSNumber)?.intValue ?? -1
+    }
+
+    @Test func linksAndFilesAreCheckedCopiedPrivatelyAndExported() throws {
+        let dir = try folder()
+        let store = try BundleStore(url: dir.appendingPathComponent("store/bundle.sqlite"))
+        let todo = try store.addTodo("Sign the lease", event: "go to the agency", preposition: .before, allowNewEvent: true)
+        let link = try store.addLink("https://example.org/lease?id=7", to: todo.id)
+        #expect(link.kind == .link && link.uri == "https://example.org/lease?id=7")
+        for bad in ["not a link", "javascript:alert(1)", "https://exa mple.org", "https://example.org/\u{1B}[2J", "http://", ""] {
+            #expect(throws: BundleError.self, "\(bad)") { try store.addLink(bad, to: todo.id) }
+        }
+        let source = dir.appendingPathComponent("lease copy.pdf")
+        try Data("%PDF-1.4 a lease".utf8).write(to: source)
+        let file = try store.attachFile(at: source, to: todo.id)
+        let stored = try #require(file.storedPath)
+        #expect(file.fileName == "lease copy.pdf" && file.size == 16)
+        #expect(stored.hasPrefix(dir.appendingPathComponent("store/attachments/").path))
+        #expect(mode(stored) & 0o777 == 0o600)
+        #expect(mode(dir.appendingPathComponent("store/attachments").path) & 0o777 == 0o700)
+        #expect(try Data(contentsOf: URL(fileURLWithPath: stored)) == Data("%PDF-1.4 a lease".utf8))
+        #expect(try store.attachments(of: todo.id).map(\.kind) == [.link, .file])
+
+        // Too large, a folder, a missing file, or no such todo: refused, nothing copied.
+        let big = dir.appendingPathComponent("big.bin")
+        #expect(FileManager.default.createFile(atPath: big.path, contents: nil))
+        let handle = try FileHandle(forWritingTo: big)
+        try handle.truncate(atOffset: UInt64(BundleStore.maximumAttachmentBytes + 1))
+        try handle.close()
+        #expect(throws: BundleError.self) { try store.attachFile(at: big, to: todo.id) }
+        #expect(throws: BundleError.self) { try store.attachFile(at: dir, to: todo.id) }
+        #expect(throws: BundleError.self) { try store.attachFile(at: dir.appendingPathComponent("missing.pdf"), to: todo.id) }
+        #expect(throws: BundleError.todoNotFound(999)) { try store.attachFile(at: source, to: 999) }
+        #expect(try FileManager.default.contentsOfDirectory(atPath: dir.appendingPathComponent("store/attachments").path).count == 1)
+
+        // Exports carry them: VTODO ATTACH, Taskwarrior annotations.
+        let ics = String(decoding: try store.export(.ics, timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
+        #expect(ics.contains("ATTACH:https://example.org/lease?id=7\r\n"))
+        #expect(ics.contains("ATTACH:file://"))
+        let task = String(decoding: try store.export(.taskwarrior, timeZone: TimeZone(identifier: "UTC")!), as: UTF8.self)
+        #expect(task.contains("\"description\" : \"https://example.org/lease?id=7\""))
+
+        // Removing the file removes the copy.
+        try store.removeAttachment(file.id)
+        #expect(!FileManager.default.fileExists(atPath: stored))
+        #expect(throws: BundleError.attachmentNotFound(file.id)) { try store.removeAttachment(file.id) }
+    }
+
+    @Test func linksSyncButFileCopiesStayOnTheirDevice() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try BundleStore.inMemory(), phone = try BundleStore.inMemory()
+        try laptop.syncStore.syncEnable()
+        try phone.syncStore.syncEnable()
+        let todo = try await laptop.addTodo("Sign the lease", event: "go to the agency", preposition: .before, allowNewEvent: true)
+        try await laptop.addLink("https://example.org/lease", to: todo.id)
+        let source = try folder().appendingPathComponent("lease.pdf")
+        try Data("lease".utf8).write(to: source)
+        let file = try await laptop.attachFile(at: source, to: todo.id)
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "bundle", transport: server).run() }
+        let there = try #require(try await phone.todos().first)
+        #expect(try await phone.attachments(of: there.id).map(\.uri) == ["https://example.org/lease"])
+        try await laptop.removeAttachment(file.id)
+    }
+}
