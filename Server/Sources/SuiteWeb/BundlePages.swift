@@ -61,12 +61,25 @@ struct BundlePages {
         try await store.events().map { ["name": $0.name] }
     }
 
+    /// "Tue 25 Nov 15:00" (or "Tue 25 Nov, all day") in the web app's time zone.
+    static func when(_ occurrence: EventOccurrence) -> String {
+        let formatter = DateFormatter()
+        formatter.locale = Locale(identifier: "en_GB")
+        formatter.dateFormat = occurrence.isAllDay ? "EEE d MMM" : "EEE d MMM HH:mm"
+        return formatter.string(from: occurrence.start) + (occurrence.isAllDay ? ", all day" : "")
+    }
+
     // MARK: - The pile
 
     func home(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = [
             "todos": try await store.todos().map(row),
             "open": try await store.openBundles().map { ["id": $0.id.rawValue, "title": $0.title, "icon": $0.icon, "event": $0.eventName] },
+            // Calendar events of the coming week with their todos (seed 003: events from the calendar).
+            "coming": try await store.upcoming(within: 7 * 86_400).map { occurrence -> [String: Any] in
+                ["event": occurrence.eventName, "when": Self.when(occurrence), "count": occurrence.todos.count,
+                 "todos": occurrence.todos.map(row)]
+            },
             "events": try await events(),
             "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadlineField": fields["deadline"] ?? "",
             "prepositions": Preposition.allCases.map { preposition -> [String: Any] in

@@ -109,7 +109,7 @@ struct PlacePages {
     func addForm(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = [
             "name": fields["name"] ?? "", "at": fields["at"] ?? "", "address": fields["address"] ?? "",
-            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (fields["type"] ?? "cafe")] },
+            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (fields["type"] ?? "")] },
         ]
         if fields.isEmpty, let location = try await store.location() { values["at"] = location.coordinate.description }
         if let error { values["error"] = error }
@@ -119,14 +119,21 @@ struct PlacePages {
     func add(_ form: WebForm) async throws -> Response {
         let fields = ["name", "at", "address", "type"].reduce(into: [String: String]()) { $0[$1] = form.first($1)?.trimmingCharacters(in: .whitespaces) ?? "" }
         do {
-            // Coordinates when given; otherwise the address, looked up on OpenStreetMap.
+            // Coordinates when given; otherwise the address, looked up on OpenStreetMap with the
+            // place's name, kind, hours, phone and website (what the form gives wins).
             let address = fields["address", default: ""]
-            let coordinate = fields["at", default: ""].isEmpty && !address.isEmpty
-                ? try await WebProviders.geocoder().geocode(address).coordinate
-                : try Coordinate.parse(fields["at", default: ""])
-            let place = try await store.add(PlaceRecord(
-                name: fields["name", default: ""], type: BusinessType(rawValue: fields["type", default: ""]) ?? .other,
-                coordinate: coordinate, address: address.isEmpty ? nil : address, origin: .user))
+            let name = fields["name", default: ""]
+            var record: PlaceRecord
+            if fields["at", default: ""].isEmpty && !address.isEmpty {
+                record = try await WebProviders.geocoder().lookUp(address: address, name: name.isEmpty ? nil : name)
+                record.origin = .user
+                record.providerID = nil
+                if let type = BusinessType(rawValue: fields["type", default: ""]) { record.type = type }
+            } else {
+                record = PlaceRecord(name: name, type: BusinessType(rawValue: fields["type", default: ""]) ?? .other,
+                                     coordinate: try Coordinate.parse(fields["at", default: ""]), address: address.isEmpty ? nil : address, origin: .user)
+            }
+            let place = try await store.add(record)
             return WebPage.redirect("/places/place/\(place.id.rawValue)")
         } catch {
             return try await addForm(fields: fields, error: String(describing: error), status: .unprocessableContent)

@@ -25,6 +25,8 @@ struct QuotePages {
         router.get("/quotes/history") { _, _ in try await history() }
         router.get("/quotes/schedule") { request, _ in try await schedule(saved: WebForm.query(request).first("saved") != nil) }
         router.post("/quotes/schedule") { _, context in try await setSchedule(context.form) }
+        router.post("/quotes/nottodo") { _, context in try await addNotToDo(context.form) }
+        router.post("/quotes/nottodo/{id}/remove") { _, context in try await removeNotToDo(context) }
     }
 
     private func menu(_ current: String) -> [WebPage.MenuItem] {
@@ -209,8 +211,12 @@ struct QuotePages {
             "quiet": current?.quietHours.map(\.description).joined(separator: ",") ?? "",
             "tz": current?.timeZoneIdentifier ?? TimeZone.current.identifier, "category": current?.category ?? "",
             "missed": current?.missedSlots.rawValue ?? "latest",
+            "tailored": current?.tailored == true ? "1" : "", "reminders": current?.reminders == true ? "1" : "",
         ]
         var shown: [String: Any] = values
+        shown["tailoredChecked"] = values["tailored"] == "1"
+        shown["remindersChecked"] = values["reminders"] == "1"
+        shown["nottodos"] = try await store.notToDos(user: user).map { ["id": $0.id.rawValue, "text": $0.text, "category": $0.category ?? ""] as [String: Any] }
         shown["hasSchedule"] = current != nil
         shown["saved"] = saved
         shown["missedOptions"] = Schedule.MissedSlots.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == values["missed"]] }
@@ -227,7 +233,7 @@ struct QuotePages {
             try await store.setSchedule(nil, user: user)
             return WebPage.redirect("/quotes/schedule?saved=1")
         }
-        let fields = ["times", "weekdays", "quiet", "tz", "category", "missed"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
+        let fields = ["times", "weekdays", "quiet", "tz", "category", "missed", "tailored", "reminders"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
         do {
             let quiet = try fields["quiet", default: ""].split(separator: ",").map { range throws(QuoteError) in
                 try TimeRange.parse(range.trimmingCharacters(in: .whitespaces))
@@ -235,10 +241,34 @@ struct QuotePages {
             let schedule = try Schedule(
                 times: try Schedule.parseTimes(fields["times", default: ""]), weekdays: try Schedule.parseWeekdays(fields["weekdays", default: ""]),
                 quietHours: quiet, timeZoneIdentifier: fields["tz", default: ""],
-                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: Schedule.MissedSlots(rawValue: fields["missed", default: ""]) ?? .latest)
+                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: Schedule.MissedSlots(rawValue: fields["missed", default: ""]) ?? .latest,
+                tailored: fields["tailored"] == "1", reminders: fields["reminders"] == "1")
             try await store.setSchedule(schedule, user: user)
         } catch {
             return try await schedule(fields: fields, error: error.description, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/quotes/schedule?saved=1")
+    }
+
+    /// The not-to-do list (seed 002's NotToDo): added from the settings page, each with a category
+    /// or none; a bad entry is refused beside the form.
+    func addNotToDo(_ form: WebForm) async throws -> Response {
+        let text = form.first("nottodo") ?? ""
+        let category = form.first("nottodoCategory").flatMap { $0.isEmpty ? nil : $0 }
+        do {
+            try await store.addNotToDo(text, category: category, user: user)
+        } catch {
+            return try await schedule(error: error.description, status: .unprocessableContent)
+        }
+        return WebPage.redirect("/quotes/schedule?saved=1")
+    }
+
+    func removeNotToDo(_ context: WebContext) async throws -> Response {
+        guard let raw = context.parameters.get("id"), let number = Int64(raw), number > 0 else { throw HTTPError(.notFound, message: "no such not-to-do") }
+        do {
+            try await store.removeNotToDo(NotToDo.ID(number), user: user)
+        } catch {
+            throw HTTPError(.notFound, message: error.description)
         }
         return WebPage.redirect("/quotes/schedule?saved=1")
     }

@@ -271,10 +271,24 @@ enum WebTemplates {
         <select id="category" name="category"><option value="">any category</option>{{#categories}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/categories}}</select>
         <label for="missed">Slots missed while the machine was off</label>
         <select id="missed" name="missed">{{#missedOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/missedOptions}}</select>
+        <label><input type="checkbox" id="tailored" name="tailored" value="1"{{#tailoredChecked}} checked{{/tailoredChecked}}> Tailored to my favourites and notes</label>
+        <label><input type="checkbox" id="reminders" name="reminders" value="1"{{#remindersChecked}} checked{{/remindersChecked}}> With a reminder from my not-to-do list</label>
         <button type="submit">Save</button>
         {{#hasSchedule}}<button type="submit" name="clear" value="1">Remove the schedule</button>{{/hasSchedule}}
         </form>
         {{^empty(next)}}<h2>Next deliveries</h2><ul>{{#next}}<li>{{when}}</li>{{/next}}</ul>{{/empty(next)}}
+        <h2>Not to do</h2>
+        {{#empty(nottodos)}}<p>Nothing on the list yet.</p>{{/empty(nottodos)}}
+        <ul id="nottodos">{{#nottodos}}<li>{{text}}{{#category}} <small>[{{category}}]</small>{{/category}}
+        <form method="post" action="/quotes/nottodo/{{id}}/remove" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Remove</button></form></li>{{/nottodos}}</ul>
+        <form method="post" action="/quotes/nottodo">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="nottodo">Something to avoid</label>
+        <input type="text" id="nottodo" name="nottodo" required>
+        <label for="nottodoCategory">With quotes of</label>
+        <select id="nottodoCategory" name="nottodoCategory"><option value="">any category</option>{{#categories}}<option value="{{name}}">{{name}}</option>{{/categories}}</select>
+        <button type="submit">Add to the list</button>
+        </form>
         """
 
     /// One todo's line (a partial).
@@ -285,6 +299,7 @@ enum WebTemplates {
     static let bundleHome = """
         <h1>Bundles</h1>
         {{^empty(open)}}<h2>Open bundles</h2><ul>{{#open}}<li><a href="/bundle/bundles/{{id}}">{{icon}} {{title}}</a> ({{event}})</li>{{/open}}</ul>{{/empty(open)}}
+        {{^empty(coming)}}<h2>Coming up</h2><ul id="coming">{{#coming}}<li>{{event}} — {{when}}: {{count}} todo(s){{^empty(todos)}}<ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>{{/empty(todos)}}</li>{{/coming}}</ul>{{/empty(coming)}}
         <h2>Add a todo</h2>
         {{#error}}<p class="error" id="todo-error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/bundle/todos">
@@ -304,7 +319,7 @@ enum WebTemplates {
         </form>
         <h2>Waiting ({{count(todos)}})</h2>
         {{#empty(todos)}}<p>Nothing waiting.</p>{{/empty(todos)}}
-        <ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
+        <ul id="waiting">{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
         """
 
     static let bundleCheckIn = """
@@ -421,14 +436,14 @@ enum WebTemplates {
         <form method="post" action="/places/add">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="name">Name</label>
-        <input type="text" id="name" name="name" value="{{name}}" maxlength="200" required>
+        <input type="text" id="name" name="name" value="{{name}}" maxlength="200" aria-describedby="where-hint">
         <label for="at">Where (latitude,longitude)</label>
         <input type="text" id="at" name="at" value="{{at}}" aria-describedby="where-hint">
-        <label for="address">…or its address (looked up on OpenStreetMap)</label>
+        <label for="address">…or its address (looked up on OpenStreetMap with its name, kind, hours, phone and website)</label>
         <input type="text" id="address" name="address" value="{{address}}" aria-describedby="where-hint">
-        <p id="where-hint"><small>Coordinates win when both are given.</small></p>
+        <p id="where-hint"><small>Coordinates win when both are given; with an address, an empty name or kind is the one found.</small></p>
         <label for="type">Kind</label>
-        <select id="type" name="type">{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
+        <select id="type" name="type"><option value="">as found (other)</option>{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
         <button type="submit">Add</button>
         </form>
         """
