@@ -16,18 +16,21 @@ enum InputFile {
     ///
     /// - Throws: as ``read(_:limit:)`` for a path that does not exist, cannot be opened or is a folder.
     static func isRegularFile(_ path: String) throws -> Bool {
+        func missing(_ code: Int32) -> CLIError {
+            if code == ENOENT || code == ENOTDIR { return CLIError.missingFile(path) }
+            return CLIError.missingFile(path + " (cannot be read: \(String(cString: strerror(code))))")
+        }
+        // Looked at without opening it: opening a FIFO, even for a moment, lets its writer write
+        // and go, and what it wrote is lost when that moment's reader closes.
+        var info = stat()
+        guard stat(path, &info) == 0 else { throw missing(errno) }
+        if (info.st_mode & S_IFMT) == S_IFDIR { throw CLIError.badInput("\(path) is a folder, not a file") }
+        guard (info.st_mode & S_IFMT) == S_IFREG else { return false }
         var fd: Int32
         repeat { fd = open(path, O_RDONLY | O_CLOEXEC | O_NOCTTY | O_NONBLOCK) } while fd < 0 && errno == EINTR
-        guard fd >= 0 else {
-            let code = errno
-            if code == ENOENT || code == ENOTDIR { throw CLIError.missingFile(path) }
-            throw CLIError.missingFile(path + " (cannot be read: \(String(cString: strerror(code))))")
-        }
-        defer { close(fd) }
-        var info = stat()
-        guard fstat(fd, &info) == 0 else { return false }
-        if (info.st_mode & S_IFMT) == S_IFDIR { throw CLIError.badInput("\(path) is a folder, not a file") }
-        return (info.st_mode & S_IFMT) == S_IFREG
+        guard fd >= 0 else { throw missing(errno) }
+        close(fd)
+        return true
     }
 
     /// The first `count` bytes of `path` (fewer when it is shorter), to tell its format.
