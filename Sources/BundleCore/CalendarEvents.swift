@@ -53,6 +53,14 @@ extension BundleStore {
         return try write { db in
             var created = 0
             for event in plan.events {
+                // Times no longer in the calendar (all of a cancelled event's) are taken away.
+                let keys = event.times.map { event.uid + "|" + String(Millis($0.start).value) }
+                let kept = Set(keys)
+                for key in try String.fetchAll(db, sql: "SELECT sync_key FROM event_time WHERE calendar_uid = ?", arguments: [event.uid])
+                where !kept.contains(key) {
+                    try db.execute(sql: "DELETE FROM event_time WHERE sync_key = ?", arguments: [key])
+                }
+                if event.cancelled { continue }
                 let trigger: TriggerEvent
                 if let id = try Self.findEvent(event.name, db: db) {
                     trigger = try Self.loadEvent(id, db: db)
@@ -60,15 +68,17 @@ extension BundleStore {
                     trigger = try Self.insertEvent(event.name, db: db, stamp: stamp)
                     created += 1
                 }
-                try db.execute(sql: "DELETE FROM event_time WHERE calendar_uid = ?", arguments: [event.uid])
-                for time in event.times {
+                // Times already known keep when they were reminded of: importing again does not
+                // send "before Dentist at 15:00" a second time.
+                for (time, key) in zip(event.times, keys) {
                     try db.execute(sql: """
-                        INSERT OR REPLACE INTO event_time (event_id, calendar_uid, start_ms, end_ms, all_day, sync_key) VALUES (?, ?, ?, ?, ?, ?)
-                        """, arguments: [trigger.id, event.uid, Millis(time.start).value, time.end.map { Millis($0).value }, time.allDay,
-                                         event.uid + "|" + String(Millis(time.start).value)])
+                        INSERT INTO event_time (event_id, calendar_uid, start_ms, end_ms, all_day, sync_key) VALUES (?, ?, ?, ?, ?, ?)
+                        ON CONFLICT(sync_key) DO UPDATE SET event_id = excluded.event_id, end_ms = excluded.end_ms, all_day = excluded.all_day
+                        WHERE event_id IS NOT excluded.event_id OR end_ms IS NOT excluded.end_ms OR all_day IS NOT excluded.all_day
+                        """, arguments: [trigger.id, event.uid, Millis(time.start).value, time.end.map { Millis($0).value }, time.allDay, key])
                 }
             }
-            return CalendarImportSummary(events: plan.events.count, times: plan.events.reduce(0) { $0 + $1.times.count },
+            return CalendarImportSummary(events: plan.events.filter { !$0.cancelled }.count, times: plan.events.reduce(0) { $0 + $1.times.count },
                                          eventsCreated: created, notes: plan.notes)
         }
     }
@@ -149,10 +159,17 @@ enum CalendarEvents {
         var uid: String
         var name: String
         var times: [Time]
+        /// Cancelled in the calendar: its times are taken away.
+        var cancelled = false
     }
 
     /// The most times one repeating event is expanded to (a rule of every minute ends here).
     static let maximumTimes = 1_000
+    /// The most recurrence periods (days, weeks, months or years) one rule is walked through.
+    static let maximumPeriods = 100_000
+    /// The most recurrence periods a whole file is walked through: a file that needs more is
+    /// refused rather than keeping the import busy.
+    static let periodBudget = 400_000
 
     private static func fail(_ line: Int?, _ reason: String) -> BundleError { .malformedImport(format: "iCalendar", line: line, reason: reason) }
 
@@ -225,6 +242,7 @@ enum CalendarEvents {
         }
         let end = now.addingTimeInterval(horizon)
         var events: [Event] = []
+        var budget = periodBudget
         for (uid, properties) in masters {
             func first(_ name: String) -> ICalendarFormat.Property? { properties.first { $0.name == name } }
             guard let summary = first("SUMMARY") else { throw fail(properties.first?.line, "a VEVENT has no SUMMARY (the event's name)") }
@@ -236,6 +254,7 @@ enum CalendarEvents {
             }
             if first("STATUS")?.value.uppercased() == "CANCELLED" {
                 notes.insert("cancelled events left out")
+                events.append(Event(uid: uid, name: name, times: [], cancelled: true))
                 continue
             }
             guard let startProperty = first("DTSTART") else { throw fail(properties.first?.line, "a VEVENT has no DTSTART") }
@@ -245,7 +264,8 @@ enum CalendarEvents {
             if let rule = first("RRULE") {
                 // Times that began up to the event's length (or a day) ago may still be under way.
                 let keepFrom = now.addingTimeInterval(-max(length ?? 0, 86_400))
-                starts = try expand(rule, from: start, keepingFrom: keepFrom, until: end, zone: zone(startProperty, timeZone: timeZone), notes: &notes, name: name)
+                starts = try expand(rule, from: start, keepingFrom: keepFrom, until: end, zone: zone(startProperty, timeZone: timeZone), notes: &notes, name: name,
+                                    budget: &budget)
             }
             var excluded: Set<Date> = []
             for property in properties where property.name == "EXDATE" {
@@ -269,7 +289,20 @@ enum CalendarEvents {
                     times.append(Time(start: occurrence, end: length.map { occurrence.addingTimeInterval($0) }, allDay: start.allDay))
                 }
             }
-            times = times.filter { ($0.end ?? $0.start) >= now && $0.start <= end }
+            // An instance moved here from a time outside the expanded ones (before the window, say).
+            if first("RRULE") != nil {
+                let expanded = Set(starts)
+                for change in moved where !expanded.contains(change.original) && !excluded.contains(change.original) {
+                    guard change.properties.first(where: { $0.name == "STATUS" })?.value.uppercased() != "CANCELLED",
+                          let property = change.properties.first(where: { $0.name == "DTSTART" }) else { continue }
+                    let newStart = try time(property, timeZone: timeZone, notes: &notes)
+                    let newLength = try duration(change.properties, start: newStart, timeZone: timeZone, notes: &notes)
+                    times.append(Time(start: newStart.start, end: newLength.map { newStart.start.addingTimeInterval($0) }, allDay: newStart.allDay))
+                }
+                times.sort { $0.start < $1.start }
+            }
+            var seen: Set<Date> = []
+            times = times.filter { ($0.end ?? $0.start) >= now && $0.start <= end && seen.insert($0.start).inserted }
             events.append(Event(uid: uid, name: name, times: times))
         }
         return (events, notes.sorted())
@@ -341,18 +374,19 @@ enum CalendarEvents {
     }
 
     /// The starts of a repeating event from `keepFrom` up to `until` (at most ``maximumTimes``),
-    /// counted from its first for `COUNT`.
+    /// counted from its first for `COUNT`. Each period walked (a day, week, month or year) takes
+    /// one from `budget`, shared by the whole file.
     static func expand(_ rule: ICalendarFormat.Property, from first: (start: Date, allDay: Bool), keepingFrom keepFrom: Date, until horizon: Date,
-                       zone: TimeZone, notes: inout Set<String>, name: String) throws(BundleError) -> [Date] {
+                       zone: TimeZone, notes: inout Set<String>, name: String, budget: inout Int) throws(BundleError) -> [Date] {
         var parts: [String: String] = [:]
         for part in rule.value.split(separator: ";") {
             let pair = part.split(separator: "=", maxSplits: 1)
-            guard pair.count == 2 else { throw fail(rule.line, "RRULE part '\(part)' is not NAME=VALUE") }
+            guard pair.count == 2 else { throw fail(rule.line, "RRULE part '\(part.prefix(100))' is not NAME=VALUE") }
             parts[pair[0].uppercased()] = pair[1].uppercased()
         }
         let known: Set<String> = ["FREQ", "INTERVAL", "COUNT", "UNTIL", "BYDAY", "BYMONTHDAY", "WKST"]
         if let unknown = parts.keys.sorted().first(where: { !known.contains($0) }) {
-            notes.insert("'\(name)' repeats by \(unknown), which is not expanded: only its first time is kept")
+            notes.insert("'\(name)' repeats by \(unknown.prefix(40)), which is not expanded: only its first time is kept")
             return [first.start]
         }
         guard let frequency = parts["FREQ"], ["DAILY", "WEEKLY", "MONTHLY", "YEARLY"].contains(frequency) else {
@@ -374,16 +408,28 @@ enum CalendarEvents {
             until = min(horizon, end.allDay ? end.start.addingTimeInterval(86_399) : end.start)
         }
         let weekdays: [String: Int] = ["SU": 1, "MO": 2, "TU": 3, "WE": 4, "TH": 5, "FR": 6, "SA": 7]
+        // Each day once: a list that names a day twice counts it once.
         var byDay: [(ordinal: Int?, weekday: Int)] = []
+        var seenDays: Set<String> = []
         for item in (parts["BYDAY"] ?? "").split(separator: ",") {
             let code = String(item.suffix(2)), prefix = item.dropLast(2)
-            guard let weekday = weekdays[code], prefix.isEmpty || Int(prefix) != nil else { throw fail(rule.line, "RRULE BYDAY '\(item)' is not like MO or 2TU") }
-            byDay.append((prefix.isEmpty ? nil : Int(prefix), weekday))
+            let ordinal = prefix.isEmpty ? nil : Int(prefix)
+            guard let weekday = weekdays[code], prefix.isEmpty || ordinal.map({ (1...5).contains(abs($0)) }) == true else {
+                throw fail(rule.line, "RRULE BYDAY '\(item.prefix(20))' is not like MO, 2TU or -1FR")
+            }
+            guard ordinal == nil || frequency == "MONTHLY" || frequency == "YEARLY" else {
+                throw fail(rule.line, "RRULE BYDAY '\(item.prefix(20))': a numbered day goes with FREQ=MONTHLY only")
+            }
+            if seenDays.insert("\(ordinal ?? 0)\(weekday)").inserted { byDay.append((ordinal, weekday)) }
         }
         var byMonthDay: [Int] = []
         for item in (parts["BYMONTHDAY"] ?? "").split(separator: ",") {
-            guard let day = Int(item), (1...31).contains(abs(day)) else { throw fail(rule.line, "RRULE BYMONTHDAY '\(item)' is not a day of the month") }
-            byMonthDay.append(day)
+            guard let day = Int(item), (1...31).contains(abs(day)) else { throw fail(rule.line, "RRULE BYMONTHDAY '\(item.prefix(20))' is not a day of the month") }
+            if !byMonthDay.contains(day) { byMonthDay.append(day) }
+        }
+        if frequency == "YEARLY" && (!byDay.isEmpty || !byMonthDay.isEmpty) {
+            notes.insert("'\(name)' repeats yearly by BYDAY or BYMONTHDAY, which is not expanded: only its first time is kept")
+            return [first.start]
         }
         var calendar = Calendar(identifier: .gregorian)
         calendar.timeZone = zone
@@ -392,9 +438,21 @@ enum CalendarEvents {
         func at(_ day: Date) -> Date? {
             calendar.date(bySettingHour: clock.hour ?? 0, minute: clock.minute ?? 0, second: clock.second ?? 0, of: day)
         }
+        /// The days of the month (1…31, from the end when negative) a BYMONTHDAY list names, in a month of `length` days.
+        func monthDays(_ length: Int) -> Set<Int> {
+            Set(byMonthDay.map { $0 > 0 ? $0 : length + $0 + 1 }.filter { (1...length).contains($0) })
+        }
+        /// Whether a day a DAILY or WEEKLY rule gives passes its BYDAY and BYMONTHDAY limits.
+        func passes(_ date: Date) -> Bool {
+            if frequency == "DAILY", !byDay.isEmpty, !byDay.contains(where: { $0.weekday == calendar.component(.weekday, from: date) }) { return false }
+            if !byMonthDay.isEmpty {
+                guard let length = calendar.range(of: .day, in: .month, for: date)?.count,
+                      monthDays(length).contains(calendar.component(.day, from: date)) else { return false }
+            }
+            return true
+        }
         var starts: [Date] = []
         var produced = 0
-        var period = 0
         // Every time counts towards COUNT; only those that may still be under way are kept.
         func take(_ candidates: [Date]) -> Bool {
             for candidate in candidates.sorted() where candidate >= first.start {
@@ -405,44 +463,77 @@ enum CalendarEvents {
             return true
         }
         let startDay = calendar.startOfDay(for: first.start)
-        while period < 100_000 {
+        let unit: Calendar.Component = switch frequency {
+        case "DAILY": .day
+        case "WEEKLY": .weekOfYear
+        case "MONTHLY": .month
+        default: .year
+        }
+        let periodOfFirst: Date? = switch frequency {
+        case "WEEKLY": calendar.dateInterval(of: .weekOfYear, for: startDay)?.start
+        case "MONTHLY": calendar.dateInterval(of: .month, for: startDay)?.start
+        default: startDay
+        }
+        guard let firstPeriod = periodOfFirst else { return [first.start] }
+        // Periods that end before the window are skipped without walking them, unless COUNT
+        // needs them counted and they may give other than one time each.
+        let firstDay = calendar.component(.day, from: first.start), firstMonth = calendar.component(.month, from: first.start)
+        let oneEach = byDay.isEmpty && byMonthDay.isEmpty
+            && (frequency == "DAILY" || frequency == "WEEKLY" || (frequency == "MONTHLY" && firstDay <= 28)
+                || (frequency == "YEARLY" && !(firstMonth == 2 && firstDay == 29)))
+        var period = 0
+        if count == nil || oneEach,
+           let elapsed = calendar.dateComponents([unit], from: firstPeriod, to: keepFrom).value(for: unit), elapsed > interval {
+            period = elapsed / interval - 1
+            produced = period
+        }
+        var walked = 0
+        while true {
+            guard let periodStart = calendar.date(byAdding: unit, value: period * interval, to: firstPeriod), periodStart <= until else { break }
+            walked += 1
+            guard walked <= maximumPeriods else {
+                notes.insert("'\(name)' repeats more often than Suite expands: its later times are left out")
+                break
+            }
+            budget -= 1
+            guard budget >= 0 else {
+                throw fail(rule.line, "the file's repeating events need more than \(periodBudget) steps to expand; import a shorter calendar")
+            }
             var candidates: [Date] = []
             switch frequency {
             case "DAILY":
-                if let day = calendar.date(byAdding: .day, value: period * interval, to: startDay), let time = at(day) { candidates = [time] }
+                if passes(periodStart), let time = at(periodStart) { candidates = [time] }
             case "WEEKLY":
-                guard let week = calendar.dateInterval(of: .weekOfYear, for: startDay)?.start,
-                      let thisWeek = calendar.date(byAdding: .weekOfYear, value: period * interval, to: week) else { break }
                 let days = byDay.isEmpty ? [calendar.component(.weekday, from: first.start)] : byDay.map(\.weekday)
                 for weekday in days {
                     let offset = (weekday - 2 + 7) % 7
-                    if let day = calendar.date(byAdding: .day, value: offset, to: thisWeek), let time = at(day) { candidates.append(time) }
+                    if let day = calendar.date(byAdding: .day, value: offset, to: periodStart), passes(day), let time = at(day) { candidates.append(time) }
                 }
             case "MONTHLY":
-                guard let monthStart = calendar.dateInterval(of: .month, for: startDay)?.start,
-                      let month = calendar.date(byAdding: .month, value: period * interval, to: monthStart),
-                      let length = calendar.range(of: .day, in: .month, for: month)?.count else { break }
-                var days: [Int] = []
-                if !byMonthDay.isEmpty {
-                    days = byMonthDay.map { $0 > 0 ? $0 : length + $0 + 1 }.filter { (1...length).contains($0) }
-                } else if !byDay.isEmpty {
-                    for (ordinal, weekday) in byDay {
-                        let matching = (1...length).filter { day in
-                            calendar.date(byAdding: .day, value: day - 1, to: month).map { calendar.component(.weekday, from: $0) == weekday } ?? false
-                        }
-                        if let ordinal {
-                            let index = ordinal > 0 ? ordinal - 1 : matching.count + ordinal
-                            if matching.indices.contains(index) { days.append(matching[index]) }
-                        } else {
-                            days += matching
-                        }
-                    }
+                guard let length = calendar.range(of: .day, in: .month, for: periodStart)?.count else { break }
+                var days: Set<Int>
+                if byDay.isEmpty && byMonthDay.isEmpty {
+                    days = firstDay <= length ? [firstDay] : []
                 } else {
-                    let day = calendar.component(.day, from: first.start)
-                    if day <= length { days = [day] }
+                    days = byMonthDay.isEmpty ? Set(1...length) : monthDays(length)
+                    if !byDay.isEmpty {
+                        // The weekday of day d is counted from the weekday of the 1st.
+                        let firstWeekday = calendar.component(.weekday, from: periodStart)
+                        var named: Set<Int> = []
+                        for (ordinal, weekday) in byDay {
+                            let matching = (1...length).filter { (firstWeekday - 1 + $0 - 1) % 7 + 1 == weekday }
+                            if let ordinal {
+                                let index = ordinal > 0 ? ordinal - 1 : matching.count + ordinal
+                                if matching.indices.contains(index) { named.insert(matching[index]) }
+                            } else {
+                                named.formUnion(matching)
+                            }
+                        }
+                        days.formIntersection(named)
+                    }
                 }
                 for day in days {
-                    if let date = calendar.date(byAdding: .day, value: day - 1, to: month), let time = at(date) { candidates.append(time) }
+                    if let date = calendar.date(byAdding: .day, value: day - 1, to: periodStart), let time = at(date) { candidates.append(time) }
                 }
             default:  // YEARLY: the first's month and day
                 let parts = calendar.dateComponents([.year, .month, .day], from: first.start)
@@ -452,7 +543,6 @@ enum CalendarEvents {
                 }
             }
             if !take(candidates) { break }
-            if let last = candidates.max(), last > until { break }
             period += 1
         }
         return starts

@@ -153,6 +153,70 @@ import Testing
         #expect(try store.events() == events)
     }
 
+    /// A calendar of one VEVENT per rule, each starting at `start` (UTC).
+    static func rules(_ rules: [String], start: String = "20261120T070000Z") -> String {
+        var text = "BEGIN:VCALENDAR\r\nVERSION:2.0\r\n"
+        for (index, rule) in rules.enumerated() {
+            text += "BEGIN:VEVENT\r\nUID:rule-\(index)@example.org\r\nDTSTART:\(start)\r\nSUMMARY:Rule \(index)\r\nRRULE:\(rule)\r\nEND:VEVENT\r\n"
+        }
+        return text + "END:VCALENDAR\r\n"
+    }
+
+    @Test func byDayAndByMonthDayLimitDailyAndMonthlyRules() throws {
+        let store = try store()
+        try store.importCalendarEvents(Data(Self.rules([
+            "FREQ=DAILY;BYDAY=MO,TU,WE,TH,FR",                  // working days only
+            "FREQ=MONTHLY;BYDAY=TU;BYMONTHDAY=1,2,3,4,5,6,7",   // the first Tuesday: both limits at once
+            "FREQ=WEEKLY;BYDAY=WE,WE,WE;COUNT=3",               // a day named three times is one day
+        ]).utf8), timeZone: Self.berlin)
+        #expect(try times(store, "Rule 0", within: 7 * 86_400)
+                == ["2026-11-25T07:00:00Z", "2026-11-26T07:00:00Z", "2026-11-27T07:00:00Z", "2026-11-30T07:00:00Z", "2026-12-01T07:00:00Z"])
+        #expect(try times(store, "Rule 1") == ["2026-12-01T07:00:00Z"])
+        // Wednesdays from 25 Nov (20 Nov was a Friday): 25 Nov, 2 and 9 Dec; not nine times.
+        #expect(try times(store, "Rule 2") == ["2026-11-25T07:00:00Z", "2026-12-02T07:00:00Z", "2026-12-09T07:00:00Z"])
+    }
+
+    @Test func rulesFromLongAgoAreExpandedToTodayWithoutWalkingEveryDay() throws {
+        let store = try store()
+        // Daily since 1700 (no COUNT) and daily with a COUNT that reaches past today: both have
+        // today's window, found by skipping the periods before it.
+        try store.importCalendarEvents(Data(Self.rules(["FREQ=DAILY", "FREQ=DAILY;COUNT=200000"], start: "17000101T070000Z").utf8), timeZone: Self.berlin)
+        #expect(try times(store, "Rule 0", within: 2 * 86_400) == ["2026-11-25T07:00:00Z", "2026-11-26T07:00:00Z"])
+        #expect(try times(store, "Rule 1", within: 2 * 86_400) == ["2026-11-25T07:00:00Z", "2026-11-26T07:00:00Z"])
+        // A rule that must be walked period by period (a COUNT of days limited to the 31st)
+        // stops at its limit with a note; a file full of them is refused, changing nothing.
+        let summary = try store.importCalendarEvents(Data(Self.rules(["FREQ=DAILY;BYMONTHDAY=31;COUNT=1000000"], start: "17000101T070000Z").utf8),
+                                                     timeZone: Self.berlin)
+        #expect(summary.notes.contains { $0.contains("repeats more often than Suite expands") }, "\(summary.notes)")
+        let before = try store.upcoming(within: BundleStore.calendarHorizon)
+        let many = Self.rules(Array(repeating: "FREQ=DAILY;BYMONTHDAY=31;COUNT=1000000", count: 5), start: "17000101T070000Z")
+            .replacingOccurrences(of: "SUMMARY:Rule", with: "SUMMARY:Many")
+        #expect { try store.importCalendarEvents(Data(many.utf8), timeZone: Self.berlin) } throws: { error in
+            (error as? BundleError)?.description.contains("need more than") == true
+        }
+        #expect(try store.upcoming(within: BundleStore.calendarHorizon) == before)
+        // Numbered days out of range, or with a weekly rule, are refused.
+        for rule in ["FREQ=MONTHLY;BYDAY=6MO", "FREQ=WEEKLY;BYDAY=2MO", "FREQ=MONTHLY;BYDAY=0MO"] {
+            #expect(throws: BundleError.self) { try store.importCalendarEvents(Data(Self.rules([rule]).utf8), timeZone: Self.berlin) }
+        }
+    }
+
+    @Test func importingAgainKeepsRemindersSentAndTakesCancelledEventsAway() throws {
+        let store = try store()
+        try store.importCalendarEvents(Data(Self.calendar.utf8), timeZone: Self.berlin)
+        _ = try store.addTodo("Bring the insurance card", event: "Dentist", preposition: .before)
+        #expect(try store.takeEventReminders(within: 2 * 86_400).map(\.eventName) == ["Dentist"])
+        // The same calendar again (as a timer that imports and reminds would): no second reminder.
+        try store.importCalendarEvents(Data(Self.calendar.utf8), timeZone: Self.berlin)
+        #expect(try store.takeEventReminders(within: 2 * 86_400).isEmpty)
+        // The dentist cancelled: its time goes, and no trigger event is made for it.
+        let cancelled = Self.calendar.replacingOccurrences(of: "SUMMARY:Dentist\r\n", with: "SUMMARY:Dentist\r\nSTATUS:CANCELLED\r\n")
+        let summary = try store.importCalendarEvents(Data(cancelled.utf8), timeZone: Self.berlin)
+        #expect(summary.events == 5)
+        #expect(try times(store, "Dentist").isEmpty)
+        #expect(try times(store, "Call mum") == ["2026-11-26T17:00:00Z"])
+    }
+
     @Test func durationsAndUnsupportedRulesAreReadCarefully() {
         #expect(CalendarEvents.durationSeconds("PT1H30M") == 5_400)
         #expect(CalendarEvents.durationSeconds("P1DT2H") == 93_600)
