@@ -29,23 +29,34 @@ public struct MailMessage: Sendable, Equatable {
         }
     }
 
-    /// Creates a message; the address is checked (one `local@domain`, no spaces, control
-    /// characters, angle brackets or commas, not starting with `-`: a single recipient, never a
-    /// header or a program option of its own).
+    /// Creates a message; the address is checked: one `local@domain` in ASCII, the local part
+    /// letters, digits and `.!#$'*+/^_{}|~-` (not starting or ending with a dot, no two dots in a
+    /// row), the domain two or more labels of letters, digits and hyphens. So an address is a
+    /// single recipient, never a header, a program option or a `mailto:` query of its own.
     public init(to: String, subject: String, body: String, attachmentName: String, attachmentType: String, attachment: Data) throws(AddressProblem) {
         let address = to.trimmingCharacters(in: .whitespaces)
-        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
-        guard parts.count == 2, !parts[0].isEmpty, !address.hasPrefix("-"), parts[1].contains("."), !parts[1].hasPrefix("."), !parts[1].hasSuffix("."),
-              address.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !"<>,;:\"()[]\\".unicodeScalars.contains($0) }),
-              address.utf8.count <= 254 else {
-            throw .notAnAddress(to)
-        }
+        guard Self.isAddress(address) else { throw .notAnAddress(String(to.prefix(200))) }
         self.to = address
         self.subject = subject
         self.body = body
         self.attachmentName = String(attachmentName.map { $0.isASCII && ($0.isLetter || $0.isNumber || ".-_".contains($0)) ? $0 : "_" })
         self.attachmentType = attachmentType
         self.attachment = attachment
+    }
+
+    /// Whether `address` is a plain `local@domain` address (see ``init(to:subject:body:attachmentName:attachmentType:attachment:)``).
+    public static func isAddress(_ address: String) -> Bool {
+        let parts = address.split(separator: "@", omittingEmptySubsequences: false)
+        guard parts.count == 2, address.utf8.count <= 254, address.allSatisfy(\.isASCII) else { return false }
+        let local = parts[0], domain = parts[1]
+        let localCharacters = Set("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789.!#$'*+/^_{}|~-")
+        guard !local.isEmpty, local.utf8.count <= 64, !local.hasPrefix("."), !local.hasPrefix("-"), !local.hasSuffix("."), !local.contains(".."),
+              local.allSatisfy(localCharacters.contains) else { return false }
+        let labels = domain.split(separator: ".", omittingEmptySubsequences: false)
+        return labels.count >= 2 && labels.allSatisfy { label in
+            (1...63).contains(label.utf8.count) && !label.hasPrefix("-") && !label.hasSuffix("-")
+                && label.allSatisfy { $0.isASCII && ($0.isLetter || $0.isNumber || $0 == "-") }
+        }
     }
 
     /// The message as RFC 5322 text with CRLF line ends, dated `date`.

@@ -190,8 +190,8 @@ enum BMMMail {
             throw CLIError.usage("invalid --mail: \(VisibleText.visible(error.description, oneLine: true))")
         }
         if let output {
-            try Terminal.emit(message.rendered(date: Date()), to: output)
-            if output != "-" { print("Wrote a message to \(message.to) with \(name) attached: \(output) (open it in your mail program).") }
+            try Terminal.emit(message.rendered(date: Date()), to: output,
+                              note: ", a message to \(message.to) with \(name) attached (open it in your mail program)")
             return
         }
         let environment = Terminal.environment
