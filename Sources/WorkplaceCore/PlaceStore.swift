@@ -347,6 +347,33 @@ public final class PlaceStore: Sendable {
         return record
     }
 
+    /// A record as a provider described it, with the optional fields the store would refuse
+    /// (an over-long phone number, a control character in the hours) left out and a name it
+    /// would refuse replaced by `fallbackName`: an odd answer from a service is not the user's
+    /// bad input.
+    static func keepingValidFields(_ record: PlaceRecord, fallbackName: String) -> PlaceRecord {
+        if (try? validated(record)) != nil { return record }
+        var kept = record
+        kept.address = nil
+        kept.phone = nil
+        kept.website = nil
+        kept.openingHours = nil
+        kept.categories = []
+        if (try? validated(kept)) == nil { kept.name = fallbackName }
+        let fields: [WritableKeyPath<PlaceRecord, String?>] = [\.address, \.phone, \.website, \.openingHours]
+        for field in fields {
+            var trial = kept
+            trial[keyPath: field] = record[keyPath: field]
+            if (try? validated(trial)) != nil { kept = trial }
+        }
+        for category in record.categories {
+            var trial = kept
+            trial.categories.append(category)
+            if (try? validated(trial)) != nil { kept = trial }
+        }
+        return kept
+    }
+
     /// Rating notes checked and normalised by the one text rule for multi-line text.
     static func validated(notes: String) throws(WorkplaceError) -> String {
         try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get(.placeNote, as: WorkplaceError.invalidText)

@@ -250,6 +250,19 @@ let overpassAnswer = """
         #expect(library.name == "My library")
         #expect(library.type == .library)
         #expect(library.openingHours == nil && library.phone == nil)
+        // Fields the store would refuse (a phone number of 300 digits, a line break in the hours,
+        // an escape in the name) are left out, not blamed on the user: the place is still added.
+        await server.script.set("/search", [.init(status: 200, body: """
+            [{"osm_type": "node", "osm_id": 78, "lat": "52.5", "lon": "13.4", "category": "amenity", "type": "cafe", "name": "Odd\\u001b[2J",
+              "display_name": "Odd, Berlin", "extratags": {"phone": "\(String(repeating: "1", count: 300))", "opening_hours": "Mo 08:00-18:00\\nTu",
+              "website": "https://odd.example"}}]
+            """)])
+        let odd = try await geocoder.lookUp(address: "Odd Berlin", name: nil)
+        #expect(odd.name == "Odd Berlin")
+        #expect(odd.phone == nil && odd.openingHours == nil)
+        #expect(odd.website == "https://odd.example")
+        let store = try PlaceStore.inMemory()
+        #expect(try await store.add(odd).name == "Odd Berlin")
     }
 
     @Test func yelpFindsTheBusinessAtTheAddressWithItsHours() async throws {

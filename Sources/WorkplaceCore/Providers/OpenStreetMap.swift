@@ -139,10 +139,11 @@ public actor NominatimGeocoder: Geocoder {
         if let kind = first["osm_type"] as? String, ["node", "way", "relation"].contains(kind), let id = (first["osm_id"] as? NSNumber)?.int64Value {
             providerID = "\(kind)/\(id)"
         }
-        return PlaceRecord(name: name ?? found ?? trimmed, type: OverpassProvider.businessType(tags), coordinate: coordinate,
-                           address: display ?? trimmed, phone: tag("phone") ?? tag("contact:phone"),
-                           website: tag("website") ?? tag("contact:website"), openingHours: tag("opening_hours"),
-                           categories: tags.map { "\($0.key)=\($0.value)" }.sorted(), origin: .openStreetMap, providerID: providerID)
+        let record = PlaceRecord(name: name ?? found ?? trimmed, type: OverpassProvider.businessType(tags), coordinate: coordinate,
+                                 address: display ?? trimmed, phone: tag("phone") ?? tag("contact:phone"),
+                                 website: tag("website") ?? tag("contact:website"), openingHours: tag("opening_hours"),
+                                 categories: tags.map { "\($0.key)=\($0.value)" }.sorted(), origin: .openStreetMap, providerID: providerID)
+        return PlaceStore.keepingValidFields(record, fallbackName: name ?? trimmed)
     }
 
     /// The first search result for `address` with its coordinates (and the trimmed address).

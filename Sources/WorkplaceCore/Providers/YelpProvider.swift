@@ -81,7 +81,7 @@ public struct YelpProvider: PlaceProvider {
                 record.openingHours = Self.hours(detail)?.osmString
             }
             if let name { record.name = name }
-            return record
+            return PlaceStore.keepingValidFields(record, fallbackName: name ?? trimmed)
         } catch {
             throw Self.redacting(apiKey, in: error)
         }
