@@ -37,17 +37,34 @@ extension BundleStore {
     /// The link schemes a todo takes.
     public static let linkSchemes: Set<String> = ["http", "https", "mailto", "ftp", "file"]
 
-    /// `text` as a link a todo can hold: an absolute URL of a known scheme, one line, no spaces
-    /// or control characters, at most 2,000 bytes.
+    /// `text` as a link a todo can hold: an absolute URL of a known scheme, one line, at most
+    /// 2,000 bytes, in ASCII: letters outside ASCII are percent-encoded (`Straße` becomes
+    /// `Stra%C3%9Fe`); spaces, control and formatting characters and `"<>\^`{|}` are refused.
     ///
     /// - Throws: ``BundleError/invalidAttachment(_:)`` saying what is wrong.
     public static func validatedLink(_ text: String) throws(BundleError) -> String {
-        let link = text.trimmingCharacters(in: .whitespaces)
+        let refusal = BundleError.invalidAttachment(
+            "'\(String(text.unicodeScalars.prefix(200).map { $0.value < 0x20 || (0x7F...0x9F).contains($0.value) ? "?" : Character($0) }))' "
+                + "is not a link like https://example.org/page (http, https, mailto, ftp or file; no spaces)")
+        let hex = Array("0123456789ABCDEF".utf8)
+        var bytes: [UInt8] = []
+        for scalar in text.trimmingCharacters(in: .whitespaces).unicodeScalars {
+            if scalar.isASCII {
+                guard scalar.value > 0x20, scalar.value < 0x7F, !"\"<>\\^`{|}".unicodeScalars.contains(scalar) else { throw refusal }
+                bytes.append(UInt8(scalar.value))
+            } else {
+                switch scalar.properties.generalCategory {
+                case .control, .format, .lineSeparator, .paragraphSeparator, .spaceSeparator, .privateUse, .surrogate, .unassigned: throw refusal
+                default: break
+                }
+                for byte in String(scalar).utf8 { bytes += [UInt8(ascii: "%"), hex[Int(byte >> 4)], hex[Int(byte & 0xF)]] }
+            }
+        }
+        let link = String(decoding: bytes, as: UTF8.self)
         guard !link.isEmpty, link.utf8.count <= 2_000,
-              link.unicodeScalars.allSatisfy({ $0.value > 0x20 && $0.value != 0x7F && !(0x80...0x9F).contains($0.value) }),
               let url = URL(string: link), let scheme = url.scheme?.lowercased(), linkSchemes.contains(scheme),
               scheme == "mailto" || url.host != nil || scheme == "file" else {
-            throw .invalidAttachment("'\(text.prefix(200))' is not a link like https://example.org/page (http, https, mailto, ftp or file)")
+            throw refusal
         }
         return link
     }
@@ -74,40 +91,78 @@ extension BundleStore {
         let stamp = stamp
         return try write { db in
             _ = try Self.loadTodo(todoID, db: db)
-            try db.execute(sql: "INSERT INTO todo_attachment (todo_id, kind, link, created_ms, sync_key) VALUES (?, 'link', ?, ?, lower(hex(randomblob(16))))",
-                           arguments: [todoID, link, stamp])
+            try Self.insertLink(link, todo: todoID, db: db, stamp: stamp)
             return try Self.loadAttachment(TodoAttachment.ID(db.lastInsertedRowID), db: db)
         }
     }
 
     /// Copies a file into the store's folder (`attachments/`, mode 0600) and attaches it to a
     /// todo. The copy stays on this device (a link syncs, a file does not); removing the
-    /// attachment removes the copy.
+    /// attachment, or the todo, removes the copy.
     ///
-    /// - Throws: ``BundleError/todoNotFound(_:)``, ``BundleError/invalidAttachment(_:)``.
+    /// - Throws: ``BundleError/todoNotFound(_:)``, ``BundleError/invalidAttachment(_:)``, or
+    ///   ``BundleError/store(_:)`` when the copy cannot be kept.
     @discardableResult
     public func attachFile(at url: URL, to todoID: Todo.ID) throws(BundleError) -> TodoAttachment {
         try Self.checkAttachable(url)
-        let data: Data
-        do { data = try Data(contentsOf: url) } catch { throw .invalidAttachment("\(url.path): cannot be read") }
-        guard data.count <= Self.maximumAttachmentBytes else { throw .invalidAttachment("\(url.path): larger than \(Self.maximumAttachmentBytes >> 20) MiB") }
-        let folder = attachmentFolder
-        let name = url.lastPathComponent
-        let safe = name.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-_".unicodeScalars.contains($0)) }
-        let stored = folder + "/" + UUID().uuidString.lowercased() + "-" + String(String.UnicodeScalarView(safe.suffix(60)))
-        if let problem = PrivateFile.create(data, to: stored, folder: folder) { throw .invalidAttachment("cannot keep a copy of \(name): \(problem)") }
+        let copy = try copyIn(url)
         let stamp = stamp
         do {
             return try write { db in
                 _ = try Self.loadTodo(todoID, db: db)
-                try db.execute(sql: "INSERT INTO todo_attachment (todo_id, kind, name, stored, size, created_ms) VALUES (?, 'file', ?, ?, ?, ?)",
-                               arguments: [todoID, name, stored, data.count, stamp])
+                try Self.insertFile(copy, todo: todoID, db: db, stamp: stamp)
                 return try Self.loadAttachment(TodoAttachment.ID(db.lastInsertedRowID), db: db)
             }
         } catch {
-            unlink(stored)
+            unlink(copy.path)
             throw error
         }
+    }
+
+    /// A file copied into the store's folder, not yet recorded.
+    struct StoredCopy {
+        var name: String
+        var path: String
+        var size: Int
+    }
+
+    /// Copies `url` (checked by ``checkAttachable(_:)``) into ``attachmentFolder``.
+    func copyIn(_ url: URL) throws(BundleError) -> StoredCopy {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch { throw .invalidAttachment("\(url.path): cannot be read") }
+        guard data.count <= Self.maximumAttachmentBytes else { throw .invalidAttachment("\(url.path): larger than \(Self.maximumAttachmentBytes >> 20) MiB") }
+        let folder = attachmentFolder
+        let name = Self.displayName(url.lastPathComponent)
+        let safe = url.lastPathComponent.unicodeScalars.filter { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-_".unicodeScalars.contains($0)) }
+        let stored = folder + "/" + UUID().uuidString.lowercased() + "-" + String(String.UnicodeScalarView(safe.suffix(60)))
+        if let problem = PrivateFile.create(data, to: stored, folder: folder) {
+            throw .store(StoreError(kind: problem.code == ENOSPC || problem.code == EDQUOT ? .diskFull : .unavailable, path: stored,
+                                    detail: "cannot keep a copy of \(name): \(problem.reason)"))
+        }
+        return StoredCopy(name: name, path: stored, size: data.count)
+    }
+
+    /// A file's name as a todo shows it: control and formatting characters (a terminal's
+    /// escapes, line breaks, direction marks) become U+FFFD; at most 255 characters.
+    static func displayName(_ name: String) -> String {
+        var result = String.UnicodeScalarView()
+        for scalar in name.unicodeScalars.prefix(255) {
+            switch scalar.properties.generalCategory {
+            case .control, .format, .lineSeparator, .paragraphSeparator, .surrogate: result.append("\u{FFFD}")
+            default: result.append(scalar)
+            }
+        }
+        return String(result)
+    }
+
+    static func insertLink(_ link: String, todo todoID: Todo.ID, db: Database, stamp: Int64) throws {
+        try db.execute(sql: "INSERT INTO todo_attachment (todo_id, kind, link, created_ms, sync_key) VALUES (?, 'link', ?, ?, lower(hex(randomblob(16))))",
+                       arguments: [todoID, link, stamp])
+    }
+
+    static func insertFile(_ copy: StoredCopy, todo todoID: Todo.ID, db: Database, stamp: Int64) throws {
+        try db.execute(sql: "INSERT INTO todo_attachment (todo_id, kind, name, stored, size, created_ms) VALUES (?, 'file', ?, ?, ?, ?)",
+                       arguments: [todoID, copy.name, copy.path, copy.size, stamp])
     }
 
     /// A todo's links and files, in the order they were added.
@@ -128,15 +183,22 @@ extension BundleStore {
             try db.execute(sql: "DELETE FROM todo_attachment WHERE id = ?", arguments: [id])
             return attachment
         }
-        if let stored = removed.storedPath { unlink(stored) }
+        if let stored = removed.storedPath { removeCopy(stored) }
         return removed
+    }
+
+    /// Removes a copy the store made, and nothing outside its attachments folder.
+    func removeCopy(_ path: String) {
+        let folder = attachmentFolder + "/"
+        guard path.hasPrefix(folder), !path.dropFirst(folder.count).contains("/") else { return }
+        unlink(path)
     }
 
     /// Where file copies are kept: `attachments/` in the store's folder (a private temporary
     /// folder for a store in memory).
     var attachmentFolder: String {
         let path = store.path
-        if path == ":memory:" { return NSTemporaryDirectory() + "suite-attachments-\(getpid())" }
+        if path == ":memory:" { return (NSTemporaryDirectory() as NSString).appendingPathComponent("suite-attachments-\(getuid())-\(getpid())") }
         return (path as NSString).deletingLastPathComponent + "/attachments"
     }
 
@@ -150,7 +212,9 @@ extension BundleStore {
     static func attachment(from row: Row) -> TodoAttachment {
         TodoAttachment(id: TodoAttachment.ID(row["id"] as Int64), todoID: Todo.ID(row["todo_id"] as Int64),
                        kind: TodoAttachment.Kind(rawValue: row["kind"]) ?? .link, link: row["link"], fileName: row["name"],
-                       storedPath: row["stored"], size: row["size"], addedAt: Millis(row["created_ms"] as Int64).date)
+                       storedPath: row["stored"], size: Int.fromDatabaseValue(row["size"]),
+                       // Filled by sync: read leniently, a value of another type is not a trap.
+                       addedAt: Millis(Int64.fromDatabaseValue(row["created_ms"]) ?? 0).date)
     }
 
     /// The URIs of each todo's attachments, for exports.
@@ -158,6 +222,8 @@ extension BundleStore {
         var result: [Int64: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT * FROM todo_attachment ORDER BY id") {
             let attachment = attachment(from: row)
+            // A link that came by sync is checked again: only a valid one goes into a file.
+            if let link = attachment.link, (try? validatedLink(link)) != link { continue }
             result[attachment.todoID.rawValue, default: []].append(attachment.uri)
         }
         return result
@@ -186,25 +252,45 @@ extension BundleStore {
 
 /// A file only its owner can read.
 enum PrivateFile {
-    /// Writes `data` to a new file with mode 0600 in `folder` (made 0700 when missing), synced;
-    /// the problem when it cannot.
-    static func create(_ data: Data, to path: String, folder: String) -> String? {
-        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return String(cString: strerror(errno)) }
-        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { return String(cString: strerror(errno)) }
+    /// Why a file could not be written: the system's error number and its words.
+    struct Problem: Error {
+        var code: Int32
+        var reason: String
+        init(_ code: Int32, _ reason: String? = nil) {
+            self.code = code
+            self.reason = reason ?? String(cString: strerror(code))
+        }
+    }
+
+    /// Writes `data` to a new file with mode 0600 in `folder` (made 0700 when missing; an
+    /// existing one must be a folder of this user, not a link, and is made 0700), synced; the
+    /// problem when it cannot.
+    static func create(_ data: Data, to path: String, folder: String) -> Problem? {
+        if mkdir(folder, 0o700) != 0 && errno != EEXIST { return Problem(errno) }
+        var info = stat()
+        guard lstat(folder, &info) == 0 else { return Problem(errno) }
+        guard info.st_mode & S_IFMT == S_IFDIR, info.st_uid == geteuid() else {
+            return Problem(ENOTDIR, "\(folder) is not a folder of this user")
+        }
+        if info.st_mode & 0o777 != 0o700, chmod(folder, 0o700) != 0 { return Problem(errno) }
+        let fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
+        guard fd >= 0 else { return Problem(errno) }
         defer { close(fd) }
         var offset = 0
-        let failure: String? = data.withUnsafeBytes { buffer -> String? in
+        let failure: Problem? = data.withUnsafeBytes { buffer -> Problem? in
             guard let base = buffer.baseAddress else { return nil }  // nothing to write
             while offset < buffer.count {
                 let written = write(fd, base + offset, buffer.count - offset)
-                if written < 0 { return String(cString: strerror(errno)) }
+                if written < 0 {
+                    if errno == EINTR { continue }
+                    return Problem(errno)
+                }
                 offset += written
             }
             return nil
         }
         if let failure { unlink(path); return failure }
-        if fsync(fd) != 0 { unlink(path); return String(cString: strerror(errno)) }
+        if fsync(fd) != 0 { let problem = Problem(errno); unlink(path); return problem }
         return nil
     }
 }

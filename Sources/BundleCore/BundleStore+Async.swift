@@ -42,10 +42,11 @@ extension BundleStore {
     @discardableResult
     public func addTodo(
         _ text: String, event: String?, preposition: Preposition, deadline: Deadline? = nil,
-        notes: String = "", allowNewEvent: Bool = false
+        notes: String = "", allowNewEvent: Bool = false, links: [String] = [], files: [URL] = []
     ) async throws(BundleError) -> Todo {
         try await run { [self] () throws(BundleError) -> Todo in
-            try addTodo(text, event: event, preposition: preposition, deadline: deadline, notes: notes, allowNewEvent: allowNewEvent)
+            try addTodo(text, event: event, preposition: preposition, deadline: deadline, notes: notes, allowNewEvent: allowNewEvent,
+                         links: links, files: files)
         }
     }
 

@@ -278,6 +278,15 @@ extension BundleStore {
                     .execute(arguments: StatementArguments([uuid] + values.map(\.1)))
                 summary.created += 1
             }
+            if !todo.attachments.isEmpty {
+                // Links the todo has not got yet (an export read back adds none; nor does the
+                // `file:` URL of a copy it keeps).
+                let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [uuid]) ?? 0
+                var known = Set(try Row.fetchAll(db, sql: "SELECT * FROM todo_attachment WHERE todo_id = ?", arguments: [todoID]).map { attachment(from: $0).uri })
+                for link in todo.attachments where known.insert(link).inserted {
+                    try insertLink(link, todo: Todo.ID(todoID), db: db, stamp: stamp)
+                }
+            }
             if let bundle, !described.contains(todo.bundleUUID ?? UUID()) {
                 let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [uuid]) ?? 0
                 let outcome = todo.status == .inBundle ? "open" : (todo.status == .done ? "done" : "thrown-back")

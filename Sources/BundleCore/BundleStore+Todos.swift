@@ -13,26 +13,43 @@ extension BundleStore {
     ///   - deadline: an optional deadline.
     ///   - notes: optional notes.
     ///   - allowNewEvent: create the event even when it resembles an existing one.
+    ///   - links: links to keep on it (see ``validatedLink(_:)``).
+    ///   - files: files to attach: copied into the store's folder first, so that the todo, its
+    ///     links and its files are written together or not at all.
     /// - Returns: the new todo.
-    /// - Throws: ``BundleError/invalidText(_:)``, ``BundleError/similarEvent(_:existing:)``.
+    /// - Throws: ``BundleError/invalidText(_:)``, ``BundleError/similarEvent(_:existing:)``,
+    ///   ``BundleError/invalidAttachment(_:)`` (before anything is written), or
+    ///   ``BundleError/store(_:)`` when a copy cannot be kept.
     @discardableResult
     public func addTodo(
         _ text: String, event: String?, preposition: Preposition, deadline: Deadline? = nil,
-        notes: String = "", allowNewEvent: Bool = false
+        notes: String = "", allowNewEvent: Bool = false, links: [String] = [], files: [URL] = []
     ) throws(BundleError) -> Todo {
         let text = try Self.validated(text: text, what: .todoText)
         let notes = try Self.validated(text: notes, what: .note, allowEmpty: true)
         if event == nil && preposition != .none {
             throw .conflict(.triggerNeeded(preposition))
         }
-        return try write { db in
-            let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id }
-            let id = UUID()
-            try db.execute(sql: """
-                INSERT INTO todo (uuid, text, event_id, preposition, deadline, status, notes, created_ms, modified_ms)
-                VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
-                """, arguments: [id.uuidString.lowercased(), text, eventID, preposition.rawValue, deadline?.description, notes, stamp, stamp])
-            return try Self.loadTodo(Todo.ID(db.lastInsertedRowID), db: db)
+        let links = try links.map { (link) throws(BundleError) in try Self.validatedLink(link) }
+        for file in files { try Self.checkAttachable(file) }
+        var copies: [StoredCopy] = []
+        do {
+            for file in files { copies.append(try copyIn(file)) }
+            return try write { db in
+                let eventID = try event.map { try Self.eventForWriting($0, allowNew: allowNewEvent, db: db, stamp: stamp).id }
+                let id = UUID()
+                try db.execute(sql: """
+                    INSERT INTO todo (uuid, text, event_id, preposition, deadline, status, notes, created_ms, modified_ms)
+                    VALUES (?, ?, ?, ?, ?, 'pending', ?, ?, ?)
+                    """, arguments: [id.uuidString.lowercased(), text, eventID, preposition.rawValue, deadline?.description, notes, stamp, stamp])
+                let todoID = Todo.ID(db.lastInsertedRowID)
+                for link in links { try Self.insertLink(link, todo: todoID, db: db, stamp: stamp) }
+                for copy in copies { try Self.insertFile(copy, todo: todoID, db: db, stamp: stamp) }
+                return try Self.loadTodo(todoID, db: db)
+            }
+        } catch {
+            for copy in copies { unlink(copy.path) }
+            throw error
         }
     }
 
@@ -130,16 +147,21 @@ extension BundleStore {
     /// - Returns: the todo as it was.
     @discardableResult
     public func removeTodo(_ id: Todo.ID) throws(BundleError) -> Todo {
-        try write { db in
+        var copies: [String] = []
+        let removed = try write { db in
             let todo = try Self.loadTodo(id, db: db)
             if todo.status == .inBundle {
                 throw BundleError.conflict(.todoInOpenBundle(todo.id, bundle: todo.bundleID ?? 0, action: .remove))
             }
             // Its items in finished bundles first, row by row (a cascade would not record them for sync).
             try db.execute(sql: "DELETE FROM bundle_item WHERE todo_id = ?", arguments: [todo.id])
+            // The store's copies of its files go after the commit.
+            copies = try String.fetchAll(db, sql: "SELECT stored FROM todo_attachment WHERE todo_id = ? AND stored IS NOT NULL", arguments: [todo.id])
             try db.execute(sql: "DELETE FROM todo WHERE id = ?", arguments: [todo.id])
             return todo
         }
+        for path in copies { removeCopy(path) }
+        return removed
     }
 
     /// Brings a done or dropped todo back to the pile (pending). The bundle it was finished in

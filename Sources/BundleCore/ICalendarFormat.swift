@@ -335,11 +335,20 @@ enum ICalendarFormat {
         let modified = try time("LAST-MODIFIED")
         let completed = try time("COMPLETED")
         let ended = try time("X-BUNDLE-ENDED")
+        // Links (ATTACH as a URI, as Suite writes them) come back as links; inline files do not.
+        var links: [String] = []
+        for attach in properties where attach.name == "ATTACH" {
+            if attach.parameters["VALUE"]?.uppercased() != "BINARY", let link = try? BundleStore.validatedLink(attach.value), link == attach.value {
+                links.append(link)
+            } else {
+                dropped.insert("ATTACH (not a link)")
+            }
+        }
         return InterchangeTodo(
             uuid: uuid, text: unescape(first("SUMMARY")?.value ?? ""), eventName: event, preposition: preposition,
             deadline: deadline, status: status, bundleUUID: bundle, notes: unescape(first("DESCRIPTION")?.value ?? ""),
             createdAt: created, modifiedAt: modified ?? created,
-            completedAt: completed ?? ended, foreignFields: foreignFields)
+            completedAt: completed ?? ended, foreignFields: foreignFields, attachments: links)
     }
 
     /// Splits a comma-separated list value, honouring escaped commas.

@@ -8,8 +8,9 @@ public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
     case ics
     /// todo.txt.
     case todotxt
-    /// Suite's own JSON (`"schema": "suite-bundle/1"`), which keeps everything: events with
-    /// aliases, todos, bundles with their items.
+    /// Suite's own JSON (`"schema": "suite-bundle/1"`), which keeps the todo list whole: events
+    /// with aliases, todos, bundles with their items. Links and files on todos, routines and
+    /// calendar times are not in it (a backup of the store keeps those).
     case json
 
     /// The format of a file to import, told from its name and its first bytes: `.ics`/`.ical` is

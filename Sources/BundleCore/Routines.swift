@@ -109,9 +109,10 @@ extension BundleStore {
     }
 
     static func routine(from row: Row) -> Routine {
-        let items = (try? JSONDecoder().decode([Routine.Item].self, from: Data((row["items"] as String).utf8))) ?? []
-        return Routine(id: Routine.ID(row["id"] as Int64), name: row["name"], icon: row["icon"], items: items,
-                       createdAt: Millis(row["created_ms"] as Int64).date)
+        // Columns filled by sync are read leniently: a value of another type reads as empty, not a trap.
+        let items = (try? JSONDecoder().decode([Routine.Item].self, from: Data((String.fromDatabaseValue(row["items"]) ?? "").utf8))) ?? []
+        return Routine(id: Routine.ID(row["id"] as Int64), name: String.fromDatabaseValue(row["name"]) ?? "", icon: String.fromDatabaseValue(row["icon"]) ?? "",
+                       items: items, createdAt: Millis(Int64.fromDatabaseValue(row["created_ms"]) ?? 0).date)
     }
 
     /// Routines (migration v5), synced by their name's match key.

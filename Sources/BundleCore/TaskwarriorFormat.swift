@@ -152,21 +152,26 @@ enum TaskwarriorFormat {
             guard let value = UUID(uuidString: text) else { throw fail("'bundle_id' is not a UUID") }
             bundle = value
         }
-        var notes: [String] = []
+        var notes: [String] = [], links: [String] = []
         if let annotations = object["annotations"] {
             guard case .array(let items) = annotations else { throw fail("'annotations' is not an array") }
             for item in items {
                 guard case .object(let annotation) = item, case .string(let text)? = annotation["description"] else {
                     throw fail("an annotation has no description")
                 }
-                notes.append(text)
+                // An annotation that is just a link (as Suite exports a todo's links) is a link.
+                if let link = try? BundleStore.validatedLink(text), link == text {
+                    links.append(link)
+                } else {
+                    notes.append(text)
+                }
             }
         }
         let modified = try time("modified") ?? entry
         return InterchangeTodo(
             uuid: uuid, text: description, eventName: event, preposition: preposition, deadline: deadline, status: status,
             bundleUUID: bundle, notes: notes.joined(separator: "\n"), createdAt: entry, modifiedAt: modified,
-            completedAt: try time("end"), foreignFields: object.filter { !ownFields.contains($0.key) })
+            completedAt: try time("end"), foreignFields: object.filter { !ownFields.contains($0.key) }, attachments: links)
     }
 
     static func describe(_ error: any Error) -> String {

@@ -102,7 +102,9 @@ extension QuoteStore {
 
     static func notToDo(from row: Row) -> NotToDo {
         NotToDo(id: NotToDo.ID(row["id"] as Int64), user: row["user"], text: row["text"], category: row["category"],
-                createdAt: Millis(row["created_ms"] as Int64).date, modifiedAt: Millis(row["modified_ms"] as Int64).date)
+                // Columns filled by sync are read leniently: a value of another type is not a trap.
+                createdAt: Millis(Int64.fromDatabaseValue(row["created_ms"]) ?? 0).date,
+                modifiedAt: Millis(Int64.fromDatabaseValue(row["modified_ms"]) ?? 0).date)
     }
 
     /// The not-to-do list (migration v7), synced by a random key as notes are.

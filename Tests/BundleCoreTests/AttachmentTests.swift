@@ -61,6 +61,68 @@ import Testing
         #expect(throws: BundleError.attachmentNotFound(file.id)) { try store.removeAttachment(file.id) }
     }
 
+    @Test func linksOutsideASCIIArePercentEncodedAndInvisibleCharactersRefused() throws {
+        #expect(try BundleStore.validatedLink("https://de.wikipedia.org/wiki/Straße") == "https://de.wikipedia.org/wiki/Stra%C3%9Fe")
+        for bad in ["https://example.org/\u{2028}x", "https://example.org/\u{202E}fdp.exe", "https://example.org/\u{85}", "https://example.org/a\"b",
+                    "https://example.org/<script>", "https://example.org/\u{00A0}x"] {
+            #expect(throws: BundleError.self, "\(bad)") { try BundleStore.validatedLink(bad) }
+        }
+        // A file's name keeps no terminal escapes or line breaks.
+        #expect(BundleStore.displayName("a\u{1B}[2Jb\nc\u{202E}.pdf") == "a\u{FFFD}[2Jb\u{FFFD}c\u{FFFD}.pdf")
+    }
+
+    @Test func aTodoWithFilesIsWrittenWholeOrNotAtAll() throws {
+        let dir = try folder()
+        let storeFolder = dir.appendingPathComponent("store")
+        let store = try BundleStore(url: storeFolder.appendingPathComponent("bundle.sqlite"))
+        let source = dir.appendingPathComponent("form.pdf")
+        try Data("form".utf8).write(to: source)
+        // Where the copies go is taken by a file: the copy fails as store I/O, and neither the
+        // todo nor its link is written.
+        try Data().write(to: storeFolder.appendingPathComponent("attachments"))
+        #expect {
+            try store.addTodo("Hand in the form", event: nil, preposition: .none, links: ["https://example.org/form"], files: [source])
+        } throws: { error in
+            guard case .store(let failure)? = error as? BundleError else { return false }
+            return failure.path.hasPrefix(storeFolder.appendingPathComponent("attachments").path)
+        }
+        #expect(try store.todos(includeFinished: true).isEmpty)
+        // A bad link refuses the whole todo before anything is copied.
+        try FileManager.default.removeItem(at: storeFolder.appendingPathComponent("attachments"))
+        #expect(throws: BundleError.self) {
+            try store.addTodo("Hand in the form", event: nil, preposition: .none, links: ["not a link"], files: [source])
+        }
+        #expect(!FileManager.default.fileExists(atPath: storeFolder.appendingPathComponent("attachments").path))
+        // Both fine: one step; removing the todo removes its copy.
+        let todo = try store.addTodo("Hand in the form", event: nil, preposition: .none, links: ["https://example.org/form"], files: [source])
+        let attachments = try store.attachments(of: todo.id)
+        #expect(attachments.map(\.kind) == [.link, .file])
+        let copy = try #require(attachments.last?.storedPath)
+        #expect(FileManager.default.fileExists(atPath: copy))
+        try store.removeTodo(todo.id)
+        #expect(!FileManager.default.fileExists(atPath: copy))
+    }
+
+    @Test func linksComeBackFromTaskwarriorAndICalendarExportsWithoutDuplicates() throws {
+        let dir = try folder()
+        let store = try BundleStore(url: dir.appendingPathComponent("a/bundle.sqlite"))
+        let todo = try store.addTodo("Sign the lease", event: nil, preposition: .none, notes: "bring a pen", links: ["https://example.org/lease"])
+        let utc = try #require(TimeZone(identifier: "UTC"))
+        for format in [InterchangeFormat.taskwarrior, .ics] {
+            let exported = try store.export(format, timeZone: utc)
+            // Read back into the same store: nothing doubles, the notes stay the notes.
+            try store.importData(exported, format: format, timeZone: utc)
+            #expect(try store.attachments(of: todo.id).compactMap(\.link) == ["https://example.org/lease"], "\(format)")
+            #expect(try store.todo(todo.id).notes == "bring a pen", "\(format)")
+            // Into another store: the link arrives as a link.
+            let other = try BundleStore(url: dir.appendingPathComponent("\(format.rawValue)/bundle.sqlite"))
+            try other.importData(exported, format: format, timeZone: utc)
+            let there = try #require(try other.todos().first)
+            #expect(try other.attachments(of: there.id).compactMap(\.link) == ["https://example.org/lease"], "\(format)")
+            #expect(there.notes == "bring a pen", "\(format)")
+        }
+    }
+
     @Test func linksSyncButFileCopiesStayOnTheirDevice() async throws {
         let server = InMemorySyncServer()
         let laptop = try BundleStore.inMemory(), phone = try BundleStore.inMemory()

@@ -46,11 +46,10 @@ extension BundleCommand {
                 Thread.sleep(forTimeInterval: 2)
             }
             #endif
+            // The todo, its links and its files are written together, or nothing is.
             let todo = try store.addTodo(
                 text, event: trigger.chosen?.event, preposition: trigger.chosen?.preposition ?? .none,
-                deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent)
-            for link in links { try store.addLink(link, to: todo.id) }
-            for file in files { try store.attachFile(at: file, to: todo.id) }
+                deadline: parsedDeadline, notes: notes ?? "", allowNewEvent: trigger.newEvent, links: links, files: files)
             if options.json { try Terminal.printJSON(todo); return }
             print("Added \(Bundles.line(todo))")
             if !links.isEmpty || !files.isEmpty {
@@ -286,10 +285,10 @@ extension Bundles {
     /// "link https://…" or "file lease.pdf (12 KB) at /…/attachments/…".
     static func describe(_ attachment: TodoAttachment) -> String {
         switch attachment.kind {
-        case .link: return "link \(attachment.link ?? "")"
+        case .link: return "link \(VisibleText.visible(attachment.link ?? "", oneLine: true))"
         case .file:
             let size = ByteCountFormatter.string(fromByteCount: Int64(attachment.size ?? 0), countStyle: .file)
-            return "file \(attachment.fileName ?? "") (\(size)) at \(attachment.storedPath ?? "")"
+            return "file \(VisibleText.visible(attachment.fileName ?? "", oneLine: true)) (\(size)) at \(VisibleText.visible(attachment.storedPath ?? "", oneLine: true))"
         }
     }
 }
