@@ -233,9 +233,16 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             unlink(file)
             throw error
         }
-        try db.execute(sql: "PRAGMA scratch.journal_mode = OFF")
-        try db.execute(sql: "PRAGMA scratch.synchronous = OFF")
-        try db.execute(sql: "PRAGMA scratch.cache_size = -4096")
+        do {
+            try db.execute(sql: "PRAGMA scratch.journal_mode = OFF")
+            try db.execute(sql: "PRAGMA scratch.synchronous = OFF")
+            try db.execute(sql: "PRAGMA scratch.cache_size = -4096")
+        } catch {
+            // Not left attached (the next bulk write attaches its own) nor on disk.
+            try? db.execute(sql: "DETACH DATABASE scratch")
+            unlink(file)
+            throw error
+        }
         return file
     }
 

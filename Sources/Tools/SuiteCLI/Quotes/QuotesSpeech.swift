@@ -44,8 +44,12 @@ enum Speech {
                 finished.signal()
             }
         }
+        // An engine that stops before reading everything (an unknown voice) must not end this
+        // process with SIGPIPE: the write fails instead, and its exit status says why.
+        let previous = signal(SIGPIPE, SIG_IGN)
         try? input.fileHandleForWriting.write(contentsOf: Data(text.utf8))
         try? input.fileHandleForWriting.close()
+        signal(SIGPIPE, previous)
         let complaint = errors.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
         if wav { finished.wait() }
