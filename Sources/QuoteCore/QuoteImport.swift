@@ -160,6 +160,16 @@ extension QuoteStore {
                 })
             }, progress: progress)
         }
+        if format == .csv {
+            // Read record by record into the one transaction: memory stays flat at any size.
+            return try importCSV(files.map { url in
+                (path: url.path, open: { () throws(QuoteError) -> LineStream in
+                    do { return try LineStream(path: url.path) } catch {
+                        throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
+                    }
+                })
+            }, progress: progress)
+        }
         var parsed: [ImportedQuote] = []
         var skipped = 0
         for url in files {
@@ -184,8 +194,41 @@ extension QuoteStore {
             return try importJSON([(path: name, open: { () throws(QuoteError) -> JSONArrayStream in JSONArrayStream(data: data, arrayKeys: QuoteJSON.arrayKeys) })],
                                   progress: progress)
         }
+        if format == .csv {
+            return try importCSV([(path: name, open: { () throws(QuoteError) -> LineStream in LineStream(data: data) })], progress: progress)
+        }
         let result = try Self.parse(data, name: name, path: name, format: format)
         return try store(result.quotes, skipped: result.skipped, progress: progress)
+    }
+
+    /// Imports CSV files read record by record, all in one transaction (all or nothing): each
+    /// record is checked as it is read, and a problem anywhere (the end of a file included)
+    /// rolls back everything before it.
+    private func importCSV(_ files: [(path: String, open: () throws(QuoteError) -> LineStream)],
+                           progress: (@Sendable (Int) -> Void)?) throws(QuoteError) -> QuoteImportSummary {
+        let moment = stamp
+        return try store.bulkWrite { db in
+            var cache = ImportCache()
+            var read = 0, imported = 0, skipped = 0
+            for file in files {
+                var reader = QuoteCSV.Reader(try file.open(), path: file.path)
+                var columns = QuoteCSV.Columns(text: 0, author: 1, category: 2)
+                var first = true
+                while let (line, fields) = try reader.next() {
+                    defer { first = false }
+                    if first, let named = QuoteCSV.headerColumns(fields) { columns = named; continue }
+                    guard var quote = try QuoteCSV.quote(fields, line: line, columns: columns, path: file.path) else {
+                        if !(fields.count == 1 && fields[0].isEmpty) { skipped += 1; read += 1 }
+                        continue
+                    }
+                    try quote.validate(path: file.path, byItem: false)
+                    read += 1
+                    if try Self.insert(quote, db: db, stamp: moment, cache: &cache) != nil { imported += 1 }
+                    if read % 50_000 == 0 { progress?(read) }
+                }
+            }
+            return QuoteImportSummary(read: read, imported: imported, duplicates: read - skipped - imported, skipped: skipped)
+        }
     }
 
     /// Imports JSON files read element by element, all in one transaction (all or nothing).
@@ -513,36 +556,118 @@ enum QuoteJSON {
 /// `text,author,category` CSV (RFC 4180 quoting).
 enum QuoteCSV {
     static func parse(_ data: Data, path: String) throws(QuoteError) -> (quotes: [ImportedQuote], skipped: Int) {
-        guard var text = String(validating: data, as: UTF8.self) else {
-            throw .malformedImport(file: path, line: nil, reason: "not valid UTF-8")
-        }
-        // A byte-order mark (spreadsheets write one) is not part of the first field.
-        if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
-        let rows = try records(text, path: path)
+        var reader = Reader(LineStream(data: data), path: path)
         var quotes: [ImportedQuote] = []
         var skipped = 0
         // Without a header the columns are text, author, category; a header may name them in any order.
         var columns = Columns(text: 0, author: 1, category: 2)
-        for (index, row) in rows.enumerated() {
-            let (line, fields) = row
-            if index == 0, let named = headerColumns(fields) { columns = named; continue }
-            if fields.count == 1 && fields[0].isEmpty { continue }
-            guard (1...3).contains(fields.count) else {
-                throw .malformedImport(file: path, line: line, reason: "\(fields.count) fields; expected text,author,category")
+        var first = true
+        while let (line, fields) = try reader.next() {
+            defer { first = false }
+            if first, let named = headerColumns(fields) { columns = named; continue }
+            if let quote = try quote(fields, line: line, columns: columns, path: path) {
+                quotes.append(quote)
+            } else if !(fields.count == 1 && fields[0].isEmpty) {
+                skipped += 1
             }
-            func field(_ column: Int?) -> String { column.flatMap { fields.indices.contains($0) ? fields[$0] : nil } ?? "" }
-            let body = field(columns.text)
-            if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { skipped += 1; continue }
-            let checked: String
-            do { checked = try QuoteStore.validated(text: body, .quoteText) } catch {
-                throw .malformedImport(file: path, line: line, reason: error.description)
-            }
-            let author = field(columns.author).trimmingCharacters(in: .whitespaces)
-            let categories = field(columns.category).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
-            quotes.append(ImportedQuote(text: checked, source: author.isEmpty ? nil : author, kind: .person, citation: nil,
-                                        categories: categories, personal: false, addedAt: nil, line: line))
         }
         return (quotes, skipped)
+    }
+
+    /// The quote a record holds; nil for an empty line or an empty text (skipped).
+    static func quote(_ fields: [String], line: Int, columns: Columns, path: String) throws(QuoteError) -> ImportedQuote? {
+        if fields.count == 1 && fields[0].isEmpty { return nil }
+        guard (1...3).contains(fields.count) else {
+            throw .malformedImport(file: path, line: line, reason: "\(fields.count) fields; expected text,author,category")
+        }
+        func field(_ column: Int?) -> String { column.flatMap { fields.indices.contains($0) ? fields[$0] : nil } ?? "" }
+        let body = field(columns.text)
+        if body.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty { return nil }
+        let checked: String
+        do { checked = try QuoteStore.validated(text: body, .quoteText) } catch {
+            throw .malformedImport(file: path, line: line, reason: error.description)
+        }
+        let author = field(columns.author).trimmingCharacters(in: .whitespaces)
+        let categories = field(columns.category).split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }.filter { !$0.isEmpty }
+        return ImportedQuote(text: checked, source: author.isEmpty ? nil : author, kind: .person, citation: nil,
+                             categories: categories, personal: false, addedAt: nil, line: line)
+    }
+
+    /// Reads CSV record by record from lines (RFC 4180: a quoted field may hold commas, doubled
+    /// quotes and line breaks), so a file of any size is read in little memory. A byte-order mark
+    /// at the start (spreadsheets write one) is not part of the first field.
+    struct Reader {
+        private var lines: LineStream
+        private let path: String
+        private var atStart = true
+
+        init(_ lines: LineStream, path: String) {
+            self.lines = lines
+            self.path = path
+        }
+
+        /// The next record with the line it starts on; nil at the end.
+        mutating func next() throws(QuoteError) -> (line: Int, fields: [String])? {
+            var fields: [String] = []
+            var field = ""
+            var inQuotes = false
+            var quoteLine = 0
+            var recordLine: Int?
+            while true {
+                let next: (text: String, number: Int)?
+                do { next = try lines.next() } catch {
+                    switch error {
+                    case .notUTF8(let line): throw .malformedImport(file: path, line: line, reason: "not valid UTF-8")
+                    case .lineTooLong(let line): throw .malformedImport(file: path, line: line, reason: "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
+                    case .unreadable: throw .malformedImport(file: path, line: nil, reason: "cannot be read")
+                    }
+                }
+                guard let (text, number) = next else {
+                    if inQuotes { throw .malformedImport(file: path, line: quoteLine, reason: "a quoted field is never closed") }
+                    return nil
+                }
+                if recordLine == nil { recordLine = number }
+                var scalars = text.unicodeScalars[...]
+                if atStart {
+                    atStart = false
+                    if scalars.first == "\u{FEFF}" { scalars = scalars.dropFirst() }
+                }
+                var index = scalars.startIndex
+                while index < scalars.endIndex {
+                    let scalar = scalars[index]
+                    if inQuotes {
+                        if scalar == "\"" {
+                            let after = scalars.index(after: index)
+                            if after < scalars.endIndex, scalars[after] == "\"" { field.unicodeScalars.append("\""); index = after } else { inQuotes = false }
+                        } else {
+                            field.unicodeScalars.append(scalar)
+                        }
+                    } else {
+                        switch scalar {
+                        case "\"":
+                            guard field.isEmpty else { throw .malformedImport(file: path, line: number, reason: "a quote character inside an unquoted field") }
+                            inQuotes = true
+                            quoteLine = number
+                        case ",":
+                            fields.append(field)
+                            field = ""
+                        case "\r":
+                            break
+                        default:
+                            field.unicodeScalars.append(scalar)
+                        }
+                    }
+                    index = scalars.index(after: index)
+                }
+                if inQuotes {
+                    // The line break belongs to the quoted field.
+                    field.unicodeScalars.append("\n")
+                    continue
+                }
+                fields.append(field)
+                return (recordLine ?? number, fields)
+            }
+        }
     }
 
     /// Column names a header row may use (text,author,category and the usual synonyms).

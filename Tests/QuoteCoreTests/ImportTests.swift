@@ -177,10 +177,13 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
     @Test func invalidUTF8InJSONOrCSVIsMalformed() throws {
         let store = try freshStore()
-        for format in [QuoteImportFormat.json, .csv] {
-            #expect(throws: QuoteError.malformedImport(file: "x", line: nil, reason: "not valid UTF-8")) {
-                try store.importData(Data([0x22, 0xFF, 0x22]), name: "x", format: format)
-            }
+        // JSON says so for the document; CSV, read line by line, names the line (here the third,
+        // after two good quotes, which are not imported either).
+        #expect(throws: QuoteError.malformedImport(file: "x", line: nil, reason: "not valid UTF-8")) {
+            try store.importData(Data([0x22, 0xFF, 0x22]), name: "x", format: .json)
+        }
+        #expect(throws: QuoteError.malformedImport(file: "x", line: 3, reason: "not valid UTF-8")) {
+            try store.importData(Data("One.\nTwo.\n".utf8) + Data([0x22, 0xFF, 0x22]), name: "x", format: .csv)
         }
         #expect(try store.count() == 0)
         #expect(try store.isEmpty())
@@ -230,5 +233,34 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         let store = try freshStore()
         try store.importData(Data("\u{FEFF}Text is what we write,Ada\n".utf8), name: "q.csv", format: .csv)
         #expect(try store.allQuotes().map(\.text) == ["Text is what we write"])
+    }
+}
+
+/// CSV read record by record (the import streams it): the same records as reading it whole, for
+/// any way the text is cut into chunks.
+@Suite struct StreamingCSVTests {
+    @Test(arguments: [1, 2, 3, 7, 64, 1 << 20])
+    func recordsAreTheSameWhateverTheChunks(chunk: Int) throws {
+        let text = "\u{FEFF}text,author,category\n\"Line one,\nline \"\"two\"\"\",Ann,a;b\r\nplain,Bob,\n\n\"\",,\nlast,\"Eve\"\n"
+        var reader = QuoteCSV.Reader(LineStream(data: Data(text.utf8), chunkSize: chunk), path: "t.csv")
+        var records: [[String]] = []
+        var lines: [Int] = []
+        while let (line, fields) = try reader.next() { records.append(fields); lines.append(line) }
+        #expect(records == [["text", "author", "category"], ["Line one,\nline \"two\"", "Ann", "a;b"], ["plain", "Bob", ""], [""], ["", "", ""],
+                            ["last", "Eve"]])
+        #expect(lines == [1, 2, 4, 5, 6, 7])
+    }
+
+    @Test func aLateProblemImportsNothing() throws {
+        let store = try QuoteStore.inMemory()
+        let before = try store.count()
+        let text = "text,author\n" + (1...1_000).map { "Quote number \($0),Author \($0 % 7)\n" }.joined() + "\"never closed,x\n"
+        #expect(throws: QuoteError.malformedImport(file: "big.csv", line: 1_002, reason: "a quoted field is never closed")) {
+            try store.importData(Data(text.utf8), name: "big.csv", format: .csv)
+        }
+        #expect(try store.count() == before)
+        let summary = try store.importData(Data(text.dropLast(16).utf8), name: "big.csv", format: .csv)
+        #expect(summary.imported == 1_000)
+        #expect(try store.count() == before + 1_000)
     }
 }
