@@ -33,7 +33,8 @@ extension BundleStore {
         case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
         case .ics:
             return try importCalendar(LineStream(data: data), timeZone: timeZone)
-        case .todotxt: document = InterchangeDocument(todos: try TodoTxtFormat.decode(data, timeZone: timeZone, now: now()))
+        case .todotxt:
+            return try importTodoTxt(LineStream(data: data), timeZone: timeZone)
         case .json: document = try SuiteJSONFormat.decode(data)
         }
         document = try Self.validated(document, format: format)
@@ -134,14 +135,29 @@ extension BundleStore {
     }
 
     /// Imports an iCalendar document VTODO by VTODO into one transaction: memory does not grow
-    /// with the file. Each todo is checked as ``importData(_:format:timeZone:)`` checks it; a
-    /// problem anywhere (the end of the file included) rolls everything back. Todos that name a
-    /// bundle are kept aside and applied together at the end, as a file's bundle is made from
-    /// all of its members.
+    /// with the file (see ``importTodos(format:_:)``).
     private func importCalendar(_ lines: LineStream, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
         var reader = ICalendarFormat.TodoReader(lines, timeZone: timeZone)
+        var summary = try importTodos(format: .ics) { () throws(BundleError) in try reader.next() }
+        summary.dropped = reader.dropped
+        return summary
+    }
+
+    /// Imports a todo.txt file line by line into one transaction: memory does not grow with the
+    /// file (see ``importTodos(format:_:)``).
+    private func importTodoTxt(_ lines: LineStream, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
+        var reader = TodoTxtFormat.Reader(lines, timeZone: timeZone, now: now())
+        return try importTodos(format: .todotxt) { () throws(BundleError) in try reader.next() }
+    }
+
+    /// Imports the todos `next` reads one at a time into one transaction. Each todo is checked as
+    /// ``importData(_:format:timeZone:)`` checks it; a problem anywhere (the end of the file
+    /// included) rolls everything back. Todos that name a bundle are kept aside and applied
+    /// together at the end, as a file's bundle is made from all of its members.
+    private func importTodos(format: InterchangeFormat, _ next: () throws(BundleError) -> InterchangeTodo?) throws(BundleError) -> ImportSummary {
         let stamp = stamp
-        var summary = try store.bulkWrite(scratch: true) { db in
+        let name = format.displayName
+        return try store.bulkWrite(scratch: true) { db in
             var total = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
             func add(_ part: ImportSummary) {
                 total.created += part.created
@@ -155,36 +171,35 @@ extension BundleStore {
             let remember = try db.makeStatement(sql: "INSERT OR IGNORE INTO scratch.import_seen (uuid) VALUES (?)")
             var bundled: [InterchangeTodo] = []
             var number = 0
-            while let todo = try reader.next() {
+            while let todo = try next() {
                 number += 1
                 try remember.execute(arguments: [todo.uuid])
-                if db.changesCount == 0 { throw Self.twice(todo, number: number, format: "iCalendar") }
-                let checked = try Self.validated(todo, number: number, format: "iCalendar")
+                if db.changesCount == 0 { throw Self.twice(todo, number: number, format: name) }
+                let checked = try Self.validated(todo, number: number, format: name)
                 if checked.bundleUUID != nil { bundled.append(checked); continue }
                 add(try Self.apply(InterchangeDocument(todos: [checked]), db: db, stamp: stamp))
             }
             if !bundled.isEmpty { add(try Self.apply(InterchangeDocument(todos: bundled), db: db, stamp: stamp)) }
             return total
         }
-        summary.dropped = reader.dropped
-        return summary
     }
 
     /// Imports a file from disk, as ``importData(_:format:timeZone:)`` does. An iCalendar file
-    /// is read VTODO by VTODO (memory does not grow with it); other formats are read whole.
+    /// is read VTODO by VTODO and a todo.txt file line by line (memory does not grow with them);
+    /// Taskwarrior and Suite JSON are read whole.
     ///
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)``, also when the file cannot
     ///   be read.
     @discardableResult
     public func importFile(at url: URL, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
-        if format == .ics {
+        if format == .ics || format == .todotxt {
             let lines: LineStream
             do {
                 lines = try LineStream(path: url.path)
             } catch {
-                throw .malformedImport(format: "iCalendar", line: nil, reason: "cannot be read")
+                throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
             }
-            return try importCalendar(lines, timeZone: timeZone)
+            return format == .ics ? try importCalendar(lines, timeZone: timeZone) : try importTodoTxt(lines, timeZone: timeZone)
         }
         switch FileContents.read(path: url.path) {
         case .data(let data): return try importData(data, format: format, timeZone: timeZone)

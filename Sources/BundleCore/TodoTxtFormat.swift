@@ -45,6 +45,45 @@ enum TodoTxtFormat {
         return todos
     }
 
+    /// Reads todo.txt line by line: one todo per non-blank line.
+    struct Reader {
+        private var lines: LineStream
+        private let timeZone: TimeZone
+        private let now: Date
+        private var any = false
+
+        init(_ lines: LineStream, timeZone: TimeZone, now: Date) {
+            self.lines = lines
+            self.timeZone = timeZone
+            self.now = now
+        }
+
+        /// The next todo; nil at the end.
+        ///
+        /// - Throws: ``BundleError/malformedImport(format:line:reason:)`` naming the line; a file
+        ///   with no todo at all is refused as empty.
+        mutating func next() throws(BundleError) -> InterchangeTodo? {
+            while true {
+                let next: (text: String, number: Int)?
+                do { next = try lines.next() } catch {
+                    switch error {
+                    case .notUTF8(let line): throw .malformedImport(format: "todo.txt", line: line, reason: "not valid UTF-8")
+                    case .lineTooLong(let line): throw .malformedImport(format: "todo.txt", line: line, reason: "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
+                    case .unreadable: throw .malformedImport(format: "todo.txt", line: nil, reason: "cannot be read")
+                    }
+                }
+                guard let (text, number) = next else {
+                    if !any { throw .malformedImport(format: "todo.txt", line: nil, reason: "the file is empty") }
+                    return nil
+                }
+                let line = text.trimmingCharacters(in: .whitespaces)
+                if line.isEmpty { continue }
+                any = true
+                return try TodoTxtFormat.parse(line, number: number, timeZone: timeZone, now: now)
+            }
+        }
+    }
+
     static func parse(_ line: String, number: Int, timeZone: TimeZone, now: Date) throws(BundleError) -> InterchangeTodo {
         func fail(_ reason: String) -> BundleError { .malformedImport(format: "todo.txt", line: number, reason: reason) }
         var tokens = line.split(separator: " ", omittingEmptySubsequences: true).map(String.init)
