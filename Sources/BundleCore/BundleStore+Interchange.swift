@@ -30,7 +30,12 @@ extension BundleStore {
     public func importData(_ data: Data, format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> ImportSummary {
         var document: InterchangeDocument
         switch format {
-        case .taskwarrior: document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
+        case .taskwarrior:
+            if TaskwarriorFormat.isArray(data.prefix(4096)) {
+                var reader = TaskwarriorFormat.ArrayReader(JSONArrayStream(data: data, arrayKeys: []))
+                return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
+            }
+            document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
         case .ics:
             return try importCalendar(LineStream(data: data), timeZone: timeZone)
         case .todotxt:
@@ -185,8 +190,8 @@ extension BundleStore {
     }
 
     /// Imports a file from disk, as ``importData(_:format:timeZone:)`` does. An iCalendar file
-    /// is read VTODO by VTODO and a todo.txt file line by line (memory does not grow with them);
-    /// Taskwarrior and Suite JSON are read whole.
+    /// is read VTODO by VTODO, a todo.txt file line by line and a Taskwarrior array task by task
+    /// (memory does not grow with them); Taskwarrior JSON lines and Suite JSON are read whole.
     ///
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)``, also when the file cannot
     ///   be read.
@@ -200,6 +205,18 @@ extension BundleStore {
                 throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
             }
             return format == .ics ? try importCalendar(lines, timeZone: timeZone) : try importTodoTxt(lines, timeZone: timeZone)
+        }
+        if format == .taskwarrior, let handle = FileHandle(forReadingAtPath: url.path) {
+            let head = (try? handle.read(upToCount: 4096)) ?? Data()
+            try? handle.close()
+            if TaskwarriorFormat.isArray(head) {
+                let stream: JSONArrayStream
+                do { stream = try JSONArrayStream(path: url.path, arrayKeys: []) } catch {
+                    throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
+                }
+                var reader = TaskwarriorFormat.ArrayReader(stream)
+                return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
+            }
         }
         switch FileContents.read(path: url.path) {
         case .data(let data): return try importData(data, format: format, timeZone: timeZone)

@@ -106,6 +106,43 @@ enum TaskwarriorFormat {
         return todos
     }
 
+    /// Whether `head` (a file's first bytes) starts a JSON array, as `task export` writes: such a
+    /// file is read task by task (``ArrayReader``).
+    static func isArray(_ head: some Collection<UInt8>) -> Bool {
+        var bytes = head[...]
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { bytes = bytes.dropFirst(3) }
+        return bytes.first { ![0x20, 0x09, 0x0A, 0x0D].contains($0) } == UInt8(ascii: "[")
+    }
+
+    /// Reads a Taskwarrior array task by task, so a file of any size is read in little memory.
+    struct ArrayReader {
+        private var stream: JSONArrayStream
+        private var index = 0
+
+        init(_ stream: JSONArrayStream) { self.stream = stream }
+
+        /// The next task; nil after the last (once the whole document was checked).
+        mutating func next() throws(BundleError) -> InterchangeTodo? {
+            let bytes: Data?
+            do { bytes = try stream.next() } catch {
+                let reason = switch error {
+                case .invalidJSON(let where_): "invalid JSON (\(where_))"
+                case .notUTF8: "not valid UTF-8"
+                case .noArray: "expected an array of tasks"
+                case .unreadable: "cannot be read"
+                }
+                throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: reason)
+            }
+            guard let bytes else { return nil }
+            index += 1
+            let value = JSONValue.parse(bytes) ?? (try? JSONDecoder().decode(JSONValue.self, from: bytes))
+            guard case .object(let object)? = value else {
+                throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "item \(index) is not an object")
+            }
+            return try TaskwarriorFormat.task(object, line: nil, index: index - 1)
+        }
+    }
+
     private static func task(_ object: [String: JSONValue], line: Int?, index: Int) throws(BundleError) -> InterchangeTodo {
         func fail(_ reason: String) -> BundleError {
             .malformedImport(format: "Taskwarrior JSON", line: line, reason: "task \(index + 1): \(reason)")

@@ -85,6 +85,13 @@ func richStore() throws -> BundleStore {
         try text.write(to: url)
         let todoTxt = try freshStore()
         #expect(try todoTxt.importFile(at: url, format: .todotxt, timeZone: utc).created == 7)
+        // A Taskwarrior array on disk is read task by task, as its bytes are.
+        let tasks = try source.export(.taskwarrior, timeZone: utc)
+        try tasks.write(to: url)
+        let taskFile = try freshStore(), taskBytes = try freshStore()
+        #expect(try taskFile.importFile(at: url, format: .taskwarrior, timeZone: utc) == taskBytes.importData(tasks, format: .taskwarrior, timeZone: utc))
+        #expect(try essentials(taskFile) == essentials(taskBytes))
+        #expect(try taskFile.export(.json, timeZone: utc) == taskBytes.export(.json, timeZone: utc))
     }
 
     @Test func suiteJSONRoundTripsByteForByte() throws {
@@ -190,6 +197,14 @@ func richStore() throws -> BundleStore {
         (.todotxt, "fine line\nanother due:someday\n", "line 2"),
         (.todotxt, "x 2026-11-01\n", "no text"),
         (.todotxt, "task id:not-a-uuid\n", "is not a UUID"),
+        // Read task by task and line by line, a late problem still leaves the store as it was.
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"good\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"},\n 7]",
+         "item 2 is not an object"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"good\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}", "invalid JSON"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"good\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"},"
+         + "{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"again\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}]",
+         "the id appears twice"),
+        (.todotxt, "fine line\nanother fine line\nx 2026-11-01\n", "line 3"),
         (.json, "{\"schema\": \"suite-bundle/9\", \"events\": [], \"todos\": [], \"bundles\": []}", "schema is 'suite-bundle/9'"),
         (.json, "{\"schema\": \"suite-bundle/1\"}", "missing field 'events'"),
     ]
