@@ -170,20 +170,29 @@ extension QuoteStore {
                 })
             }, progress: progress)
         }
-        var parsed: [ImportedQuote] = []
-        var skipped = 0
-        for url in files {
-            let data: Data
-            switch FileContents.read(path: url.path) {
-            case .data(let bytes): data = bytes
-            case .tooLarge(let limit): throw .malformedImport(file: url.path, line: nil, reason: "larger than \(limit >> 20) MiB")
-            case .unreadable: throw .malformedImport(file: url.path, line: nil, reason: "cannot be read")
+        // Fortune files: each file is read and stored in turn, in the one transaction, so memory
+        // holds one file at a time however many a folder has.
+        let moment = stamp
+        return try store.bulkWrite { db in
+            var cache = ImportCache()
+            var read = 0, imported = 0, skipped = 0
+            for url in files {
+                let data: Data
+                switch FileContents.read(path: url.path) {
+                case .data(let bytes): data = bytes
+                case .tooLarge(let limit): throw QuoteError.malformedImport(file: url.path, line: nil, reason: "larger than \(limit >> 20) MiB")
+                case .unreadable: throw QuoteError.malformedImport(file: url.path, line: nil, reason: "cannot be read")
+                }
+                let result = try Self.parse(data, name: url.lastPathComponent, path: url.path, format: format)
+                skipped += result.skipped
+                for quote in result.quotes {
+                    read += 1
+                    if try Self.insert(quote, db: db, stamp: moment, cache: &cache) != nil { imported += 1 }
+                    if read % 50_000 == 0 { progress?(read) }
+                }
             }
-            let result = try Self.parse(data, name: url.lastPathComponent, path: url.path, format: format)
-            parsed += result.quotes
-            skipped += result.skipped
+            return QuoteImportSummary(read: read + skipped, imported: imported, duplicates: read - imported, skipped: skipped)
         }
-        return try store(parsed, skipped: skipped, progress: progress)
     }
 
     /// Imports one file's bytes (standard input, say); `name` is used for errors and, for

@@ -148,12 +148,7 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/quoteNotFound(_:)``, ``QuoteError/invalidText(_:)`` for the user name.
     @discardableResult
     public func favorite(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
-        let user = try Self.validated(name: user, .quoteUserName)
-        return try write { db in
-            _ = try Self.requireQuote(id, db: db)
-            try db.execute(sql: "INSERT OR IGNORE INTO favorite (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
-            return db.changesCount > 0
-        }
+        try mark(id, user: user, in: .favorite)
     }
 
     /// Removes a quote from the user's favourites.
@@ -162,18 +157,44 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
     public func unfavorite(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
-        try write { db in
-            _ = try Self.requireQuote(id, db: db)
-            try db.execute(sql: "DELETE FROM favorite WHERE user = ? AND quote_id = ?", arguments: [user, id])
-            return db.changesCount > 0
-        }
+        try unmark(id, user: user, in: .favorite)
     }
 
     /// The user's favourites, newest first.
     public func favorites(user: String) throws(QuoteError) -> [Quote] {
+        try marked(user: user, in: .favorite)
+    }
+
+    /// The lists a user keeps quotes on: favourites, and quotes skipped (never offered again).
+    enum UserList: String {
+        case favorite
+        case skipped
+    }
+
+    /// Puts a quote on one of the user's lists; false when it already was there.
+    func mark(_ id: Quote.ID, user: String, in list: UserList) throws(QuoteError) -> Bool {
+        let user = try Self.validated(name: user, .quoteUserName)
+        return try write { db in
+            _ = try Self.requireQuote(id, db: db)
+            try db.execute(sql: "INSERT OR IGNORE INTO \(list.rawValue) (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
+            return db.changesCount > 0
+        }
+    }
+
+    /// Takes a quote off one of the user's lists; false when it was not there.
+    func unmark(_ id: Quote.ID, user: String, in list: UserList) throws(QuoteError) -> Bool {
+        try write { db in
+            _ = try Self.requireQuote(id, db: db)
+            try db.execute(sql: "DELETE FROM \(list.rawValue) WHERE user = ? AND quote_id = ?", arguments: [user, id])
+            return db.changesCount > 0
+        }
+    }
+
+    /// The quotes on one of the user's lists, newest first.
+    func marked(user: String, in list: UserList) throws(QuoteError) -> [Quote] {
         try read { db in
-            try Self.loadQuotes(try Int64.fetchAll(db, sql: "SELECT quote_id FROM favorite WHERE user = ? ORDER BY created_ms DESC, quote_id",
-                                                   arguments: [user]), db: db)
+            try Self.loadQuotes(Int64.fetchAll(db, sql: "SELECT quote_id FROM \(list.rawValue) WHERE user = ? ORDER BY created_ms DESC, quote_id",
+                                               arguments: [user]), db: db)
         }
     }
 

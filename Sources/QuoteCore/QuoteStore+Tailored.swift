@@ -12,12 +12,7 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/quoteNotFound(_:)``, ``QuoteError/invalidText(_:)`` for the user name.
     @discardableResult
     public func skip(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
-        let user = try Self.validated(name: user, .quoteUserName)
-        return try write { db in
-            _ = try Self.requireQuote(id, db: db)
-            try db.execute(sql: "INSERT OR IGNORE INTO skipped (user, quote_id, created_ms) VALUES (?, ?, ?)", arguments: [user, id, stamp])
-            return db.changesCount > 0
-        }
+        try mark(id, user: user, in: .skipped)
     }
 
     /// Takes a quote off the user's skipped ones.
@@ -26,18 +21,12 @@ extension QuoteStore {
     /// - Throws: ``QuoteError/quoteNotFound(_:)``.
     @discardableResult
     public func unskip(_ id: Quote.ID, user: String) throws(QuoteError) -> Bool {
-        try write { db in
-            _ = try Self.requireQuote(id, db: db)
-            try db.execute(sql: "DELETE FROM skipped WHERE user = ? AND quote_id = ?", arguments: [user, id])
-            return db.changesCount > 0
-        }
+        try unmark(id, user: user, in: .skipped)
     }
 
     /// The quotes the user skipped, newest first.
     public func skipped(user: String) throws(QuoteError) -> [Quote] {
-        try read { db in
-            try Self.loadQuotes(Int64.fetchAll(db, sql: "SELECT quote_id FROM skipped WHERE user = ? ORDER BY created_ms DESC, quote_id", arguments: [user]), db: db)
-        }
+        try marked(user: user, in: .skipped)
     }
 
     // MARK: - Tailored picks
