@@ -187,6 +187,15 @@ extension BundleStore {
         return removed
     }
 
+    /// Whether `uri` is the `file:` URL of a copy a store keeps (`…/attachments/UUID-name`), as
+    /// exports write it: read back, it is not made a link (the copy stays on its device).
+    static func isStoredCopy(_ uri: String) -> Bool {
+        guard uri.lowercased().hasPrefix("file:"), let url = URL(string: uri) else { return false }
+        let name = url.lastPathComponent
+        return url.deletingLastPathComponent().lastPathComponent == "attachments" && name.count > 37
+            && UUID(uuidString: String(name.prefix(36))) != nil && name.dropFirst(36).hasPrefix("-")
+    }
+
     /// Removes a copy the store made, and nothing outside its attachments folder.
     func removeCopy(_ path: String) {
         let folder = attachmentFolder + "/"
@@ -221,9 +230,13 @@ extension BundleStore {
     static func attachmentURIs(_ db: Database) throws -> [Int64: [String]] {
         var result: [Int64: [String]] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT * FROM todo_attachment ORDER BY id") {
-            let attachment = attachment(from: row)
-            // A link that came by sync is checked again: only a valid one goes into a file.
-            if let link = attachment.link, (try? validatedLink(link)) != link { continue }
+            var attachment = attachment(from: row)
+            // A link that came by sync (or was kept by an earlier version) is checked again: it
+            // goes into a file as the rule writes it, and not at all when it is not one.
+            if let link = attachment.link {
+                guard let checked = try? validatedLink(link) else { continue }
+                attachment.link = checked
+            }
             result[attachment.todoID.rawValue, default: []].append(attachment.uri)
         }
         return result

@@ -206,7 +206,10 @@ extension BundleStore {
             }
             return format == .ics ? try importCalendar(lines, timeZone: timeZone) : try importTodoTxt(lines, timeZone: timeZone)
         }
-        if format == .taskwarrior, let handle = FileHandle(forReadingAtPath: url.path) {
+        // Looked at first only when it is a regular file: a FIFO's bytes can be read once.
+        var info = stat()
+        if format == .taskwarrior, stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+           let handle = FileHandle(forReadingAtPath: url.path) {
             let head = (try? handle.read(upToCount: 4096)) ?? Data()
             try? handle.close()
             if TaskwarriorFormat.isArray(head) {
@@ -315,7 +318,7 @@ extension BundleStore {
                 // `file:` URL of a copy it keeps).
                 let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [uuid]) ?? 0
                 var known = Set(try Row.fetchAll(db, sql: "SELECT * FROM todo_attachment WHERE todo_id = ?", arguments: [todoID]).map { attachment(from: $0).uri })
-                for link in todo.attachments where known.insert(link).inserted {
+                for link in todo.attachments where !isStoredCopy(link) && known.insert(link).inserted {
                     try insertLink(link, todo: Todo.ID(todoID), db: db, stamp: stamp)
                 }
             }

@@ -414,17 +414,19 @@ enum CalendarEvents {
         for item in (parts["BYDAY"] ?? "").split(separator: ",") {
             let code = String(item.suffix(2)), prefix = item.dropLast(2)
             let ordinal = prefix.isEmpty ? nil : Int(prefix)
-            guard let weekday = weekdays[code], prefix.isEmpty || ordinal.map({ (1...5).contains(abs($0)) }) == true else {
+            // Ranges without abs(): a number as small as Int.min must be refused, not trap.
+            let ordinals = frequency == "YEARLY" ? -53...53 : -5...5
+            guard let weekday = weekdays[code], prefix.isEmpty || ordinal.map({ $0 != 0 && ordinals.contains($0) }) == true else {
                 throw fail(rule.line, "RRULE BYDAY '\(item.prefix(20))' is not like MO, 2TU or -1FR")
             }
             guard ordinal == nil || frequency == "MONTHLY" || frequency == "YEARLY" else {
-                throw fail(rule.line, "RRULE BYDAY '\(item.prefix(20))': a numbered day goes with FREQ=MONTHLY only")
+                throw fail(rule.line, "RRULE BYDAY '\(item.prefix(20))': a numbered day goes with FREQ=MONTHLY or YEARLY only")
             }
             if seenDays.insert("\(ordinal ?? 0)\(weekday)").inserted { byDay.append((ordinal, weekday)) }
         }
         var byMonthDay: [Int] = []
         for item in (parts["BYMONTHDAY"] ?? "").split(separator: ",") {
-            guard let day = Int(item), (1...31).contains(abs(day)) else { throw fail(rule.line, "RRULE BYMONTHDAY '\(item.prefix(20))' is not a day of the month") }
+            guard let day = Int(item), day != 0, (-31...31).contains(day) else { throw fail(rule.line, "RRULE BYMONTHDAY '\(item.prefix(20))' is not a day of the month") }
             if !byMonthDay.contains(day) { byMonthDay.append(day) }
         }
         if frequency == "YEARLY" && (!byDay.isEmpty || !byMonthDay.isEmpty) {
@@ -517,11 +519,14 @@ enum CalendarEvents {
                 } else {
                     days = byMonthDay.isEmpty ? Set(1...length) : monthDays(length)
                     if !byDay.isEmpty {
-                        // The weekday of day d is counted from the weekday of the 1st.
+                        // The weekday of day d is counted from the weekday of the 1st; each
+                        // weekday's days are listed once a month, however many entries name it.
                         let firstWeekday = calendar.component(.weekday, from: periodStart)
+                        var daysOf = [[Int]](repeating: [], count: 8)
+                        for day in 1...length { daysOf[(firstWeekday - 1 + day - 1) % 7 + 1].append(day) }
                         var named: Set<Int> = []
                         for (ordinal, weekday) in byDay {
-                            let matching = (1...length).filter { (firstWeekday - 1 + $0 - 1) % 7 + 1 == weekday }
+                            let matching = daysOf[weekday]
                             if let ordinal {
                                 let index = ordinal > 0 ? ordinal - 1 : matching.count + ordinal
                                 if matching.indices.contains(index) { named.insert(matching[index]) }

@@ -6,10 +6,11 @@ enum ICalendarReading {
     /// The `foreignFields` key that keeps a UID that is not a UUID, so that an export gives it back.
     static let foreignUIDKey = "icalendar_uid"
 
-    /// Properties of a VTODO that carry meaning Suite does not keep: reported, not imported.
+    /// Properties of a VTODO that carry meaning Suite does not keep: reported, not imported
+    /// (`ATTACH` is read as a link, and reported only when it is not one).
     static let droppedProperties: Set<String> = [
         "RRULE", "RDATE", "EXDATE", "EXRULE", "RECURRENCE-ID", "DTSTART", "DURATION", "PRIORITY",
-        "PERCENT-COMPLETE", "LOCATION", "GEO", "URL", "ATTACH", "ATTENDEE", "ORGANIZER", "CONTACT",
+        "PERCENT-COMPLETE", "LOCATION", "GEO", "URL", "ATTENDEE", "ORGANIZER", "CONTACT",
         "COMMENT", "RESOURCES",
     ]
 

@@ -7,7 +7,7 @@ enum TaskwarriorFormat {
     /// Fields this format reads into our model; everything else is kept as it came.
     static let ownFields: Set<String> = [
         "uuid", "description", "status", "entry", "modified", "end", "start", "due", "annotations",
-        "bundle_event", "bundle_prep", "bundle_id", "bundle_due_date", "id", "urgency",
+        "bundle_event", "bundle_prep", "bundle_id", "bundle_due_date", "bundle_links", "id", "urgency",
     ]
 
     static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
@@ -52,6 +52,9 @@ enum TaskwarriorFormat {
             for uri in todo.attachments {
                 annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(uri)]))
             }
+            // The links again in a field of ours (space-separated: a link holds no space), so
+            // that reading the file back tells them from notes that happen to be a URL.
+            if !todo.attachments.isEmpty { object["bundle_links"] = .string(todo.attachments.joined(separator: " ")) }
             if !annotations.isEmpty { object["annotations"] = .array(annotations) }
             return .object(object)
         }
@@ -189,19 +192,22 @@ enum TaskwarriorFormat {
             guard let value = UUID(uuidString: text) else { throw fail("'bundle_id' is not a UUID") }
             bundle = value
         }
-        var notes: [String] = [], links: [String] = []
+        // Links are the ones Suite wrote in `bundle_links` (each also an annotation, for people);
+        // every other annotation is notes, a URL included.
+        var links: [String] = []
+        for link in try string("bundle_links")?.split(separator: " ") ?? [] {
+            guard let checked = try? BundleStore.validatedLink(String(link)) else { throw fail("'bundle_links' holds '\(link.prefix(100))', which is not a link") }
+            if !links.contains(checked) { links.append(checked) }
+        }
+        var notes: [String] = []
         if let annotations = object["annotations"] {
             guard case .array(let items) = annotations else { throw fail("'annotations' is not an array") }
+            var linkAnnotations = Set(links)
             for item in items {
                 guard case .object(let annotation) = item, case .string(let text)? = annotation["description"] else {
                     throw fail("an annotation has no description")
                 }
-                // An annotation that is just a link (as Suite exports a todo's links) is a link.
-                if let link = try? BundleStore.validatedLink(text), link == text {
-                    links.append(link)
-                } else {
-                    notes.append(text)
-                }
+                if linkAnnotations.remove(text) == nil { notes.append(text) }
             }
         }
         let modified = try time("modified") ?? entry

@@ -359,8 +359,9 @@ public final class PlaceStore: Sendable {
         kept.website = nil
         kept.openingHours = nil
         kept.categories = []
+        kept.providerID = nil
         if (try? validated(kept)) == nil { kept.name = fallbackName }
-        let fields: [WritableKeyPath<PlaceRecord, String?>] = [\.address, \.phone, \.website, \.openingHours]
+        let fields: [WritableKeyPath<PlaceRecord, String?>] = [\.address, \.phone, \.website, \.openingHours, \.providerID]
         for field in fields {
             var trial = kept
             trial[keyPath: field] = record[keyPath: field]

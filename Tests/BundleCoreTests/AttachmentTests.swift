@@ -107,9 +107,17 @@ import Testing
         let dir = try folder()
         let store = try BundleStore(url: dir.appendingPathComponent("a/bundle.sqlite"))
         let todo = try store.addTodo("Sign the lease", event: nil, preposition: .none, notes: "bring a pen", links: ["https://example.org/lease"])
+        // Notes that are just a URL stay notes; a file's copy does not come back as a link.
+        let urlNotes = try store.addTodo("Read the terms", event: nil, preposition: .none, notes: "https://example.org/terms")
+        let source = dir.appendingPathComponent("terms.pdf")
+        try Data("terms".utf8).write(to: source)
+        try store.attachFile(at: source, to: urlNotes.id)
         let utc = try #require(TimeZone(identifier: "UTC"))
         for format in [InterchangeFormat.taskwarrior, .ics] {
             let exported = try store.export(format, timeZone: utc)
+            #expect(try store.importData(exported, format: format, timeZone: utc).dropped.isEmpty, "\(format): ATTACH is read, not dropped")
+            #expect(try store.todo(urlNotes.id).notes == "https://example.org/terms", "\(format)")
+            #expect(try store.attachments(of: urlNotes.id).map(\.kind) == [.file], "\(format)")
             // Read back into the same store: nothing doubles, the notes stay the notes.
             try store.importData(exported, format: format, timeZone: utc)
             #expect(try store.attachments(of: todo.id).compactMap(\.link) == ["https://example.org/lease"], "\(format)")
@@ -117,9 +125,12 @@ import Testing
             // Into another store: the link arrives as a link.
             let other = try BundleStore(url: dir.appendingPathComponent("\(format.rawValue)/bundle.sqlite"))
             try other.importData(exported, format: format, timeZone: utc)
-            let there = try #require(try other.todos().first)
+            let there = try #require(try other.todos().first { $0.text == "Sign the lease" })
             #expect(try other.attachments(of: there.id).compactMap(\.link) == ["https://example.org/lease"], "\(format)")
             #expect(there.notes == "bring a pen", "\(format)")
+            let terms = try #require(try other.todos().first { $0.text == "Read the terms" })
+            #expect(terms.notes == "https://example.org/terms", "\(format)")
+            #expect(try other.attachments(of: terms.id).isEmpty, "\(format): the copy stays on its device")
         }
     }
 

@@ -196,7 +196,8 @@ import Testing
         }
         #expect(try store.upcoming(within: BundleStore.calendarHorizon) == before)
         // Numbered days out of range, or with a weekly rule, are refused.
-        for rule in ["FREQ=MONTHLY;BYDAY=6MO", "FREQ=WEEKLY;BYDAY=2MO", "FREQ=MONTHLY;BYDAY=0MO"] {
+        for rule in ["FREQ=MONTHLY;BYDAY=6MO", "FREQ=WEEKLY;BYDAY=2MO", "FREQ=MONTHLY;BYDAY=0MO", "FREQ=MONTHLY;BYDAY=-9223372036854775808MO",
+                     "FREQ=MONTHLY;BYMONTHDAY=-9223372036854775808", "FREQ=MONTHLY;BYMONTHDAY=0"] {
             #expect(throws: BundleError.self) { try store.importCalendarEvents(Data(Self.rules([rule]).utf8), timeZone: Self.berlin) }
         }
     }

@@ -87,18 +87,20 @@ extension BundleCommand {
         @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
 
         func run() throws {
-            // An iCalendar file on disk is read as it is imported (memory stays flat at any
-            // size); anything else is read whole first.
+            // A regular file in iCalendar, todo.txt or Taskwarrior form is read as it is imported
+            // (memory stays flat at any size); Suite JSON, standard input and pipes are read whole
+            // first.
+            let streamed: Set<InterchangeFormat> = [.ics, .todotxt, .taskwarrior]
             let regular = try file != "-" && InputFile.isRegularFile(file)
             var data: Data?
-            if !regular || format.map({ $0 != .ics }) == true {
+            if !regular || format.map({ !streamed.contains($0) }) == true {
                 data = file == "-" ? (try Terminal.readStandardInput()) : try Terminal.readFile(file)
             }
             let head = try data ?? InputFile.head(file, count: 4096)
             guard let chosen = format ?? InterchangeFormat.detect(name: file, head: head) else {
                 throw CLIError.usage("cannot tell the format of \(file): give --format taskwarrior, ics, todotxt or json")
             }
-            if data == nil && chosen != .ics { data = try Terminal.readFile(file) }
+            if data == nil && !streamed.contains(chosen) { data = try Terminal.readFile(file) }
             let store = try Bundles.open(options)
             let summary: ImportSummary
             do {
