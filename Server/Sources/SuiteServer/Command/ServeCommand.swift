@@ -85,6 +85,22 @@ package struct ServeCommand: AsyncParsableCommand {
             })
         var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(10)
+        // SIGTERM or SIGINT ends the process within 12 s even when a request or the database
+        // client does not stop: postgres-nio 1.33 keeps reconnecting to a database that went
+        // away and does not give that up on cancellation, which would keep the server running.
+        let stopSignals: [Int32] = [SIGTERM, SIGINT]
+        let watchdogs = stopSignals.map { number in
+            let source = DispatchSource.makeSignalSource(signal: number, queue: .global())
+            source.setEventHandler {
+                DispatchQueue.global().asyncAfter(deadline: .now() + 12) {
+                    FileHandle.standardError.write(Data("suite-server: shutdown did not finish within 12 s (a request or the database connection is stuck); exiting\n".utf8))
+                    Foundation.exit(ServerFailure.failure)
+                }
+            }
+            source.resume()
+            return source
+        }
+        defer { watchdogs.forEach { $0.cancel() } }
         do {
             try await ServiceGroup(configuration: configuration).run()
         } catch let error as ServerStorageError {
