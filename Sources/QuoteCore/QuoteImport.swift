@@ -30,8 +30,9 @@ extension QuoteImportFormat {
         // "\r\n" is one Character: split on it too, so that a CRLF file shows its lines.
         let lines = text.split(omittingEmptySubsequences: false, whereSeparator: { $0 == "\n" || $0 == "\r\n" })
         if lines.dropLast().contains(where: { $0 == "%" || $0 == "%\r" }) { return .fortune }
-        if let first = lines.first, let header = try? QuoteCSV.records(String(first), path: name).first?.1, QuoteCSV.isHeader(header) {
-            return .csv
+        if let first = lines.first {
+            var reader = QuoteCSV.Reader(LineStream(data: Data(first.utf8)), path: name)
+            if let header = try? reader.next()?.fields, QuoteCSV.isHeader(header) { return .csv }
         }
         return nil
     }
@@ -709,50 +710,4 @@ enum QuoteCSV {
 
     /// Whether a first row names the columns instead of holding a quote.
     static func isHeader(_ fields: [String]) -> Bool { headerColumns(fields) != nil }
-
-    /// Splits CSV into records of fields, with the line each record starts on.
-    static func records(_ text: String, path: String) throws(QuoteError) -> [(Int, [String])] {
-        var records: [(Int, [String])] = []
-        var fields: [String] = []
-        var field = ""
-        var inQuotes = false
-        var line = 1
-        var recordLine = 1
-        var quoteLine = 1
-        var scalars = Array(text.unicodeScalars)
-        if scalars.last != "\n" { scalars.append("\n") }
-        var index = 0
-        while index < scalars.count {
-            let scalar = scalars[index]
-            if inQuotes {
-                if scalar == "\"" {
-                    if index + 1 < scalars.count, scalars[index + 1] == "\"" { field.unicodeScalars.append("\""); index += 1 } else { inQuotes = false }
-                } else {
-                    if scalar == "\n" { line += 1 }
-                    field.unicodeScalars.append(scalar)
-                }
-            } else {
-                switch scalar {
-                case "\"":
-                    guard field.isEmpty else { throw .malformedImport(file: path, line: line, reason: "a quote character inside an unquoted field") }
-                    inQuotes = true
-                    quoteLine = line
-                case ",":
-                    fields.append(field); field = ""
-                case "\r":
-                    break
-                case "\n":
-                    fields.append(field); field = ""
-                    records.append((recordLine, fields)); fields = []
-                    line += 1
-                    recordLine = line
-                default:
-                    field.unicodeScalars.append(scalar)
-                }
-            }
-            index += 1
-        }
-        if inQuotes { throw .malformedImport(file: path, line: quoteLine, reason: "a quoted field is never closed") }
-        return records
-    }
 }
