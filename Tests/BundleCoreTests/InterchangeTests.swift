@@ -205,6 +205,8 @@ func richStore() throws -> BundleStore {
          + "{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"again\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}]",
          "the id appears twice"),
         (.todotxt, "fine line\nanother fine line\nx 2026-11-01\n", "line 3"),
+        (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\", \"bundle_links\": \"javascript:alert(1)\"}]",
+         "'bundle_links' holds 'javascript:alert(1)', which is not a link"),
         (.json, "{\"schema\": \"suite-bundle/9\", \"events\": [], \"todos\": [], \"bundles\": []}", "schema is 'suite-bundle/9'"),
         (.json, "{\"schema\": \"suite-bundle/1\"}", "missing field 'events'"),
     ]
