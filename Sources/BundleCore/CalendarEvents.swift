@@ -180,13 +180,7 @@ enum CalendarEvents {
         var logical: [(text: String, number: Int)] = []
         while true {
             let next: (text: String, number: Int)?
-            do { next = try lines.next() } catch {
-                switch error {
-                case .notUTF8(let line): throw fail(line, "not valid UTF-8")
-                case .lineTooLong(let line): throw fail(line, "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
-                case .unreadable(let reason): throw fail(nil, "cannot be read: \(reason)")
-                }
-            }
+            do { next = try lines.next() } catch { throw fail(error.described.line, error.described.reason) }
             guard let next else { break }
             if let first = next.text.first, first == " " || first == "\t", !logical.isEmpty {
                 logical[logical.count - 1].text += next.text.dropFirst()

@@ -161,11 +161,7 @@ enum ICalendarFormat {
             do {
                 return try lines.next()
             } catch {
-                switch error {
-                case .notUTF8(let line): throw fail(line, "not valid UTF-8")
-                case .lineTooLong(let line): throw fail(line, "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
-                case .unreadable(let reason): throw fail(nil, "cannot be read: \(reason)")
-                }
+                throw fail(error.described.line, error.described.reason)
             }
         }
 

@@ -66,11 +66,7 @@ enum TodoTxtFormat {
             while true {
                 let next: (text: String, number: Int)?
                 do { next = try lines.next() } catch {
-                    switch error {
-                    case .notUTF8(let line): throw .malformedImport(format: "todo.txt", line: line, reason: "not valid UTF-8")
-                    case .lineTooLong(let line): throw .malformedImport(format: "todo.txt", line: line, reason: "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
-                    case .unreadable: throw .malformedImport(format: "todo.txt", line: nil, reason: "cannot be read")
-                    }
+                    throw .malformedImport(format: "todo.txt", line: error.described.line, reason: error.described.reason)
                 }
                 guard let (text, number) = next else {
                     if !any { throw .malformedImport(format: "todo.txt", line: nil, reason: "the file is empty") }

@@ -626,11 +626,7 @@ enum QuoteCSV {
             while true {
                 let next: (text: String, number: Int)?
                 do { next = try lines.next() } catch {
-                    switch error {
-                    case .notUTF8(let line): throw .malformedImport(file: path, line: line, reason: "not valid UTF-8")
-                    case .lineTooLong(let line): throw .malformedImport(file: path, line: line, reason: "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
-                    case .unreadable: throw .malformedImport(file: path, line: nil, reason: "cannot be read")
-                    }
+                    throw .malformedImport(file: path, line: error.described.line, reason: error.described.reason)
                 }
                 guard let (text, number) = next else {
                     if inQuotes { throw .malformedImport(file: path, line: quoteLine, reason: "a quoted field is never closed") }

@@ -12,6 +12,16 @@ package struct LineStream {
         case lineTooLong(line: Int)
         /// The file cannot be read.
         case unreadable(String)
+
+        /// The line it is about (nil when the file cannot be read) and what to say of it, for a
+        /// format's own error.
+        package var described: (line: Int?, reason: String) {
+            switch self {
+            case .notUTF8(let line): (line, "not valid UTF-8")
+            case .lineTooLong(let line): (line, "a line longer than \(LineStream.maximumLineBytes >> 20) MiB")
+            case .unreadable(let reason): (nil, "cannot be read: \(reason)")
+            }
+        }
     }
 
     /// The longest line read (64 MiB): past it the input is refused rather than held in memory.
