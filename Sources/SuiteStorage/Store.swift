@@ -22,6 +22,52 @@ package enum SQLiteFeature: String, Sendable, CaseIterable {
     }
 }
 
+/// How a store keeps its connections to its file.
+package enum StoreConnections: Sendable {
+    /// A pool of read-only connections beside the write connection: reads run while a write
+    /// does. For apps and anything that lives long or works on several threads.
+    case pooled
+    /// One connection for reads and writes: half the opening work, for one short command on one
+    /// thread.
+    case single
+    /// ``single``, and the connection is left open when the store goes away: the process ends
+    /// right after the command, and ending it is what closes the connection. Closing would
+    /// checkpoint the write-ahead log into the file with two `fsync`s and remove the log, which
+    /// the next command would create again with two more; the log stays instead (every commit is
+    /// in it, synced as its durability asks), SQLite recovers it when the next process opens the
+    /// store, and a checkpoint runs whenever the log passes ``StoreOpening/shortLogPages``.
+    case singleUntilExit
+}
+
+/// How stores opened by the current task keep their connections (a task-local value, so a test
+/// that runs a command in-process affects no other test).
+package enum StoreOpening {
+    @TaskLocal package static var connections: StoreConnections = .pooled
+
+    /// The log size (in pages) past which a commit of a ``StoreConnections/singleUntilExit``
+    /// connection checkpoints: the next process reads the whole log when it opens the store.
+    package static let shortLogPages = 128
+
+    /// Connections left open until the process exits (``StoreConnections/singleUntilExit``): held
+    /// here so that they are never deallocated (deallocating one would close it).
+    private static let kept = KeptConnections()
+
+    static func keepUntilExit(_ queue: DatabaseQueue) {
+        kept.append(queue)
+    }
+
+    private final class KeptConnections: @unchecked Sendable {
+        private let lock = NSLock()
+        private var queues: [DatabaseQueue] = []
+
+        func append(_ queue: DatabaseQueue) {
+            lock.lock()
+            queues.append(queue)
+            lock.unlock()
+        }
+    }
+}
+
 /// What a core says about its store when it opens it.
 package struct StoreConfiguration: Sendable {
     /// Written to `PRAGMA application_id` when the store is created and checked on every open,
@@ -74,14 +120,18 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     package let sync: SyncSchema?
     /// The wall clock sync reads.
     package let clock: @Sendable () -> Date
+    /// Whether the connections stay open when the store goes away (``StoreConnections/singleUntilExit``).
+    private let keptOpen: Bool
 
-    private init(readers: any DatabaseReader, writer: DatabaseQueue?, path: String, configuration: StoreConfiguration) {
+    private init(readers: any DatabaseReader, writer: DatabaseQueue?, path: String, configuration: StoreConfiguration, keptOpen: Bool = false) {
         self.readers = readers
         self.writer = writer
         self.path = path
         self.sync = configuration.sync
         self.clock = configuration.clock
-        self.changes = ChangeSignal(path: writer === (readers as AnyObject) ? nil : path, busyTimeout: configuration.busyTimeout)
+        self.keptOpen = keptOpen
+        // Another process can change a store file (observation polls it), not a store in memory.
+        self.changes = ChangeSignal(path: path == ":memory:" ? nil : path, busyTimeout: configuration.busyTimeout)
     }
 
     /// A new, empty store in memory, with the same migrations and checks as a store file: for
@@ -111,6 +161,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     }
 
     deinit {
+        if keptOpen { return }
         // Readers first, so that the writer is the last connection and checkpoints the log
         // into the file as it closes.
         if writer !== (readers as AnyObject) { try? readers.close() }
@@ -254,8 +305,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         }
     }
 
-    /// Closes the connections (the writer, last, checkpoints the write-ahead log).
+    /// Closes the connections (the writer, last, checkpoints the write-ahead log). A store whose
+    /// connection is kept until the process exits (``StoreConnections/singleUntilExit``) stays open.
     package func close() throws(Failure) {
+        if keptOpen { return }
         do {
             if writer !== (readers as AnyObject) { try readers.close() }
             try writer?.close()
@@ -356,6 +409,22 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
     ) throws(StoreFailure) -> Store? {
         do {
+            let connections = StoreOpening.connections
+            if connections != .pooled {
+                var config = poolConfiguration(configuration)
+                config.readonly = readOnly
+                let keep = connections == .singleUntilExit
+                if keep && !readOnly {
+                    config.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(StoreOpening.shortLogPages)") }
+                }
+                let queue = try DatabaseQueue(path: path, configuration: config)
+                guard try queue.read({ db in try Int32.fetchOne(db, sql: "PRAGMA user_version") }) == schemaVersion(of: migrator) else {
+                    try queue.close()
+                    return nil
+                }
+                if keep { StoreOpening.keepUntilExit(queue) }
+                return Store(readers: queue, writer: readOnly ? nil : queue, path: path, configuration: configuration, keptOpen: keep)
+            }
             let (readers, version) = try openReaders(path: path, configuration: configuration)
             guard version == schemaVersion(of: migrator) else {
                 try readers.close()
@@ -469,6 +538,12 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             }
         }
         FileSystem.sync(temporary)
+        // A log or shared-memory file left beside the path belongs to a store file that is gone
+        // (moved or deleted while its log was kept, or its process killed): SQLite would replay
+        // that log into the new file. Nothing else can be using them: we hold the lock, and
+        // there is no store file.
+        unlink(path + "-wal")
+        unlink(path + "-shm")
         guard link(temporary, path) == 0 else {
             let reason = String(cString: strerror(errno))
             unlink(temporary)

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuoteCore
+import SuiteStorage
 import WorkplaceCore
 
 /// The most frequent read commands, parsed without ArgumentParser.
@@ -22,17 +23,21 @@ import WorkplaceCore
 /// `SUITE_NO_FAST_PATH=1` turns this off; the CLI tests compare both ways on the same stores.
 enum FastPath {
     /// Runs `arguments` in `context` when they have one of the shapes handled here; nil otherwise.
-    static func run(_ arguments: [String], context: CLIContext) -> Int32? {
+    /// These commands open one store connection (`StoreConnections.single`), left open for the
+    /// exit to close when `endsProcess`.
+    static func run(_ arguments: [String], context: CLIContext, endsProcess: Bool = false) -> Int32? {
         if context.environment["SUITE_NO_FAST_PATH"].map({ !$0.isEmpty && $0 != "0" }) == true { return nil }
         let context = context.forOneRun()
-        return CLIContext.$bound.withValue(context) { () -> Int32? in
-            guard let run = command(for: arguments) else { return nil }
-            defer { context.standardOutput.flush() }
-            do {
-                try run()
-                return 0
-            } catch {
-                return ErrorReport.report(error)
+        return StoreOpening.$connections.withValue(endsProcess ? .singleUntilExit : .single) {
+            CLIContext.$bound.withValue(context) { () -> Int32? in
+                guard let run = command(for: arguments) else { return nil }
+                defer { context.standardOutput.flush() }
+                do {
+                    try run()
+                    return 0
+                } catch {
+                    return ErrorReport.report(error)
+                }
             }
         }
     }

@@ -106,9 +106,12 @@ public enum SuiteMain {
     /// - Parameters:
     ///   - arguments: the command line without the program name.
     ///   - context: as for ``run(_:context:)``.
+    ///   - endsProcess: whether the process exits right after a command run here (the executable):
+    ///     its store connection is then left for the exit to close, which saves the checkpoint
+    ///     that closing runs (see `StoreConnections.singleUntilExit`).
     /// - Returns: the exit status, or nil when the command line is left to ``run(_:context:)``.
-    public static func runFast(_ arguments: [String], context: CLIContext) -> Int32? {
-        FastPath.run(arguments, context: context)
+    public static func runFast(_ arguments: [String], context: CLIContext, endsProcess: Bool = false) -> Int32? {
+        FastPath.run(arguments, context: context, endsProcess: endsProcess)
     }
 
     /// Lets the shared options stand before the group too (`suite --store-dir D bmm list`): those

@@ -13,5 +13,5 @@ if let status = SuiteMain.refuseInvalidArguments() { exit(status) }
 let context = CLIContext.process
 // The frequent read commands run here, on the main thread: no hop to a worker thread, whose
 // malloc arena would grow in hundreds of small mprotect calls.
-if let status = SuiteMain.runFast(Array(CommandLine.arguments.dropFirst()), context: context) { exit(status) }
+if let status = SuiteMain.runFast(Array(CommandLine.arguments.dropFirst()), context: context, endsProcess: true) { exit(status) }
 exit(await SuiteMain.run(Array(CommandLine.arguments.dropFirst()), context: context))
