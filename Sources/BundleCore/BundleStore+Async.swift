@@ -16,6 +16,12 @@ extension BundleStore {
         store.observe { [self] () throws(BundleError) -> [Todo] in try todos(event: event, includeFinished: includeFinished) }
     }
 
+    /// The summaries `todoSummaries(event:includeFinished:)` returns, now and after every change:
+    /// for a list screen.
+    public func observeTodoSummaries(event: String? = nil, includeFinished: Bool = false) -> StoreObservation<[TodoSummary], BundleError> {
+        store.observe { [self] () throws(BundleError) -> [TodoSummary] in try todoSummaries(event: event, includeFinished: includeFinished) }
+    }
+
     /// The open bundle being worked through (the newest open one), or nil when there is none;
     /// now and after every change.
     public func observeCurrentBundle() -> StoreObservation<TodoBundle?, BundleError> {
@@ -60,6 +66,10 @@ extension BundleStore {
 
     public func todos(event: String? = nil, includeFinished: Bool = false) async throws(BundleError) -> [Todo] {
         try await run { [self] () throws(BundleError) -> [Todo] in try todos(event: event, includeFinished: includeFinished) }
+    }
+
+    public func todoSummaries(event: String? = nil, includeFinished: Bool = false) async throws(BundleError) -> [TodoSummary] {
+        try await run { [self] () throws(BundleError) -> [TodoSummary] in try todoSummaries(event: event, includeFinished: includeFinished) }
     }
 
     @discardableResult

@@ -82,16 +82,68 @@ extension BundleStore {
     ///   - includeFinished: also list done and dropped todos.
     public func todos(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> [Todo] {
         try read { db in
-            var conditions: [String] = []
-            var arguments: [any DatabaseValueConvertible] = []
-            if let event {
-                conditions.append("t.event_id = ?")
-                arguments.append(try Self.resolveEvent(event, db: db).id)
-            }
-            if !includeFinished { conditions.append("t.status IN ('pending', 'in-bundle')") }
-            let filter = conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND ")
-            return try Self.fetchTodos(db, "\(filter) ORDER BY e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id", StatementArguments(arguments))
+            let (filter, arguments) = try Self.todoFilter(event: event, includeFinished: includeFinished, db: db)
+            return try Self.fetchTodos(db, "\(filter) ORDER BY e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id", arguments)
         }
+    }
+
+    /// What a list shows of the todos ``todos(event:includeFinished:)`` returns, in the same
+    /// order: for long lists (ten thousand todos in a few milliseconds).
+    ///
+    /// The rows are read in the table's order and sorted here: SQLite's sorter, copying every
+    /// row, took longer than reading them.
+    public func todoSummaries(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> [TodoSummary] {
+        try read { db in
+            let (filter, arguments) = try Self.todoFilter(event: event, includeFinished: includeFinished, db: db)
+            // Each event's place in `ORDER BY name COLLATE NOCASE`, names equal under NOCASE sharing
+            // one; a todo without an event (or whose event is gone) comes first, as NULL sorts first.
+            var events: [Int64: (rank: Int, name: String)] = [:]
+            let eventRows = try Row.fetchCursor(db, sql: "SELECT id, name, dense_rank() OVER (ORDER BY name COLLATE NOCASE) FROM event")
+            while let row = try eventRows.next() { events[row[0]] = (row[2], row[1]) }
+            var summaries: [TodoSummary] = []
+            var keys: [(rank: Int, deadline: String?)] = []
+            let rows = try Row.fetchCursor(
+                db, sql: "SELECT t.id, t.text, t.event_id, t.preposition, t.deadline, t.status, t.bundle_id FROM todo t \(filter)",
+                arguments: arguments)
+            while let row = try rows.next() {
+                let eventID: Int64? = row[2]
+                let event = eventID.flatMap { events[$0] }
+                let deadline: String? = row[4]
+                keys.append((event?.rank ?? 0, deadline))
+                summaries.append(TodoSummary(
+                    id: row[0], text: row[1], eventID: row[2], eventName: event?.name,
+                    preposition: Preposition(rawValue: row[3]) ?? .none, deadline: deadline.flatMap(Deadline.stored),
+                    status: TodoStatus(rawValue: row[5]) ?? .pending, bundleID: row[6]))
+            }
+            // `e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id`, deadlines compared
+            // byte by byte as SQLite's BINARY collation does.
+            func precedes(_ a: Int, _ b: Int) -> Bool {
+                if keys[a].rank != keys[b].rank { return keys[a].rank < keys[b].rank }
+                switch (keys[a].deadline, keys[b].deadline) {
+                case (nil, nil): break
+                case (nil, _?): return false
+                case (_?, nil): return true
+                case (let x?, let y?):
+                    if !x.utf8.elementsEqual(y.utf8) { return x.utf8.lexicographicallyPrecedes(y.utf8) }
+                }
+                return summaries[a].id < summaries[b].id
+            }
+            // Often already in order (one event, no deadlines): then nothing is moved.
+            if summaries.indices.dropFirst().allSatisfy({ precedes($0 - 1, $0) }) { return summaries }
+            return summaries.indices.sorted(by: precedes).map { summaries[$0] }
+        }
+    }
+
+    /// The `WHERE` clause of a todo listing (on `todo t`) and its arguments.
+    static func todoFilter(event: String?, includeFinished: Bool, db: Database) throws -> (String, StatementArguments) {
+        var conditions: [String] = []
+        var arguments: [any DatabaseValueConvertible] = []
+        if let event {
+            conditions.append("t.event_id = ?")
+            arguments.append(try Self.resolveEvent(event, db: db).id)
+        }
+        if !includeFinished { conditions.append("t.status IN ('pending', 'in-bundle')") }
+        return (conditions.isEmpty ? "" : "WHERE " + conditions.joined(separator: " AND "), StatementArguments(arguments))
     }
 
     /// Moves a todo to another event and/or preposition ("change trigger").

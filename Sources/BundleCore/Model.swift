@@ -91,8 +91,58 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
 
     /// True when the deadline has passed at `now`.
     public func isOverdue(at now: Date, timeZone: TimeZone) -> Bool {
+        Self.isOverdue(deadline, status: status, at: now, timeZone: timeZone)
+    }
+
+    /// What a list shows of this todo.
+    public var summary: TodoSummary {
+        TodoSummary(id: id, text: text, eventID: eventID, eventName: eventName, preposition: preposition, deadline: deadline,
+                    status: status, bundleID: bundleID)
+    }
+
+    static func isOverdue(_ deadline: Deadline?, status: TodoStatus, at now: Date, timeZone: TimeZone) -> Bool {
         guard let deadline, status == .pending || status == .inBundle else { return false }
         return deadline.instant(in: timeZone) <= now
+    }
+}
+
+/// What a list of todos shows of each: a ``Todo`` without its uuid, notes, times and other
+/// tools' fields. ``BundleStore/todoSummaries(event:includeFinished:)`` reads thousands of these
+/// in the time a few hundred whole todos take.
+public struct TodoSummary: Codable, Sendable, Hashable, Identifiable {
+    /// The todo's identifier in its store.
+    public var id: Todo.ID
+    /// What to do.
+    public var text: String
+    /// The trigger event, when tied to one.
+    public var eventID: TriggerEvent.ID?
+    /// The trigger event's name, when tied to one.
+    public var eventName: String?
+    /// Before, after, when, or none.
+    public var preposition: Preposition
+    /// An optional deadline.
+    public var deadline: Deadline?
+    /// Where it stands.
+    public var status: TodoStatus
+    /// The open bundle holding it, while it is in one.
+    public var bundleID: TodoBundle.ID?
+
+    /// A summary from its fields.
+    public init(id: Todo.ID, text: String, eventID: TriggerEvent.ID?, eventName: String?, preposition: Preposition,
+                deadline: Deadline?, status: TodoStatus, bundleID: TodoBundle.ID?) {
+        self.id = id
+        self.text = text
+        self.eventID = eventID
+        self.eventName = eventName
+        self.preposition = preposition
+        self.deadline = deadline
+        self.status = status
+        self.bundleID = bundleID
+    }
+
+    /// True when the deadline has passed at `now`.
+    public func isOverdue(at now: Date, timeZone: TimeZone) -> Bool {
+        Todo.isOverdue(deadline, status: status, at: now, timeZone: timeZone)
     }
 }
 

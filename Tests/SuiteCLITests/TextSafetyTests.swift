@@ -138,6 +138,22 @@ import Testing
         try queue.close()
     }
 
+    @Test func theTodoListShowsControlCharactersVisibly() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "placeholder", "--before", "go out")
+        try suite.run("bundle", "add", "second", "--after", "go out")
+        try poke(suite, "bundle.sqlite", "UPDATE todo SET text = ? WHERE id = 1")
+        try poke(suite, "bundle.sqlite", "UPDATE event SET name = ?")
+        for arguments in [["bundle", "list"], ["bundle", "todos", "--all"]] {
+            let result = try suite.run(arguments)
+            #expect(result.status == 0, "\(arguments): \(result.stderr)")
+            #expect(!result.stdout.unicodeScalars.contains { ($0.value < 0x20 && $0 != "\n") || (0x7F...0x9F).contains($0.value) },
+                    "\(arguments): \(result.stdout.debugDescription)")
+            #expect(result.stdout.contains("#1 Be\\u{1B}]0;pwned\\u{7} bold\\u{9B}1m\\rgone"), "\(arguments): \(result.stdout.debugDescription)")
+            #expect(result.stdout.contains("#2 second (after Be\\u{1B}]0;pwned"), "\(arguments): \(result.stdout.debugDescription)")
+        }
+    }
+
     @Test func everyTextExportIsClean() throws {
         let suite = try Suite()
         try suite.run("quotes", "add", "placeholder", "--source", "someone")

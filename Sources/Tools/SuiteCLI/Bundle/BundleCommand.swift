@@ -63,18 +63,30 @@ enum Bundles {
         throw CLIError.failed("no bundle \(trimmed) (see 'suite bundle review')")
     }
 
-    static func line(_ todo: Todo, now: Date = Date()) -> String {
-        var parts = ["#\(todo.id)", todo.text]
+    static func line(_ todo: Todo, now: Date = Date()) -> String { line(todo.summary, now: now) }
+
+    /// `#12 text (after event) [due 2026-12-01] [in bundle #3]`.
+    static func line(_ todo: TodoSummary, now: Date = Date(), indent: String = "") -> String {
+        var line = indent
+        line.reserveCapacity(indent.utf8.count + todo.text.utf8.count + (todo.eventName?.utf8.count ?? 0) + 40)
+        line += "#"
+        line += todo.id.description
+        line += " "
+        line += todo.text
         if let event = todo.eventName {
-            parts.append("(\(todo.preposition == .none ? "with" : todo.preposition.rawValue) \(event))")
+            line += " ("
+            line += todo.preposition == .none ? "with" : todo.preposition.rawValue
+            line += " "
+            line += event
+            line += ")"
         }
         if let deadline = todo.deadline {
-            parts.append(todo.isOverdue(at: now, timeZone: timeZone) ? "[overdue: \(deadline)]" : "[due \(deadline)]")
+            line += todo.isOverdue(at: now, timeZone: timeZone) ? " [overdue: \(deadline)]" : " [due \(deadline)]"
         }
-        if todo.status == .inBundle, let bundle = todo.bundleID { parts.append("[in bundle #\(bundle)]") }
-        if todo.status == .done { parts.append("[done]") }
-        if todo.status == .dropped { parts.append("[dropped]") }
-        return parts.joined(separator: " ")
+        if todo.status == .inBundle, let bundle = todo.bundleID { line += " [in bundle #" + bundle.description + "]" }
+        if todo.status == .done { line += " [done]" }
+        if todo.status == .dropped { line += " [dropped]" }
+        return line
     }
 
     static func describe(_ bundle: TodoBundle) -> String {

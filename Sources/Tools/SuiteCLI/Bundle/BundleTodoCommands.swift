@@ -72,18 +72,21 @@ extension BundleCommand {
         func run() throws { try Self.run(options.plain, event: event, all: all) }
 
         static func run(_ options: PlainStoreOptions, event: String?, all: Bool) throws {
-            let todos = try Bundles.open(options, readOnly: true).todos(event: event, includeFinished: all)
-            if options.json { try Terminal.printJSON(todos); return }
+            let store = try Bundles.open(options, readOnly: true)
+            if options.json { try Terminal.printJSON(store.todos(event: event, includeFinished: all)); return }
+            let todos = try store.todoSummaries(event: event, includeFinished: all)
             if todos.isEmpty { print("No todos\(event.map { " for '\($0)'" } ?? "").") ; return }
             var lastEvent: String?? = .none
             let now = Date()
+            var lines = LinePrinter()
             for todo in todos {
                 if lastEvent != .some(todo.eventName) {
-                    print(todo.eventName ?? "(no event)")
+                    lines.print(todo.eventName ?? "(no event)")
                     lastEvent = .some(todo.eventName)
                 }
-                print("  " + Bundles.line(todo, now: now))
+                lines.print(Bundles.line(todo, now: now, indent: "  "))
             }
+            lines.flush()
         }
     }
 

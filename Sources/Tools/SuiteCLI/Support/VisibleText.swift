@@ -44,8 +44,14 @@ enum VisibleText {
     /// bytes, C1 controls as their two-byte UTF-8 form (C2 80–C2 9F), bidirectional embeddings,
     /// overrides and isolates (E2 80 AA–AE, E2 81 A6–A9), which could make a line read as another.
     static func needsEscaping(_ text: String, oneLine: Bool) -> Bool {
+        var text = text
+        return text.withUTF8 { needsEscaping($0, oneLine: oneLine) }
+    }
+
+    /// ``needsEscaping(_:oneLine:)`` for UTF-8 bytes.
+    static func needsEscaping(_ bytes: UnsafeBufferPointer<UInt8>, oneLine: Bool) -> Bool {
         var previous: UInt8 = 0, beforePrevious: UInt8 = 0
-        for byte in text.utf8 {
+        for byte in bytes {
             defer { beforePrevious = previous; previous = byte }
             if byte < 0x20 {
                 if !oneLine && (byte == 0x0A || byte == 0x09) { continue }
@@ -66,4 +72,28 @@ enum VisibleText {
 func print(_ items: Any..., separator: String = " ", terminator: String = "\n") {
     let text = items.count == 1 && items[0] is String ? items[0] as! String : items.map { "\($0)" }.joined(separator: separator)
     CLIContext.current.standardOutput.write(Colour.render(VisibleText.visible(text)) + terminator)
+}
+
+/// Lines printed as ``print(_:separator:terminator:)`` prints them, collected and written in
+/// pieces of 64 KiB: for long listings, where a write per line took longer than the lines.
+/// Call ``flush()`` before anything else is printed.
+struct LinePrinter {
+    private var buffer = ""
+
+    init() { buffer.reserveCapacity(1 << 16 + 4096) }
+
+    mutating func print(_ line: String) {
+        var line = line
+        // Most lines need neither escaping nor colour (whose markers all start with an EF byte).
+        let plain = line.withUTF8 { !VisibleText.needsEscaping($0, oneLine: false) && !$0.contains(0xEF) }
+        buffer += plain ? line : Colour.render(VisibleText.visible(line))
+        buffer += "\n"
+        if buffer.utf8.count >= 1 << 16 { flush() }
+    }
+
+    mutating func flush() {
+        guard !buffer.isEmpty else { return }
+        CLIContext.current.standardOutput.write(buffer)
+        buffer.removeAll(keepingCapacity: true)
+    }
 }
