@@ -102,18 +102,20 @@ extension BundleStore {
             while let row = try eventRows.next() { events[row[0]] = (row[2], row[1]) }
             var summaries: [TodoSummary] = []
             var keys: [(rank: Int, deadline: String?)] = []
-            let rows = try Row.fetchCursor(
-                db, sql: "SELECT t.id, t.text, t.event_id, t.preposition, t.deadline, t.status, t.bundle_id FROM todo t \(filter)",
-                arguments: arguments)
-            while let row = try rows.next() {
-                let eventID: Int64? = row[2]
+            let statement = try db.makeStatement(
+                sql: "SELECT t.id, t.text, t.event_id, t.preposition, t.deadline, t.status, t.bundle_id FROM todo t \(filter)")
+            let rows = try Row.fetchCursor(statement, arguments: arguments)
+            let column = StatementColumns(statement)
+            let prepositions = Preposition.allCases, statuses = TodoStatus.allCases
+            while try rows.next() != nil {
+                let eventID = column.optionalInt64(2)
                 let event = eventID.flatMap { events[$0] }
-                let deadline: String? = row[4]
+                let deadline = column.optionalText(4)
                 keys.append((event?.rank ?? 0, deadline))
                 summaries.append(TodoSummary(
-                    id: row[0], text: row[1], eventID: row[2], eventName: event?.name,
-                    preposition: Preposition(rawValue: row[3]) ?? .none, deadline: deadline.flatMap(Deadline.stored),
-                    status: TodoStatus(rawValue: row[5]) ?? .pending, bundleID: row[6]))
+                    id: Todo.ID(column.int64(0)), text: column.text(1), eventID: eventID.map { TriggerEvent.ID($0) }, eventName: event?.name,
+                    preposition: column.value(3, among: prepositions) ?? .none, deadline: deadline.flatMap(Deadline.stored),
+                    status: column.value(5, among: statuses) ?? .pending, bundleID: column.optionalInt64(6).map { TodoBundle.ID($0) }))
             }
             // `e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id`, deadlines compared
             // byte by byte as SQLite's BINARY collation does.

@@ -66,9 +66,14 @@ enum Bundles {
     static func line(_ todo: Todo, now: Date = Date()) -> String { line(todo.summary, now: now) }
 
     /// `#12 text (after event) [due 2026-12-01] [in bundle #3]`.
-    static func line(_ todo: TodoSummary, now: Date = Date(), indent: String = "") -> String {
-        var line = indent
-        line.reserveCapacity(indent.utf8.count + todo.text.utf8.count + (todo.eventName?.utf8.count ?? 0) + 40)
+    static func line(_ todo: TodoSummary, now: Date = Date()) -> String {
+        var line = ""
+        appendLine(todo, now: now, to: &line)
+        return line
+    }
+
+    /// Appends ``line(_:now:)`` to `line`.
+    static func appendLine(_ todo: TodoSummary, now: Date, to line: inout String) {
         line += "#"
         line += todo.id.description
         line += " "
@@ -86,7 +91,6 @@ enum Bundles {
         if todo.status == .inBundle, let bundle = todo.bundleID { line += " [in bundle #" + bundle.description + "]" }
         if todo.status == .done { line += " [done]" }
         if todo.status == .dropped { line += " [dropped]" }
-        return line
     }
 
     static func describe(_ bundle: TodoBundle) -> String {

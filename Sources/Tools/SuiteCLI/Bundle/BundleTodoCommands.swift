@@ -84,7 +84,10 @@ extension BundleCommand {
                     lines.print(todo.eventName ?? "(no event)")
                     lastEvent = .some(todo.eventName)
                 }
-                lines.print(Bundles.line(todo, now: now, indent: "  "))
+                lines.print { line in
+                    line += "  "
+                    Bundles.appendLine(todo, now: now, to: &line)
+                }
             }
             lines.flush()
         }

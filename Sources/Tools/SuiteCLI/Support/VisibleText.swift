@@ -83,10 +83,25 @@ struct LinePrinter {
     init() { buffer.reserveCapacity(1 << 16 + 4096) }
 
     mutating func print(_ line: String) {
-        var line = line
+        print { $0 += line }
+    }
+
+    /// Prints the line `write` appends to the string it is given (without a line break): built in
+    /// place, with no string of its own.
+    mutating func print(_ write: (inout String) -> Void) {
+        let start = buffer.utf8.count
+        write(&buffer)
         // Most lines need neither escaping nor colour (whose markers all start with an EF byte).
-        let plain = line.withUTF8 { !VisibleText.needsEscaping($0, oneLine: false) && !$0.contains(0xEF) }
-        buffer += plain ? line : Colour.render(VisibleText.visible(line))
+        let plain = buffer.withUTF8 { bytes in
+            let line = UnsafeBufferPointer(rebasing: bytes[start...])
+            return !VisibleText.needsEscaping(line, oneLine: false) && !line.contains(0xEF)
+        }
+        if !plain {
+            let lineStart = buffer.utf8.index(buffer.startIndex, offsetBy: start)
+            let line = String(buffer[lineStart...])
+            buffer.removeSubrange(lineStart...)
+            buffer += Colour.render(VisibleText.visible(line))
+        }
         buffer += "\n"
         if buffer.utf8.count >= 1 << 16 { flush() }
     }
