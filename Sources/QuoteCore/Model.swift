@@ -138,7 +138,8 @@ public struct SearchHit: Codable, Sendable, Hashable {
     public var quote: Quote
     /// The text with every match wrapped in the markers asked for.
     public var highlighted: String
-    /// The bm25 rank (lower is better); nil for the substring fallback.
+    /// The rank (lower is better): bm25 without the quote's length, so rarer words and more of
+    /// them rank higher; nil for the substring fallback.
     public var rank: Double?
 }
 

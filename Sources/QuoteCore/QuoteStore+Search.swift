@@ -4,7 +4,8 @@ import SuiteStorage
 
 extension QuoteStore {
     /// Full-text search: words (all must match), `"exact phrases"` and prefixes (`imag*`),
-    /// ranked by bm25 with quotes holding the whole query as typed first. A query of one or two
+    /// ranked by the words' rarity and count (rarer words weigh more; quotes scoring the same in
+    /// the order they were added), with quotes holding the whole query as typed first. A query of one or two
     /// letters matches inside words instead. Anything else in the query (FTS operators,
     /// punctuation, SQL) is treated as plain text.
     ///
@@ -31,15 +32,15 @@ extension QuoteStore {
             if let fragment = parsed.substring {
                 return try Self.substringSearch(fragment, clause: clause, arguments: arguments, limit: limit, markers: markers, db: db)
             }
-            // Rank inside FTS5 first (only ids and bm25, no join, no highlight for every match),
+            // Rank inside FTS5 first (only ids and ranks, no join, no highlight for every match),
             // then boost quotes holding the query as typed, then mark the matches of the few kept.
             let pool = parsed.wordCount > 1 ? max(limit * 10, 200) : limit
             let filtered = !clause.isEmpty
             let rows = try Row.fetchAll(db, sql: filtered ? """
-                SELECT q.id, quote_fts.rank AS rank FROM quote_fts JOIN quote q ON q.id = quote_fts.rowid
-                WHERE quote_fts MATCH ? \(clause) ORDER BY quote_fts.rank LIMIT ?
+                SELECT q.id, suite_rank(quote_fts) AS rank FROM quote_fts JOIN quote q ON q.id = quote_fts.rowid
+                WHERE quote_fts MATCH ? \(clause) ORDER BY rank, q.id LIMIT ?
                 """ : """
-                SELECT rowid AS id, rank FROM quote_fts WHERE quote_fts MATCH ? ORDER BY rank LIMIT ?
+                SELECT rowid AS id, suite_rank(quote_fts) AS rank FROM quote_fts WHERE quote_fts MATCH ? ORDER BY rank, rowid LIMIT ?
                 """, arguments: [parsed.match] + arguments + [pool])
             let quotes = Dictionary(uniqueKeysWithValues: try Self.loadQuotes(rows.map { $0["id"] }, db: db).map { ($0.id, $0) })
             let phrase = parsed.plain.lowercased()

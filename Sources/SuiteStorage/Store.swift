@@ -143,7 +143,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 throw StoreFailure.missingFeature(path: path, feature: missing.rawValue)
             }
             var config = Configuration()
-            config.prepareDatabase { db in try db.execute(sql: "PRAGMA temp_store = MEMORY") }
+            config.prepareDatabase { db in
+                try db.execute(sql: "PRAGMA temp_store = MEMORY")
+                if configuration.requiredFeatures.contains(.fts5) { try FTS5Ranking.register(db) }
+            }
             let queue = try DatabaseQueue(configuration: config)
             try queue.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA application_id = \(configuration.applicationID)")
@@ -467,6 +470,8 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             // table keeps one) in memory, not in a temporary file: a bulk import wrote ten of
             // them per row. Durability is the write-ahead log's, which this does not change.
             try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            // The search ranking (``FTS5Ranking``), checked present at open (``SQLiteFeature``).
+            if configuration.requiredFeatures.contains(.fts5) { try FTS5Ranking.register(db) }
         }
         return config
     }

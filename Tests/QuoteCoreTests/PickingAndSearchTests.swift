@@ -118,6 +118,20 @@ import Testing
         #expect(Set(quoted.map { $0.quote.source?.name }) == ["Shakespeare", "Other"])
     }
 
+    @Test func moreOccurrencesRankFirstThenTheOrderAdded() throws {
+        let store = try freshStore()
+        let csv = """
+            "Love is patient, love is kind, and a much longer sentence follows it here.",Long,x
+            "Love.",Short,x
+            "All you need is love.",Middle,x
+            "Nothing to see.",None,x
+            """
+        try store.importData(Data(csv.utf8), name: "s.csv", format: .csv)
+        let hits = try store.search("love", user: "u")
+        #expect(hits.map { $0.quote.source?.name } == ["Long", "Short", "Middle"])
+        #expect(hits[0].rank! < hits[1].rank! && hits[1].rank == hits[2].rank)
+    }
+
     @Test func prefixesAndCategoryFilters() throws {
         let store = try store()
         #expect(Set(try store.search("imag*", user: "u").map { $0.quote.source?.name }) == ["Albert Einstein", "Nobody"])
