@@ -35,7 +35,8 @@ package enum StoreConnections: Sendable {
     /// checkpoint the write-ahead log into the file with two `fsync`s and remove the log, which
     /// the next command would create again with two more; the log stays instead (every commit is
     /// in it, synced as its durability asks), SQLite recovers it when the next process opens the
-    /// store, and a checkpoint runs whenever the log passes ``StoreOpening/shortLogPages``.
+    /// store, and the log is copied into the file and emptied whenever it passes
+    /// ``StoreOpening/shortLogPages`` (``StoreOpening/truncateLongLogs(_:busyTimeout:)``).
     case singleUntilExit
 }
 
@@ -45,8 +46,33 @@ package enum StoreOpening {
     @TaskLocal package static var connections: StoreConnections = .pooled
 
     /// The log size (in pages) past which a commit of a ``StoreConnections/singleUntilExit``
-    /// connection checkpoints: the next process reads the whole log when it opens the store.
-    package static let shortLogPages = 128
+    /// connection checkpoints and empties the log: the next process reads the whole log when it
+    /// opens the store (about a microsecond a page), and a checkpoint costs a few `fsync`s.
+    package static let shortLogPages: Int32 = 64
+
+    /// Makes every commit on `connection` that leaves the log longer than ``shortLogPages`` copy
+    /// it into the store file and truncate it (`wal_checkpoint(TRUNCATE)`), without waiting for
+    /// other connections (when one is using the log, a passive checkpoint copies what it can, and
+    /// the log is emptied by a later commit or by the last connection to close).
+    ///
+    /// SQLite's own automatic checkpoint is passive: it leaves the log's pages in place, to be
+    /// overwritten by the next write of the same connection. A connection that is never closed
+    /// leaves them to the next process, whose recovery takes them all as new: the log then grew
+    /// by a page at every `quotes random`, and each start read all of it.
+    static func truncateLongLogs(_ connection: OpaquePointer?, busyTimeout: TimeInterval) {
+        // The busy timeout travels as the context pointer (in milliseconds, plus one so it is never 0).
+        let context = UnsafeMutableRawPointer(bitPattern: Int(min(max(busyTimeout, 0), 3600) * 1000) + 1)
+        sqlite3_wal_hook(connection, { context, connection, schema, pages in
+            guard pages > StoreOpening.shortLogPages else { return SQLITE_OK }
+            sqlite3_busy_timeout(connection, 0)
+            defer { sqlite3_busy_timeout(connection, Int32(Int(bitPattern: context) - 1)) }
+            if sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_TRUNCATE, nil, nil) == SQLITE_BUSY {
+                _ = sqlite3_wal_checkpoint_v2(connection, schema, SQLITE_CHECKPOINT_PASSIVE, nil, nil)
+            }
+            // The commit is done whatever the checkpoint did.
+            return SQLITE_OK
+        }, context)
+    }
 
     /// Connections left open until the process exits (``StoreConnections/singleUntilExit``): held
     /// here so that they are never deallocated (deallocating one would close it).
@@ -418,7 +444,8 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 config.readonly = readOnly
                 let keep = connections == .singleUntilExit
                 if keep && !readOnly {
-                    config.prepareDatabase { db in try db.execute(sql: "PRAGMA wal_autocheckpoint = \(StoreOpening.shortLogPages)") }
+                    let timeout = configuration.busyTimeout
+                    config.prepareDatabase { db in StoreOpening.truncateLongLogs(db.sqliteConnection, busyTimeout: timeout) }
                 }
                 let queue = try DatabaseQueue(path: path, configuration: config)
                 guard try queue.read({ db in try Int32.fetchOne(db, sql: "PRAGMA user_version") }) == schemaVersion(of: migrator) else {

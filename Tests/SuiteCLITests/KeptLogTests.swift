@@ -1,0 +1,33 @@
+import Foundation
+import GRDB
+import Testing
+@testable import SuiteStorage
+
+/// The frequent commands leave their store connection for the process exit to close, and with it
+/// the write-ahead log: the log must still stay short however many of them run.
+@Suite struct KeptLogTests {
+    @Test func theLogStaysShortOverManyProcesses() throws {
+        let suite = try Suite()
+        try suite.run("quotes", "add", "The first quote", "--source", "someone")
+        try suite.run("quotes", "add", "The second quote", "--source", "someone")
+        let log = suite.storeFolder.appendingPathComponent("quotes.sqlite-wal").path
+        func logBytes() -> Int { ((try? FileManager.default.attributesOfItem(atPath: log)[.size]) as? Int) ?? 0 }
+        // Each `quotes random` commits where its shuffle bag stands: a page or two of log.
+        let bound = Int(StoreOpening.shortLogPages + 8) * (4096 + 24) + 32
+        var longest = 0
+        var served: [String] = []
+        for _ in 0..<(Int(StoreOpening.shortLogPages) * 5 / 2) {
+            let result = try suite.runProcess(["quotes", "random"])
+            #expect(result.status == 0, "\(result.stderr)")
+            served.append(result.stdout)
+            longest = max(longest, logBytes())
+        }
+        #expect(longest > 0, "the log was kept between processes")
+        #expect(longest <= bound, "the log reached \(longest) bytes")
+        // The bag went on across the checkpoints: no quote twice in a row.
+        #expect(zip(served, served.dropFirst()).allSatisfy { $0 != $1 })
+        let queue = try DatabaseQueue(path: suite.storeFolder.appendingPathComponent("quotes.sqlite").path)
+        #expect(try queue.read { db in try String.fetchOne(db, sql: "PRAGMA integrity_check") } == "ok")
+        try queue.close()
+    }
+}
