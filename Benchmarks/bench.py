@@ -129,15 +129,16 @@ def todos_txt(path, count, events, seed):
         for i in range(count):
             f.write(f"2026-11-{1 + i % 20:02d} Errand number {i} {r.choice(WORDS)} @event-{i % events} prep:{preps[i % 4]}\n")
 
-def tasks_json(path, count, seed):
+def tasks_json(path, count, seed, lines=False):
+    """`task export`'s array, or with `lines` one task object a line."""
     r = random.Random(seed)
     with open(path, "w") as f:
-        f.write("[\n")
+        f.write("" if lines else "[\n")
         for i in range(count):
             uuid = "%08x-%04x-4%03x-8%03x-%012x" % (r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))
-            f.write(('' if i == 0 else ',\n') + json.dumps({"uuid": uuid, "description": f"Task number {i} {r.choice(WORDS)}", "status": "pending",
+            f.write(('' if i == 0 else ('\n' if lines else ',\n')) + json.dumps({"uuid": uuid, "description": f"Task number {i} {r.choice(WORDS)}", "status": "pending",
                                                              "entry": "20261101T080000Z", "modified": "20261101T080000Z", "project": f"p{i % 30}"}))
-        f.write("\n]\n")
+        f.write("\n" if lines else "\n]\n")
 
 # --- start-up -----------------------------------------------------------------------------
 say(f"suite benchmarks ({'quick' if quick else 'full'}) in {work}")
@@ -294,6 +295,8 @@ if "memory" in ONLY:
         measure("places export (GeoJSON)", base + ".out.geojson", "places", "export", "--format", "geojson", "-o", base + ".out.geojson")
         todos_ics(base + ".ics", size, 60 + size)
         measure("bundle import (iCalendar)", base + ".ics", "bundle", "import", base + ".ics")
+        tasks_json(base + ".jsonl", size, 70 + size, lines=True)
+        measure("bundle import (Taskwarrior JSON lines)", base + ".jsonl", "bundle", "import", base + ".jsonl", "--format", "taskwarrior")
         memory_table.append((size, line))
         say(f"memory {size:,}: " + ", ".join(f"{name} {v[0]:.1f} s / {v[1] / 1024:.0f} MB" for name, v in line.items()))
         shutil.rmtree(store, ignore_errors=True)
@@ -330,5 +333,5 @@ print(report)
 if ONLY == SECTIONS:
     expected = 10 + (1 if args.dynamic else 0)
     assert len(rows) >= expected - 1, f"only {len(rows)} comparisons ran"
-    assert len(memory_table) == len(MEMORY_SIZES) and all(len(line) == 5 for _, line in memory_table), "the memory table is incomplete"
+    assert len(memory_table) == len(MEMORY_SIZES) and all(len(line) == 6 for _, line in memory_table), "the memory table is incomplete"
 shutil.rmtree(work, ignore_errors=True)

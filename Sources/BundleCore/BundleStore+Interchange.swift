@@ -35,6 +35,10 @@ extension BundleStore {
                 var reader = TaskwarriorFormat.ArrayReader(JSONArrayStream(data: data, arrayKeys: []))
                 return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
             }
+            if TaskwarriorFormat.startsWithObjectLine(LineStream(data: data)) {
+                var reader = TaskwarriorFormat.LinesReader(LineStream(data: data))
+                return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
+            }
             document = InterchangeDocument(todos: try TaskwarriorFormat.decode(data))
         case .ics:
             return try importCalendar(LineStream(data: data), timeZone: timeZone)
@@ -190,8 +194,8 @@ extension BundleStore {
     }
 
     /// Imports a file from disk, as ``importData(_:format:timeZone:)`` does. An iCalendar file
-    /// is read VTODO by VTODO, a todo.txt file line by line and a Taskwarrior array task by task
-    /// (memory does not grow with them); Taskwarrior JSON lines and Suite JSON are read whole.
+    /// is read VTODO by VTODO, a todo.txt file and Taskwarrior JSON lines line by line and a
+    /// Taskwarrior array task by task (memory does not grow with them); Suite JSON is read whole.
     ///
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)``, also when the file cannot
     ///   be read.
@@ -218,6 +222,14 @@ extension BundleStore {
                     throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
                 }
                 var reader = TaskwarriorFormat.ArrayReader(stream)
+                return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
+            }
+            if let probe = try? LineStream(path: url.path), TaskwarriorFormat.startsWithObjectLine(probe) {
+                let lines: LineStream
+                do { lines = try LineStream(path: url.path) } catch {
+                    throw .malformedImport(format: format.displayName, line: nil, reason: "cannot be read")
+                }
+                var reader = TaskwarriorFormat.LinesReader(lines)
                 return try importTodos(format: .taskwarrior) { () throws(BundleError) in try reader.next() }
             }
         }

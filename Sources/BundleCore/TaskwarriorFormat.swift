@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// Taskwarrior JSON: an array of task objects (`task export`); import also takes one object or
 /// JSON lines. Our fields travel as the UDAs `bundle_event`, `bundle_prep`, `bundle_id` and
@@ -143,6 +144,49 @@ enum TaskwarriorFormat {
                 throw .malformedImport(format: "Taskwarrior JSON", line: nil, reason: "item \(index) is not an object")
             }
             return try TaskwarriorFormat.task(object, line: nil, index: index - 1)
+        }
+    }
+
+    /// Whether the first line that is not blank is a whole JSON object: then the input is JSON
+    /// lines, read line by line (``LinesReader``). A single task written over several lines is not.
+    static func startsWithObjectLine(_ lines: LineStream) -> Bool {
+        var lines = lines
+        while let line = try? lines.next() {
+            let text = line.text.trimmingCharacters(in: .whitespaces)
+            if text.isEmpty { continue }
+            if case .object? = JSONValue.parse(text.utf8) { return true }
+            if case .object? = try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)) { return true }
+            return false
+        }
+        return false
+    }
+
+    /// Reads Taskwarrior JSON lines (one task object a line) line by line, so a file of any size
+    /// is read in little memory.
+    struct LinesReader {
+        private var lines: LineStream
+        private var index = 0
+
+        init(_ lines: LineStream) { self.lines = lines }
+
+        /// The next task; nil after the last line.
+        mutating func next() throws(BundleError) -> InterchangeTodo? {
+            while true {
+                let line: (text: String, number: Int)?
+                do { line = try lines.next() } catch {
+                    let problem = error.described
+                    throw .malformedImport(format: "Taskwarrior JSON", line: problem.line, reason: problem.reason)
+                }
+                guard let line else { return nil }
+                let text = line.text.trimmingCharacters(in: .whitespaces)
+                if text.isEmpty { continue }
+                let value = JSONValue.parse(text.utf8) ?? (try? JSONDecoder().decode(JSONValue.self, from: Data(text.utf8)))
+                guard case .object(let object)? = value else {
+                    throw .malformedImport(format: "Taskwarrior JSON", line: line.number, reason: "not a JSON object")
+                }
+                index += 1
+                return try TaskwarriorFormat.task(object, line: line.number, index: index - 1)
+            }
         }
     }
 

@@ -180,7 +180,12 @@ func richStore() throws -> BundleStore {
         (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"pending\", \"entry\": \"yesterday\"}]", "'entry' is not a time"),
         (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"a\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\", \"due\": \"20260230T000000Z\"}]", "'due' is not a time"),
         (.taskwarrior, "[1, 2]", "item 1 is not an object"),
-        (.taskwarrior, "{\"a\": 1}\nnot json\n", "line 2"),
+        (.taskwarrior, "{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"good\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}\nnot json\n",
+         "line 2: not a JSON object"),
+        (.taskwarrior, "{\"a\": 1}\nnot json\n", "line 1: task 1: missing or invalid 'uuid'"),
+        (.taskwarrior, "{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"good\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}\n\n"
+         + "{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"again\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}\n",
+         "the id appears twice"),
         (.taskwarrior, "[{\"uuid\": \"6f1b7e3c-1d2a-4e5f-9a8b-0c1d2e3f4a5b\", \"description\": \"\", \"status\": \"pending\", \"entry\": \"20261101T080000Z\"}]", "the todo text is empty"),
         (.ics, "BEGIN:VTODO\r\nEND:VTODO\r\n", "does not start with BEGIN:VCALENDAR"),
         (.ics, "BEGIN:VCALENDAR\r\nBEGIN:VTODO\r\nSUMMARY:x\r\nEND:VTODO\r\nEND:VCALENDAR\r\n", "has no UID"),
