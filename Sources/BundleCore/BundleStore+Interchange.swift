@@ -44,7 +44,11 @@ extension BundleStore {
             return try importCalendar(LineStream(data: data), timeZone: timeZone)
         case .todotxt:
             return try importTodoTxt(LineStream(data: data), timeZone: timeZone)
-        case .json: document = try SuiteJSONFormat.decode(data)
+        case .json:
+            if let reader = try SuiteJSONFormat.StreamReader(JSONArrayStream(data: data, arrayKeys: ["todos"], memberLimit: Self.suiteJSONMemberLimit)) {
+                return try importSuiteJSON(reader)
+            }
+            document = try SuiteJSONFormat.decode(data)
         }
         document = try Self.validated(document, format: format)
         try Self.checkConsistency(document, format: format)
@@ -86,17 +90,7 @@ extension BundleStore {
     static func validated(_ document: InterchangeDocument, format: InterchangeFormat) throws(BundleError) -> InterchangeDocument {
         let name = format.displayName
         var document = document
-        for index in document.events.indices {
-            let event = document.events[index]
-            do {
-                document.events[index].name = try validated(name: event.name, what: .eventPhrase)
-                var aliases: [String] = []
-                for alias in event.aliases { aliases.append(try validated(name: alias, what: .alias)) }
-                document.events[index].aliases = aliases
-            } catch {
-                throw .malformedImport(format: name, line: nil, reason: "event \(index + 1): \(error.description)")
-            }
-        }
+        document.events = try validated(events: document.events, format: format)
         var seen: Set<UUID> = []
         for index in document.todos.indices {
             let todo = document.todos[index]
@@ -104,20 +98,51 @@ extension BundleStore {
             document.todos[index] = try validated(todo, number: index + 1, format: name)
         }
         let ids = Set(document.todos.map(\.uuid))
-        for index in document.bundles.indices {
-            let bundle = document.bundles[index]
-            for item in bundle.items where !ids.contains(item.todo) {
-                throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()) names todo \(item.todo.uuidString.lowercased()), which the file does not hold")
-            }
+        for bundle in document.bundles {
+            for item in bundle.items where !ids.contains(item.todo) { throw missing(item.todo, from: bundle, format: format) }
+        }
+        document.bundles = try validated(bundles: document.bundles, format: format)
+        return document
+    }
+
+    /// A file's events checked and normalised (see ``validated(_:format:)``).
+    static func validated(events: [InterchangeEvent], format: InterchangeFormat) throws(BundleError) -> [InterchangeEvent] {
+        var events = events
+        for index in events.indices {
+            let event = events[index]
             do {
-                document.bundles[index].title = try validated(name: bundle.title, what: .bundleTitle)
-                document.bundles[index].icon = try validated(icon: bundle.icon)
-                document.bundles[index].event = try validated(name: bundle.event, what: .eventPhrase)
+                events[index].name = try validated(name: event.name, what: .eventPhrase)
+                var aliases: [String] = []
+                for alias in event.aliases { aliases.append(try validated(name: alias, what: .alias)) }
+                events[index].aliases = aliases
             } catch {
-                throw .malformedImport(format: name, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()): \(error.description)")
+                throw .malformedImport(format: format.displayName, line: nil, reason: "event \(index + 1): \(error.description)")
             }
         }
-        return document
+        return events
+    }
+
+    /// A file's bundles checked and normalised (see ``validated(_:format:)``), but for whether
+    /// their todos are in the file.
+    static func validated(bundles: [InterchangeBundle], format: InterchangeFormat) throws(BundleError) -> [InterchangeBundle] {
+        var bundles = bundles
+        for index in bundles.indices {
+            let bundle = bundles[index]
+            do {
+                bundles[index].title = try validated(name: bundle.title, what: .bundleTitle)
+                bundles[index].icon = try validated(icon: bundle.icon)
+                bundles[index].event = try validated(name: bundle.event, what: .eventPhrase)
+            } catch {
+                throw .malformedImport(format: format.displayName, line: nil, reason: "bundle \(bundle.uuid.uuidString.lowercased()): \(error.description)")
+            }
+        }
+        return bundles
+    }
+
+    /// The refusal of a file whose `bundle` names a todo the file does not hold.
+    static func missing(_ todo: UUID, from bundle: InterchangeBundle, format: InterchangeFormat) -> BundleError {
+        .malformedImport(format: format.displayName, line: nil,
+                         reason: "bundle \(bundle.uuid.uuidString.lowercased()) names todo \(todo.uuidString.lowercased()), which the file does not hold")
     }
 
     /// The refusal of a file that holds one todo id twice (`todo` being the second).
@@ -141,6 +166,54 @@ extension BundleStore {
         }
         if todo.status == .inBundle && todo.bundleUUID == nil { throw fail("it is in a bundle but names none") }
         return todo
+    }
+
+    /// The most a Suite JSON file's events or bundles may take (their bytes) to be read while
+    /// its todos stream: they are kept in memory. Past it the file is read whole (and refused
+    /// when larger than a whole read allows).
+    static let suiteJSONMemberLimit = 256 << 20
+
+    /// Imports a Suite JSON document todo by todo into one transaction: its events and bundles
+    /// are checked and written first, each todo as it is read (those naming a bundle the file
+    /// does not describe are kept aside, as ``importTodos(format:_:)`` does), then the bundles'
+    /// items. Every check of ``importData(_:format:timeZone:)`` runs; a problem anywhere rolls
+    /// everything back.
+    private func importSuiteJSON(_ reader: SuiteJSONFormat.StreamReader) throws(BundleError) -> ImportSummary {
+        var reader = reader
+        let format = InterchangeFormat.json, name = format.displayName
+        let events = try Self.validated(events: reader.events, format: format)
+        let bundles = try Self.validated(bundles: reader.bundles, format: format)
+        let consistency = try ImportConsistency(events: events, bundles: bundles, format: format)
+        let stamp = stamp
+        return try store.bulkWrite(scratch: true) { db in
+            // The ids seen so far are kept in the scratch database, on disk.
+            try db.execute(sql: "CREATE TABLE scratch.import_seen (uuid BLOB PRIMARY KEY NOT NULL) WITHOUT ROWID")
+            let remember = try db.makeStatement(sql: "INSERT OR IGNORE INTO scratch.import_seen (uuid) VALUES (?)")
+            var applier = Applier(db: db, stamp: stamp, described: Set(bundles.map(\.uuid)))
+            try applier.events(events)
+            try applier.bundles(bundles)
+            var aside: [InterchangeTodo] = []
+            var number = 0
+            while let todo = try reader.next() {
+                number += 1
+                try remember.execute(arguments: [todo.uuid])
+                if db.changesCount == 0 { throw Self.twice(todo, number: number, format: name) }
+                let checked = try Self.validated(todo, number: number, format: name)
+                try consistency.check(checked, number: number)
+                if let bundle = checked.bundleUUID, !applier.described.contains(bundle) { aside.append(checked); continue }
+                try applier.todo(checked)
+            }
+            try applier.referencedBundles(aside)
+            for todo in aside { try applier.todo(todo) }
+            let seen = try db.makeStatement(sql: "SELECT 1 FROM scratch.import_seen WHERE uuid = ?")
+            for bundle in bundles {
+                for item in bundle.items where try Bool.fetchOne(seen, arguments: [item.todo]) == nil {
+                    throw Self.missing(item.todo, from: bundle, format: format)
+                }
+            }
+            try applier.items(bundles)
+            return applier.summary
+        }
     }
 
     /// Imports an iCalendar document VTODO by VTODO into one transaction: memory does not grow
@@ -195,7 +268,7 @@ extension BundleStore {
 
     /// Imports a file from disk, as ``importData(_:format:timeZone:)`` does. An iCalendar file
     /// is read VTODO by VTODO, a todo.txt file and Taskwarrior JSON lines line by line and a
-    /// Taskwarrior array task by task (memory does not grow with them); Suite JSON is read whole.
+    /// Taskwarrior array task by task, and Suite JSON todo by todo (memory does not grow with them).
     ///
     /// - Throws: ``BundleError/malformedImport(format:line:reason:)``, also when the file cannot
     ///   be read.
@@ -212,6 +285,11 @@ extension BundleStore {
         }
         // Looked at first only when it is a regular file: a FIFO's bytes can be read once.
         var info = stat()
+        if format == .json, stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
+           let stream = try? JSONArrayStream(path: url.path, arrayKeys: ["todos"], memberLimit: Self.suiteJSONMemberLimit),
+           let reader = try SuiteJSONFormat.StreamReader(stream) {
+            return try importSuiteJSON(reader)
+        }
         if format == .taskwarrior, stat(url.path, &info) == 0, info.st_mode & S_IFMT == S_IFREG,
            let handle = FileHandle(forReadingAtPath: url.path) {
             let head = (try? handle.read(upToCount: 4096)) ?? Data()
@@ -241,62 +319,101 @@ extension BundleStore {
     }
 
     static func apply(_ document: InterchangeDocument, db: Database, stamp: Int64) throws -> ImportSummary {
-        var summary = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
-        func event(_ name: String, createdAt: Date? = nil) throws -> TriggerEvent.ID {
+        var applier = Applier(db: db, stamp: stamp, described: Set(document.bundles.map(\.uuid)))
+        try applier.events(document.events)
+        try applier.bundles(document.bundles)
+        try applier.referencedBundles(document.todos)
+        for todo in document.todos { try applier.todo(todo) }
+        try applier.items(document.bundles)
+        return applier.summary
+    }
+
+    /// Writes an import's records, in this order: events, the bundles the file describes, the
+    /// bundles its todos name without describing (``referencedBundles(_:)``, made from all of
+    /// their members), the todos, then the described bundles' items (which need the todos).
+    struct Applier {
+        let db: Database
+        let stamp: Int64
+        /// The bundles the file describes (Suite JSON's `bundles`).
+        let described: Set<UUID>
+        private(set) var summary = ImportSummary(created: 0, updated: 0, eventsCreated: 0, bundles: 0)
+        private var bundleIDs: [UUID: Int64] = [:]
+        private let encoder: JSONEncoder = {
+            let encoder = JSONEncoder()
+            encoder.outputFormatting = [.sortedKeys]
+            return encoder
+        }()
+
+        init(db: Database, stamp: Int64, described: Set<UUID>) {
+            self.db = db
+            self.stamp = stamp
+            self.described = described
+        }
+
+        private mutating func event(_ name: String, createdAt: Date? = nil) throws -> TriggerEvent.ID {
             if let id = try findEvent(name, db: db) { return id }
             summary.eventsCreated += 1
             return try insertEvent(name.trimmingCharacters(in: .whitespacesAndNewlines), db: db, stamp: createdAt.map { Millis($0).value } ?? stamp).id
         }
-        for item in document.events {
-            let id = try event(item.name, createdAt: item.createdAt)
-            try db.execute(sql: "UPDATE event SET archived = ?, created_ms = ? WHERE id = ?", arguments: [item.archived, Millis(item.createdAt).value, id])
-            for alias in item.aliases where try findEvent(alias, db: db) == nil {
-                try db.execute(sql: "INSERT INTO event_name (key, phrase, event_id, is_alias) VALUES (?, ?, ?, 1)", arguments: [matchKey(alias), alias, id])
-            }
-        }
-        var bundleIDs: [UUID: Int64] = [:]
-        func bundleID(_ uuid: UUID) throws -> Int64? {
+
+        private mutating func bundleID(_ uuid: UUID) throws -> Int64? {
             if let id = bundleIDs[uuid] { return id }
             let id = try Int64.fetchOne(db, sql: "SELECT id FROM bundle WHERE uuid = ?", arguments: [uuid.uuidString.lowercased()])
             bundleIDs[uuid] = id
             return id
         }
-        for bundle in document.bundles {
-            let eventID = try event(bundle.event)
-            let arguments: StatementArguments = [bundle.title, bundle.icon, eventID, bundle.direction.rawValue, bundle.status.rawValue,
-                                                 Millis(bundle.createdAt).value, bundle.finishedAt.map { Millis($0).value }]
-            if let id = try bundleID(bundle.uuid) {
-                try db.execute(sql: "UPDATE bundle SET title = ?, icon = ?, event_id = ?, direction = ?, status = ?, created_ms = ?, finished_ms = ? WHERE id = \(id)", arguments: arguments)
-            } else {
-                try db.execute(sql: "INSERT INTO bundle (title, icon, event_id, direction, status, created_ms, finished_ms, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
-                               arguments: arguments + [bundle.uuid.uuidString.lowercased()])
-                bundleIDs[bundle.uuid] = db.lastInsertedRowID
+
+        mutating func events(_ events: [InterchangeEvent]) throws {
+            for item in events {
+                let id = try event(item.name, createdAt: item.createdAt)
+                try db.execute(sql: "UPDATE event SET archived = ?, created_ms = ? WHERE id = ?", arguments: [item.archived, Millis(item.createdAt).value, id])
+                for alias in item.aliases where try findEvent(alias, db: db) == nil {
+                    try db.execute(sql: "INSERT INTO event_name (key, phrase, event_id, is_alias) VALUES (?, ?, ?, 1)", arguments: [matchKey(alias), alias, id])
+                }
             }
-            summary.bundles += 1
         }
-        // Bundles named by todos but not described (Taskwarrior, iCalendar, todo.txt files).
-        let described = Set(document.bundles.map(\.uuid))
-        var referenced: [UUID: [InterchangeTodo]] = [:]
-        for todo in document.todos {
-            if let uuid = todo.bundleUUID, !described.contains(uuid) { referenced[uuid, default: []].append(todo) }
+
+        mutating func bundles(_ bundles: [InterchangeBundle]) throws {
+            for bundle in bundles {
+                let eventID = try event(bundle.event)
+                let arguments: StatementArguments = [bundle.title, bundle.icon, eventID, bundle.direction.rawValue, bundle.status.rawValue,
+                                                     Millis(bundle.createdAt).value, bundle.finishedAt.map { Millis($0).value }]
+                if let id = try bundleID(bundle.uuid) {
+                    try db.execute(sql: "UPDATE bundle SET title = ?, icon = ?, event_id = ?, direction = ?, status = ?, created_ms = ?, finished_ms = ? WHERE id = \(id)", arguments: arguments)
+                } else {
+                    try db.execute(sql: "INSERT INTO bundle (title, icon, event_id, direction, status, created_ms, finished_ms, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                                   arguments: arguments + [bundle.uuid.uuidString.lowercased()])
+                    bundleIDs[bundle.uuid] = db.lastInsertedRowID
+                }
+                summary.bundles += 1
+            }
         }
-        for (uuid, members) in referenced.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where try bundleID(uuid) == nil {
-            guard let first = members.first, let eventName = members.compactMap(\.eventName).first else { continue }
-            let open = members.contains { $0.status == .inBundle }
-            let direction: CheckInDirection = first.preposition == .after ? .justFinished : .aboutTo
-            let created = members.map(\.modifiedAt).min() ?? Date()
-            let finished = open ? nil : members.compactMap(\.completedAt).max() ?? created
-            let eventID = try event(eventName)
-            let title = "\(direction == .aboutTo ? "Before" : "After") \(eventName) (imported)"
-            try db.execute(sql: "INSERT INTO bundle (uuid, title, icon, event_id, direction, status, created_ms, finished_ms) VALUES (?, ?, '📦', ?, ?, ?, ?, ?)",
-                           arguments: [uuid.uuidString.lowercased(), title, eventID, direction.rawValue, open ? "open" : "completed",
-                                       Millis(created).value, finished.map { Millis($0).value }])
-            bundleIDs[uuid] = db.lastInsertedRowID
-            summary.bundles += 1
+
+        /// Bundles named by `todos` but not described (Taskwarrior, iCalendar, todo.txt files):
+        /// each made from all of its members.
+        mutating func referencedBundles(_ todos: [InterchangeTodo]) throws {
+            var referenced: [UUID: [InterchangeTodo]] = [:]
+            for todo in todos {
+                if let uuid = todo.bundleUUID, !described.contains(uuid) { referenced[uuid, default: []].append(todo) }
+            }
+            for (uuid, members) in referenced.sorted(by: { $0.key.uuidString < $1.key.uuidString }) where try bundleID(uuid) == nil {
+                guard let first = members.first, let eventName = members.compactMap(\.eventName).first else { continue }
+                let open = members.contains { $0.status == .inBundle }
+                let direction: CheckInDirection = first.preposition == .after ? .justFinished : .aboutTo
+                let created = members.map(\.modifiedAt).min() ?? Date()
+                let finished = open ? nil : members.compactMap(\.completedAt).max() ?? created
+                let eventID = try event(eventName)
+                let title = "\(direction == .aboutTo ? "Before" : "After") \(eventName) (imported)"
+                try db.execute(sql: "INSERT INTO bundle (uuid, title, icon, event_id, direction, status, created_ms, finished_ms) VALUES (?, ?, '📦', ?, ?, ?, ?, ?)",
+                               arguments: [uuid.uuidString.lowercased(), title, eventID, direction.rawValue, open ? "open" : "completed",
+                                           Millis(created).value, finished.map { Millis($0).value }])
+                bundleIDs[uuid] = db.lastInsertedRowID
+                summary.bundles += 1
+            }
         }
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        for todo in document.todos {
+
+        /// One todo, after the bundles it names (described, or by ``referencedBundles(_:)``).
+        mutating func todo(_ todo: InterchangeTodo) throws {
             let eventID = try todo.eventName.map { try event($0) }
             let bundle = try todo.bundleUUID.flatMap { try bundleID($0) }
             let foreign = todo.foreignFields.isEmpty ? nil : (try? encoder.encode(todo.foreignFields)).map { String(decoding: $0, as: UTF8.self) }
@@ -344,15 +461,18 @@ extension BundleStore {
                     """, arguments: [bundle, todoID, position, outcome])
             }
         }
-        for bundle in document.bundles {
-            guard let id = try bundleID(bundle.uuid) else { continue }
-            try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
-            for (position, item) in bundle.items.enumerated() {
-                guard let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [item.todo.uuidString.lowercased()]) else { continue }
-                try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, ?4, \(itemKeySQL))",
-                               arguments: [id, todoID, position, item.outcome.rawValue])
+
+        /// The items of the bundles the file describes, in their order.
+        mutating func items(_ bundles: [InterchangeBundle]) throws {
+            for bundle in bundles {
+                guard let id = try bundleID(bundle.uuid) else { continue }
+                try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
+                for (position, item) in bundle.items.enumerated() {
+                    guard let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [item.todo.uuidString.lowercased()]) else { continue }
+                    try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, ?4, \(itemKeySQL))",
+                                   arguments: [id, todoID, position, item.outcome.rawValue])
+                }
             }
         }
-        return summary
     }
 }

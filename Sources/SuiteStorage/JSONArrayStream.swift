@@ -21,7 +21,7 @@ package struct JSONArrayStream {
     }
 
     /// The document's other top-level members (an object's), as JSON bytes: only those up to
-    /// 64 KiB are kept.
+    /// `memberLimit` bytes (64 KiB unless given) are kept.
     package private(set) var members: [String: Data] = [:]
     /// The member that held the array (nil for a top-level array).
     package private(set) var arrayKey: String?
@@ -32,6 +32,7 @@ package struct JSONArrayStream {
     private var finished = false
     private var consumed = 0
     private let arrayKeys: Set<String>
+    private let memberLimit: Int
     private var state = State.start
 
     private enum State { case start, inArray, afterArray, done }
@@ -40,9 +41,9 @@ package struct JSONArrayStream {
     package static let limit = 1 << 36
 
     /// A stream over a file (or a FIFO, or a pipe), read in chunks of 1 MiB.
-    package init(path: String, arrayKeys: Set<String>) throws(Problem) {
+    package init(path: String, arrayKeys: Set<String>, memberLimit: Int = 64 * 1024) throws(Problem) {
         guard let handle = FileHandle(forReadingAtPath: path) else { throw .unreadable("") }
-        self.init(arrayKeys: arrayKeys) { count in
+        self.init(arrayKeys: arrayKeys, memberLimit: memberLimit) { count in
             do {
                 return try handle.read(upToCount: count) ?? Data()
             } catch {
@@ -52,17 +53,18 @@ package struct JSONArrayStream {
     }
 
     /// A stream over bytes already in memory (handed out `chunkSize` at a time, as a file's are).
-    package init(data: Data, arrayKeys: Set<String>, chunkSize: Int = 1 << 20) {
+    package init(data: Data, arrayKeys: Set<String>, memberLimit: Int = 64 * 1024, chunkSize: Int = 1 << 20) {
         var offset = data.startIndex
-        self.init(arrayKeys: arrayKeys) { count in
+        self.init(arrayKeys: arrayKeys, memberLimit: memberLimit) { count in
             let end = data.index(offset, offsetBy: min(count, chunkSize, data.endIndex - offset))
             defer { offset = end }
             return data[offset..<end]
         }
     }
 
-    private init(arrayKeys: Set<String>, read: @escaping (Int) throws -> Data) {
+    private init(arrayKeys: Set<String>, memberLimit: Int, read: @escaping (Int) throws -> Data) {
         self.arrayKeys = arrayKeys
+        self.memberLimit = memberLimit
         self.read = read
     }
 
@@ -144,7 +146,7 @@ package struct JSONArrayStream {
                 state = .inArray
                 return
             }
-            if let value = try readValue(keepUpTo: 64 * 1024) { members[key] = value }
+            if let value = try readValue(keepUpTo: memberLimit) { members[key] = value }
         }
     }
 
@@ -166,7 +168,7 @@ package struct JSONArrayStream {
             guard try peek() == UInt8(ascii: ":") else { throw .invalidJSON("expected ':' after the key '\(key.prefix(40))'") }
             position += 1
             try skipWhitespace()
-            if let value = try readValue(keepUpTo: 64 * 1024), members[key] == nil { members[key] = value }
+            if let value = try readValue(keepUpTo: memberLimit), members[key] == nil { members[key] = value }
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 import Testing
 @testable import BundleCore
 
@@ -276,13 +277,27 @@ func richStore() throws -> BundleStore {
         document[key] = list
     }
 
-    @Test(arguments: cases.indices)
-    func aRefusedFieldImportsNothingAndSaysWhere(index: Int) throws {
+    /// `document` as JSON: with its keys sorted, as Suite writes it (read todo by todo), or with
+    /// the todos first (read whole).
+    static func serialize(_ document: [String: Any], todosFirst: Bool) throws -> Data {
+        guard todosFirst else { return try JSONSerialization.data(withJSONObject: document, options: [.sortedKeys]) }
+        var text = "{"
+        for key in ["todos", "bundles", "events", "schema"] where document[key] != nil {
+            let value = try JSONSerialization.data(withJSONObject: document[key]!, options: [.fragmentsAllowed])
+            text += (text == "{" ? "" : ", ") + "\"\(key)\": " + String(decoding: value, as: UTF8.self)
+        }
+        return Data((text + "}").utf8)
+    }
+
+    @Test(arguments: cases.indices, [false, true])
+    func aRefusedFieldImportsNothingAndSaysWhere(index: Int, todosFirst: Bool) throws {
         let (name, change, expected) = Self.cases[index]
         let exported = try richStore().export(.json, timeZone: utc)
         var document = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
         change(&document)
-        let data = try JSONSerialization.data(withJSONObject: document)
+        let data = try Self.serialize(document, todosFirst: todosFirst)
+        #expect(try SuiteJSONFormat.StreamReader(JSONArrayStream(data: data, arrayKeys: ["todos"], memberLimit: BundleStore.suiteJSONMemberLimit)) != nil || todosFirst,
+                "\(name): a sorted file is read todo by todo")
         #expect(data != exported, "\(name): the edit changed nothing")
         let store = try freshStore()
         #expect {
@@ -300,5 +315,76 @@ func richStore() throws -> BundleStore {
         let todo = try store.addTodo("one\r\ntwo\rthree", event: nil, preposition: .none, notes: "a\rb")
         #expect(todo.text == "one\ntwo\nthree")
         #expect(todo.notes == "a\nb")
+    }
+}
+
+/// Suite JSON is read todo by todo when its events, bundles and schema come first (as Suite
+/// writes it): every check still runs, and a problem late in the file leaves the store as it was.
+@Suite struct SuiteJSONStreamTests {
+    typealias Edit = @Sendable (inout [String: Any]) -> Void
+
+    static func todos(_ document: inout [String: Any], _ change: (inout [[String: Any]]) -> Void) {
+        var list = document["todos"] as? [[String: Any]] ?? []
+        change(&list)
+        document["todos"] = list
+    }
+
+    static let cases: [(String, Edit, String)] = [
+        ("the last todo has a number for text", { doc in todos(&doc) { $0[$0.count - 1]["text"] = 7 } }, "wrong type at todos[7].text"),
+        ("the first todo again at the end", { doc in todos(&doc) { $0.append($0[0]) } }, "todo 9 ("),
+        ("a bundle's todo is not in the file", { doc in
+            let held = ((doc["bundles"] as? [[String: Any]])?.flatMap { ($0["items"] as? [[String: Any]]) ?? [] }.compactMap { $0["todo"] as? String }) ?? []
+            todos(&doc) { $0.removeAll { held.contains(($0["uuid"] as? String) ?? "") } }
+        }, "which the file does not hold"),
+        ("a todo says it is in a bundle that does not hold it", { doc in
+            let bundle = (doc["bundles"] as? [[String: Any]])?.first?["uuid"] as? String
+            todos(&doc) { $0[0]["status"] = "in-bundle"; $0[0]["bundle"] = bundle }
+        }, "which does not hold it as open"),
+    ]
+
+    @Test(arguments: cases.indices, [false, true])
+    func aLateProblemImportsNothing(index: Int, todosFirst: Bool) throws {
+        let (name, change, expected) = Self.cases[index]
+        let exported = try richStore().export(.json, timeZone: utc)
+        var document = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+        change(&document)
+        let data = try ImportedFieldRuleTests.serialize(document, todosFirst: todosFirst)
+        let store = try freshStore()
+        #expect {
+            try store.importData(data, format: .json, timeZone: utc)
+        } throws: { error in
+            (error as? BundleError)?.description.contains(expected) == true
+        }
+        #expect(try store.todos(includeFinished: true).isEmpty, "\(name)")
+        #expect(try store.events().isEmpty, "\(name)")
+    }
+
+    @Test func aTruncatedFileImportsNothing() throws {
+        let exported = try richStore().export(.json, timeZone: utc)
+        let store = try freshStore()
+        #expect(throws: BundleError.self) { try store.importData(exported.dropLast(3), format: .json, timeZone: utc) }
+        #expect(try store.todos(includeFinished: true).isEmpty)
+    }
+
+    /// Read from a file todo by todo, or whole when the todos come first: the same store.
+    @Test func aFileInEitherOrderGivesTheSameStore() throws {
+        let source = try richStore()
+        try source.addAlias("eastern", to: "go to Eastern branch")
+        let exported = try source.export(.json, timeZone: utc)
+        let document = try #require(try JSONSerialization.jsonObject(with: exported) as? [String: Any])
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-json-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        for todosFirst in [false, true] {
+            let url = folder.appendingPathComponent("export-\(todosFirst).json")
+            let data = try ImportedFieldRuleTests.serialize(document, todosFirst: todosFirst)
+            try data.write(to: url)
+            #expect(try (SuiteJSONFormat.StreamReader(JSONArrayStream(data: data, arrayKeys: ["todos"], memberLimit: BundleStore.suiteJSONMemberLimit)) == nil) == todosFirst)
+            let target = try freshStore()
+            let summary = try target.importFile(at: url, format: .json, timeZone: utc)
+            #expect(summary.created == 8 && summary.bundles == 2, "\(summary)")
+            #expect(try target.export(.json, timeZone: utc) == exported, "todos first: \(todosFirst)")
+            #expect(try target.currentBundle().title == "Eastern run")
+        }
     }
 }

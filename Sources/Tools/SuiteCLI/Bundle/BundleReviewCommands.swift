@@ -87,10 +87,9 @@ extension BundleCommand {
         @Option(help: ArgumentHelp("taskwarrior, ics, todotxt or json.", valueName: "format")) var format: InterchangeFormat?
 
         func run() throws {
-            // A regular file in iCalendar, todo.txt or Taskwarrior form is read as it is imported
-            // (memory stays flat at any size); Suite JSON, standard input and pipes are read whole
-            // first.
-            let streamed: Set<InterchangeFormat> = [.ics, .todotxt, .taskwarrior]
+            // A regular file is read as it is imported (memory stays flat at any size); standard
+            // input and pipes are read whole first.
+            let streamed: Set<InterchangeFormat> = [.ics, .todotxt, .taskwarrior, .json]
             let regular = try file != "-" && InputFile.isRegularFile(file)
             var data: Data?
             if !regular || format.map({ !streamed.contains($0) }) == true {
