@@ -283,10 +283,12 @@ if "memory" in ONLY:
         store = os.path.join(work, f"memory-{size}")
         base = os.path.join(work, f"m-{size}")
         line = {}
-        def measure(name, path, *command):
-            """Time and peak memory of `command`, and the size of the file it reads or writes (then removed)."""
-            line[name] = timed(suite(store, *command)) + (os.path.getsize(path),)
-            os.remove(path)
+        def measure(name, path, *command, into=None, keep=False):
+            """Time and peak memory of `command` (on the store `into`, else the size's store), and the
+            size of the file it reads or writes (then removed unless `keep`)."""
+            line[name] = timed(suite(into or store, *command)) + (os.path.getsize(path),)
+            if not keep:
+                os.remove(path)
         quotes_json(base + ".json", size, 40 + size)
         measure("quotes import (Quotable JSON)", base + ".json", "quotes", "import", "json", base + ".json")
         measure("quotes export (JSON)", base + ".out.json", "quotes", "export", "--format", "json", "-o", base + ".out.json")
@@ -297,6 +299,10 @@ if "memory" in ONLY:
         measure("bundle import (iCalendar)", base + ".ics", "bundle", "import", base + ".ics")
         tasks_json(base + ".jsonl", size, 70 + size, lines=True)
         measure("bundle import (Taskwarrior JSON lines)", base + ".jsonl", "bundle", "import", base + ".jsonl", "--format", "taskwarrior")
+        # The store now holds twice `size` todos: written out and read into another store.
+        measure("bundle export (Suite JSON)", base + ".bundle.json", "bundle", "export", "--format", "json", "-o", base + ".bundle.json", keep=True)
+        measure("bundle import (Suite JSON)", base + ".bundle.json", "bundle", "import", base + ".bundle.json", into=store + "-copy")
+        shutil.rmtree(store + "-copy", ignore_errors=True)
         memory_table.append((size, line))
         say(f"memory {size:,}: " + ", ".join(f"{name} {v[0]:.1f} s / {v[1] / 1024:.0f} MB" for name, v in line.items()))
         shutil.rmtree(store, ignore_errors=True)
@@ -333,5 +339,5 @@ print(report)
 if ONLY == SECTIONS:
     expected = 10 + (1 if args.dynamic else 0)
     assert len(rows) >= expected - 1, f"only {len(rows)} comparisons ran"
-    assert len(memory_table) == len(MEMORY_SIZES) and all(len(line) == 6 for _, line in memory_table), "the memory table is incomplete"
+    assert len(memory_table) == len(MEMORY_SIZES) and all(len(line) == 8 for _, line in memory_table), "the memory table is incomplete"
 shutil.rmtree(work, ignore_errors=True)

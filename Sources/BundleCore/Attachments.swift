@@ -227,19 +227,16 @@ extension BundleStore {
     }
 
     /// The URIs of each todo's attachments, for exports.
-    static func attachmentURIs(_ db: Database) throws -> [Int64: [String]] {
-        var result: [Int64: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT * FROM todo_attachment ORDER BY id") {
-            var attachment = attachment(from: row)
-            // A link that came by sync (or was kept by an earlier version) is checked again: it
-            // goes into a file as the rule writes it, and not at all when it is not one.
-            if let link = attachment.link {
-                guard let checked = try? validatedLink(link) else { continue }
-                attachment.link = checked
-            }
-            result[attachment.todoID.rawValue, default: []].append(attachment.uri)
+    /// What an export writes for `attachment`: its URI. A link that came by sync (or was kept by
+    /// an earlier version) is checked again: it goes into a file as the rule writes it, and not
+    /// at all (nil) when it is not one.
+    static func exportedURI(_ attachment: TodoAttachment) -> String? {
+        var attachment = attachment
+        if let link = attachment.link {
+            guard let checked = try? validatedLink(link) else { return nil }
+            attachment.link = checked
         }
-        return result
+        return attachment.uri
     }
 
     /// Links and files on todos (migration v6). Links sync (by a random key); files, whose

@@ -10,12 +10,65 @@ extension BundleStore {
     ///   - timeZone: the user's time zone, for whole-day dates.
     /// - Returns: the file's bytes.
     public func export(_ format: InterchangeFormat, timeZone: TimeZone) throws(BundleError) -> Data {
-        let document = try read { db in try Self.document(db) }
+        let stamp = now()
+        return try read { db in
+            var data = Data()
+            try Self.writeExport(format, timeZone: timeZone, stamp: stamp, db: db) { data += $0 }
+            return data
+        }
+    }
+
+    /// ``export(_:timeZone:)`` handed to `write` piece by piece, as the todos are read from one
+    /// read transaction (the store as of one moment): any number of todos takes little memory
+    /// (Suite JSON's events and bundles are read first, whole). The same bytes.
+    ///
+    /// - Throws: ``BundleError`` for the store, or what `write` throws (which stops the export).
+    public func export(_ format: InterchangeFormat, timeZone: TimeZone, to write: (Data) throws -> Void) throws {
+        struct Stopped: Error {}
+        var failure: (any Error)?
+        let stamp = now()
+        do {
+            try read { db in
+                try Self.writeExport(format, timeZone: timeZone, stamp: stamp, db: db) { piece in
+                    do { try write(piece) } catch {
+                        failure = error
+                        throw Stopped()
+                    }
+                }
+            }
+        } catch {
+            throw failure ?? error
+        }
+    }
+
+    /// Writes the export of `format` to `write`: the start of the document, each todo as its row
+    /// is read (by id), then the end.
+    static func writeExport(
+        _ format: InterchangeFormat, timeZone: TimeZone, stamp: Date, db: Database, _ write: (Data) throws -> Void
+    ) throws {
         switch format {
-        case .taskwarrior: return TaskwarriorFormat.encode(document.todos, timeZone: timeZone)
-        case .ics: return ICalendarFormat.encode(document.todos, stamp: now())
-        case .todotxt: return TodoTxtFormat.encode(document.todos, timeZone: timeZone)
-        case .json: return SuiteJSONFormat.encode(document)
+        case .taskwarrior: try write(Data(TaskwarriorFormat.arrayStart.utf8))
+        case .ics: try write(Data(ICalendarFormat.start.utf8))
+        case .todotxt: break
+        case .json:
+            let (events, bundles) = try eventsAndBundles(db)
+            try write(SuiteJSONFormat.start(events: events, bundles: bundles))
+        }
+        var first = true
+        try forEachInterchangeTodo(db) { todo in
+            switch format {
+            case .taskwarrior: try write(TaskwarriorFormat.item(todo, first: first, timeZone: timeZone))
+            case .ics: try write(ICalendarFormat.item(todo, stamp: stamp))
+            case .todotxt: try write(TodoTxtFormat.item(todo, timeZone: timeZone))
+            case .json: try write(SuiteJSONFormat.item(todo, first: first))
+            }
+            first = false
+        }
+        switch format {
+        case .taskwarrior: try write(Data(TaskwarriorFormat.arrayEnd.utf8))
+        case .ics: try write(Data(ICalendarFormat.end.utf8))
+        case .todotxt: break
+        case .json: try write(Data(SuiteJSONFormat.end.utf8))
         }
     }
 
@@ -57,19 +110,33 @@ extension BundleStore {
 
     // MARK: - Export
 
-    static func document(_ db: Database) throws -> InterchangeDocument {
+    /// Every todo as an interchange record, by id, handed to `body` as its row is read; its links
+    /// and files come from a second cursor over the attachments in the same order.
+    static func forEachInterchangeTodo(_ db: Database, _ body: (InterchangeTodo) throws -> Void) throws {
         var bundleUUIDs: [TodoBundle.ID: UUID] = [:]
         for row in try Row.fetchAll(db, sql: "SELECT id, uuid FROM bundle") {
             bundleUUIDs[row["id"]] = UUID(uuidString: row["uuid"])
         }
-        let attachments = try attachmentURIs(db)
-        let todos = try fetchTodos(db, "ORDER BY t.id", []).map { todo in
-            InterchangeTodo(
+        let attachments = try Row.fetchCursor(db, sql: "SELECT * FROM todo_attachment ORDER BY todo_id, id")
+        var nextAttachment = try attachments.next().map(attachment(from:))
+        let rows = try Row.fetchCursor(db, sql: todoColumns + " ORDER BY t.id")
+        while let row = try rows.next() {
+            let todo = todo(from: row)
+            var uris: [String] = []
+            while let attachment = nextAttachment, attachment.todoID <= todo.id {
+                if attachment.todoID == todo.id, let uri = exportedURI(attachment) { uris.append(uri) }
+                nextAttachment = try attachments.next().map(Self.attachment(from:))
+            }
+            try body(InterchangeTodo(
                 uuid: todo.uuid, text: todo.text, eventName: todo.eventName, preposition: todo.preposition,
                 deadline: todo.deadline, status: todo.status, bundleUUID: todo.bundleID.flatMap { bundleUUIDs[$0] },
                 notes: todo.notes, createdAt: todo.createdAt, modifiedAt: todo.modifiedAt, completedAt: todo.completedAt,
-                foreignFields: todo.foreignFields, attachments: attachments[todo.id.rawValue] ?? [])
+                foreignFields: todo.foreignFields, attachments: uris))
         }
+    }
+
+    /// The events (archived ones too) and bundles of a Suite JSON export.
+    static func eventsAndBundles(_ db: Database) throws -> (events: [InterchangeEvent], bundles: [InterchangeBundle]) {
         let events = try loadEvents(db, includeArchived: true).map {
             InterchangeEvent(name: $0.name, aliases: $0.aliases, archived: $0.isArchived, createdAt: $0.createdAt)
         }
@@ -80,7 +147,7 @@ extension BundleStore {
                 status: bundle.status, createdAt: bundle.createdAt, finishedAt: bundle.finishedAt,
                 items: bundle.items.map { .init(todo: $0.todo.uuid, outcome: $0.outcome) })
         }
-        return InterchangeDocument(events: events, todos: todos, bundles: bundles)
+        return (events, bundles)
     }
 
     // MARK: - Import

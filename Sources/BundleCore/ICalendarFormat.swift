@@ -5,50 +5,51 @@ import SuiteStorage
 /// space. Our fields travel as `X-BUNDLE-EVENT` (and `CATEGORIES`), `X-BUNDLE-PREPOSITION` and
 /// `RELATED-TO;RELTYPE=PARENT`.
 enum ICalendarFormat {
-    static func encode(_ todos: [InterchangeTodo], stamp: Date) -> Data {
-        var lines = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Suite//suite bundle//EN"]
-        for todo in todos {
-            lines.append("BEGIN:VTODO")
-            if case .string(let uid)? = todo.foreignFields[ICalendarReading.foreignUIDKey] {
-                lines.append("UID:\(escape(uid))")  // the UID it came with, which was not a UUID
-            } else {
-                lines.append("UID:\(todo.uuid.uuidString.lowercased())")
-            }
-            lines.append("DTSTAMP:\(CompactTime.string(stamp))")
-            lines.append("CREATED:\(CompactTime.string(todo.createdAt))")
-            lines.append("LAST-MODIFIED:\(CompactTime.string(todo.modifiedAt))")
-            lines.append("SUMMARY:\(escape(todo.text))")
-            if !todo.notes.isEmpty { lines.append("DESCRIPTION:\(escape(todo.notes))") }
-            let status: String
-            switch todo.status {
-            case .pending: status = "NEEDS-ACTION"
-            case .inBundle: status = "IN-PROCESS"
-            case .done: status = "COMPLETED"
-            case .dropped: status = "CANCELLED"
-            }
-            lines.append("STATUS:\(status)")
-            switch todo.deadline {
-            case .day?: lines.append("DUE;VALUE=DATE:\(todo.deadline?.description.replacingOccurrences(of: "-", with: "") ?? "")")
-            case .time(let date)?: lines.append("DUE:\(CompactTime.string(date))")
-            case nil: break
-            }
-            if let completed = todo.completedAt {
-                lines.append(todo.status == .done ? "COMPLETED:\(CompactTime.string(completed))" : "X-BUNDLE-ENDED:\(CompactTime.string(completed))")
-            }
-            if let event = todo.eventName {
-                lines.append("CATEGORIES:\(escape(event))")
-                // VALUE=TEXT: readers that do not know the property still unescape it as text.
-                lines.append("X-BUNDLE-EVENT;VALUE=TEXT:\(escape(event))")
-            }
-            lines.append("X-BUNDLE-PREPOSITION:\(todo.preposition.rawValue)")
-            if let bundle = todo.bundleUUID { lines.append("RELATED-TO;RELTYPE=PARENT:\(bundle.uuidString.lowercased())") }
-            // Links and file copies as ATTACH (a URI value; the store checked it holds no
-            // control character or space).
-            for uri in todo.attachments { lines.append("ATTACH:\(uri)") }
-            lines.append("END:VTODO")
+    /// A calendar written a VTODO at a time: the start, each ``item(_:stamp:)``, the end.
+    static let start = ["BEGIN:VCALENDAR", "VERSION:2.0", "PRODID:-//Suite//suite bundle//EN"].map { $0 + "\r\n" }.joined()
+    static let end = "END:VCALENDAR\r\n"
+
+    /// One VTODO, its lines folded and each ended by CRLF.
+    static func item(_ todo: InterchangeTodo, stamp: Date) -> Data {
+        var lines = ["BEGIN:VTODO"]
+        if case .string(let uid)? = todo.foreignFields[ICalendarReading.foreignUIDKey] {
+            lines.append("UID:\(escape(uid))")  // the UID it came with, which was not a UUID
+        } else {
+            lines.append("UID:\(todo.uuid.uuidString.lowercased())")
         }
-        lines.append("END:VCALENDAR")
-        return Data(lines.map(fold).joined(separator: "\r\n").utf8 + Array("\r\n".utf8))
+        lines.append("DTSTAMP:\(CompactTime.string(stamp))")
+        lines.append("CREATED:\(CompactTime.string(todo.createdAt))")
+        lines.append("LAST-MODIFIED:\(CompactTime.string(todo.modifiedAt))")
+        lines.append("SUMMARY:\(escape(todo.text))")
+        if !todo.notes.isEmpty { lines.append("DESCRIPTION:\(escape(todo.notes))") }
+        let status: String
+        switch todo.status {
+        case .pending: status = "NEEDS-ACTION"
+        case .inBundle: status = "IN-PROCESS"
+        case .done: status = "COMPLETED"
+        case .dropped: status = "CANCELLED"
+        }
+        lines.append("STATUS:\(status)")
+        switch todo.deadline {
+        case .day?: lines.append("DUE;VALUE=DATE:\(todo.deadline?.description.replacingOccurrences(of: "-", with: "") ?? "")")
+        case .time(let date)?: lines.append("DUE:\(CompactTime.string(date))")
+        case nil: break
+        }
+        if let completed = todo.completedAt {
+            lines.append(todo.status == .done ? "COMPLETED:\(CompactTime.string(completed))" : "X-BUNDLE-ENDED:\(CompactTime.string(completed))")
+        }
+        if let event = todo.eventName {
+            lines.append("CATEGORIES:\(escape(event))")
+            // VALUE=TEXT: readers that do not know the property still unescape it as text.
+            lines.append("X-BUNDLE-EVENT;VALUE=TEXT:\(escape(event))")
+        }
+        lines.append("X-BUNDLE-PREPOSITION:\(todo.preposition.rawValue)")
+        if let bundle = todo.bundleUUID { lines.append("RELATED-TO;RELTYPE=PARENT:\(bundle.uuidString.lowercased())") }
+        // Links and file copies as ATTACH (a URI value; the store checked it holds no
+        // control character or space).
+        for uri in todo.attachments { lines.append("ATTACH:\(uri)") }
+        lines.append("END:VTODO")
+        return Data(lines.map { fold($0) + "\r\n" }.joined().utf8)
     }
 
     /// RFC 5545 TEXT: backslash, semicolon and comma escaped; every line break (LF, CR, CRLF,

@@ -154,3 +154,12 @@ enum CompactTime {
 extension Date {
     var wholeSeconds: Date { Date(timeIntervalSince1970: timeIntervalSince1970.rounded(.down)) }
 }
+
+/// Pretty-printed JSON of a value nested in a document, indented as the encoder indents it in the
+/// whole document: every line after the first gets `indent`, but for the blank line an empty
+/// array or object holds.
+func indentedJSON(_ text: String, by indent: String) -> String {
+    text.split(separator: "\n", omittingEmptySubsequences: false).enumerated()
+        .map { $0.offset == 0 || $0.element.isEmpty ? String($0.element) : indent + $0.element }
+        .joined(separator: "\n")
+}

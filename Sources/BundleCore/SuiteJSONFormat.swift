@@ -36,20 +36,34 @@ enum SuiteJSONFormat {
         }
     }
 
-    static func encode(_ document: InterchangeDocument) -> Data {
-        let file = File(
-            schema: schema, events: document.events,
-            todos: document.todos.map {
-                TodoRecord(uuid: $0.uuid, text: $0.text, event: $0.eventName, preposition: $0.preposition, deadline: $0.deadline,
-                           status: $0.status, bundle: $0.bundleUUID, notes: $0.notes, createdAt: $0.createdAt,
-                           modifiedAt: $0.modifiedAt, completedAt: $0.completedAt,
-                           foreignFields: $0.foreignFields.isEmpty ? nil : $0.foreignFields)
-            },
-            bundles: document.bundles)
+    /// A document written a todo at a time: the start (bundles, events and schema, in the order
+    /// of sorted keys), each ``item(_:first:)``, the end; byte for byte what a pretty-printing
+    /// encoder writes for the whole document.
+    static func start(events: [InterchangeEvent], bundles: [InterchangeBundle]) -> Data {
+        let encoder = makeEncoder()
+        func member(_ value: some Encodable) -> String {
+            indentedJSON(String(decoding: (try? encoder.encode(value)) ?? Data("[]".utf8), as: UTF8.self), by: "  ")
+        }
+        return Data(("{\n  \"bundles\" : \(member(bundles)),\n  \"events\" : \(member(events)),\n  \"schema\" : \"\(schema)\",\n  \"todos\" : [\n").utf8)
+    }
+
+    static let end = "\n  ]\n}\n"
+
+    /// One todo of the document (after a comma unless `first`), indented as in the whole document.
+    static func item(_ todo: InterchangeTodo, first: Bool) -> Data {
+        let record = TodoRecord(uuid: todo.uuid, text: todo.text, event: todo.eventName, preposition: todo.preposition, deadline: todo.deadline,
+                                status: todo.status, bundle: todo.bundleUUID, notes: todo.notes, createdAt: todo.createdAt,
+                                modifiedAt: todo.modifiedAt, completedAt: todo.completedAt,
+                                foreignFields: todo.foreignFields.isEmpty ? nil : todo.foreignFields)
+        let text = String(decoding: (try? makeEncoder().encode(record)) ?? Data("{}".utf8), as: UTF8.self)
+        return Data(((first ? "    " : ",\n    ") + indentedJSON(text, by: "    ")).utf8)
+    }
+
+    static func makeEncoder() -> JSONEncoder {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         encoder.dateEncodingStrategy = .millisecondsSince1970
-        return ((try? encoder.encode(file)) ?? Data()) + Data("\n".utf8)
+        return encoder
     }
 
     /// The decoder of Suite JSON: milliseconds since 1970, within the years 1 to 9999.

@@ -11,57 +11,65 @@ enum TaskwarriorFormat {
         "bundle_event", "bundle_prep", "bundle_id", "bundle_due_date", "bundle_links", "id", "urgency",
     ]
 
-    static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
-        let objects: [JSONValue] = todos.map { todo in
-            var object = todo.foreignFields
-            object["uuid"] = .string(todo.uuid.uuidString.lowercased())
-            object["description"] = .string(todo.text)
-            object["entry"] = .string(CompactTime.string(todo.createdAt))
-            object["modified"] = .string(CompactTime.string(todo.modifiedAt))
-            switch todo.status {
-            case .pending: object["status"] = .string("pending")
-            case .inBundle:
-                object["status"] = .string("pending")
-                object["start"] = .string(CompactTime.string(todo.modifiedAt))
-            case .done: object["status"] = .string("completed")
-            case .dropped: object["status"] = .string("deleted")
-            }
-            if todo.status == .done || todo.status == .dropped {
-                object["end"] = .string(CompactTime.string(todo.completedAt ?? todo.modifiedAt))
-            }
-            if let deadline = todo.deadline {
-                switch deadline {
-                case .time(let date):
-                    object["due"] = .string(CompactTime.string(date))
-                case .day(let year, let month, let day):
-                    // Taskwarrior reads a day as its local midnight.
-                    var calendar = Calendar(identifier: .gregorian)
-                    calendar.timeZone = timeZone
-                    let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
-                    object["due"] = .string(CompactTime.string(midnight))
-                    object["bundle_due_date"] = .string(deadline.description)
-                }
-            }
-            if let event = todo.eventName { object["bundle_event"] = .string(event) }
-            object["bundle_prep"] = .string(todo.preposition.rawValue)
-            if let bundle = todo.bundleUUID { object["bundle_id"] = .string(bundle.uuidString.lowercased()) }
-            // Notes, then each link or file copy, as annotations (Taskwarrior's place for both).
-            var annotations: [JSONValue] = []
-            if !todo.notes.isEmpty {
-                annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(todo.notes)]))
-            }
-            for uri in todo.attachments {
-                annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(uri)]))
-            }
-            // The links again in a field of ours (space-separated: a link holds no space), so
-            // that reading the file back tells them from notes that happen to be a URL.
-            if !todo.attachments.isEmpty { object["bundle_links"] = .string(todo.attachments.joined(separator: " ")) }
-            if !annotations.isEmpty { object["annotations"] = .array(annotations) }
-            return .object(object)
-        }
+    /// `task export`'s array, written a task at a time: the start, each ``item(_:first:timeZone:)``, the end.
+    static let arrayStart = "[\n"
+    static let arrayEnd = "\n]\n"
+
+    /// One task of the array (after a comma unless `first`), as a pretty-printing encoder indents it.
+    static func item(_ todo: InterchangeTodo, first: Bool, timeZone: TimeZone) -> Data {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
-        return ((try? encoder.encode(objects)) ?? Data("[]".utf8)) + Data("\n".utf8)
+        let text = String(decoding: (try? encoder.encode(object(todo, timeZone: timeZone))) ?? Data("{}".utf8), as: UTF8.self)
+        return Data(((first ? "  " : ",\n  ") + indentedJSON(text, by: "  ")).utf8)
+    }
+
+    /// One task as Taskwarrior's JSON object.
+    static func object(_ todo: InterchangeTodo, timeZone: TimeZone) -> JSONValue {
+        var object = todo.foreignFields
+        object["uuid"] = .string(todo.uuid.uuidString.lowercased())
+        object["description"] = .string(todo.text)
+        object["entry"] = .string(CompactTime.string(todo.createdAt))
+        object["modified"] = .string(CompactTime.string(todo.modifiedAt))
+        switch todo.status {
+        case .pending: object["status"] = .string("pending")
+        case .inBundle:
+            object["status"] = .string("pending")
+            object["start"] = .string(CompactTime.string(todo.modifiedAt))
+        case .done: object["status"] = .string("completed")
+        case .dropped: object["status"] = .string("deleted")
+        }
+        if todo.status == .done || todo.status == .dropped {
+            object["end"] = .string(CompactTime.string(todo.completedAt ?? todo.modifiedAt))
+        }
+        if let deadline = todo.deadline {
+            switch deadline {
+            case .time(let date):
+                object["due"] = .string(CompactTime.string(date))
+            case .day(let year, let month, let day):
+                // Taskwarrior reads a day as its local midnight.
+                var calendar = Calendar(identifier: .gregorian)
+                calendar.timeZone = timeZone
+                let midnight = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
+                object["due"] = .string(CompactTime.string(midnight))
+                object["bundle_due_date"] = .string(deadline.description)
+            }
+        }
+        if let event = todo.eventName { object["bundle_event"] = .string(event) }
+        object["bundle_prep"] = .string(todo.preposition.rawValue)
+        if let bundle = todo.bundleUUID { object["bundle_id"] = .string(bundle.uuidString.lowercased()) }
+        // Notes, then each link or file copy, as annotations (Taskwarrior's place for both).
+        var annotations: [JSONValue] = []
+        if !todo.notes.isEmpty {
+            annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(todo.notes)]))
+        }
+        for uri in todo.attachments {
+            annotations.append(.object(["entry": .string(CompactTime.string(todo.modifiedAt)), "description": .string(uri)]))
+        }
+        // The links again in a field of ours (space-separated: a link holds no space), so
+        // that reading the file back tells them from notes that happen to be a URL.
+        if !todo.attachments.isEmpty { object["bundle_links"] = .string(todo.attachments.joined(separator: " ")) }
+        if !annotations.isEmpty { object["annotations"] = .array(annotations) }
+        return .object(object)
     }
 
     static func decode(_ data: Data) throws(BundleError) -> [InterchangeTodo] {

@@ -7,26 +7,24 @@ import SuiteStorage
 /// `due:x` or `@x`) also travels percent-encoded in `text:`.
 /// Dropped todos are left out, as todo.txt removes them.
 enum TodoTxtFormat {
-    static func encode(_ todos: [InterchangeTodo], timeZone: TimeZone) -> Data {
-        var lines: [String] = []
-        for todo in todos where todo.status != .dropped {
-            var parts: [String] = []
-            if todo.status == .done {
-                parts += ["x", day(todo.completedAt ?? todo.modifiedAt, timeZone)]
-            }
-            parts.append(day(todo.createdAt, timeZone))
-            let plain = isPlain(todo.text)
-            parts.append(plain ? todo.text : readable(todo.text))
-            if let event = todo.eventName { parts.append("@" + slug(event)) }
-            parts.append("prep:\(todo.preposition.rawValue)")
-            if let deadline = todo.deadline { parts.append("due:\(deadline.description)") }
-            if let bundle = todo.bundleUUID { parts.append("bundle:\(bundle.uuidString.lowercased())") }
-            if !todo.notes.isEmpty { parts.append("note:\(encode(todo.notes))") }
-            if !plain { parts.append("text:\(encode(todo.text))") }
-            parts.append("id:\(todo.uuid.uuidString.lowercased())")
-            lines.append(parts.joined(separator: " "))
+    /// One todo's line with its line feed; nothing for a dropped todo (todo.txt has no place for it).
+    static func item(_ todo: InterchangeTodo, timeZone: TimeZone) -> Data {
+        guard todo.status != .dropped else { return Data() }
+        var parts: [String] = []
+        if todo.status == .done {
+            parts += ["x", day(todo.completedAt ?? todo.modifiedAt, timeZone)]
         }
-        return Data((lines.joined(separator: "\n") + (lines.isEmpty ? "" : "\n")).utf8)
+        parts.append(day(todo.createdAt, timeZone))
+        let plain = isPlain(todo.text)
+        parts.append(plain ? todo.text : readable(todo.text))
+        if let event = todo.eventName { parts.append("@" + slug(event)) }
+        parts.append("prep:\(todo.preposition.rawValue)")
+        if let deadline = todo.deadline { parts.append("due:\(deadline.description)") }
+        if let bundle = todo.bundleUUID { parts.append("bundle:\(bundle.uuidString.lowercased())") }
+        if !todo.notes.isEmpty { parts.append("note:\(encode(todo.notes))") }
+        if !plain { parts.append("text:\(encode(todo.text))") }
+        parts.append("id:\(todo.uuid.uuidString.lowercased())")
+        return Data((parts.joined(separator: " ") + "\n").utf8)
     }
 
     static func decode(_ data: Data, timeZone: TimeZone, now: Date) throws(BundleError) -> [InterchangeTodo] {

@@ -388,3 +388,68 @@ func richStore() throws -> BundleStore {
         }
     }
 }
+
+/// Exports are written todo by todo: the pieces make the same document, byte for byte what an
+/// encoder writes for the whole of it.
+@Suite struct StreamedExportTests {
+    func store() throws -> BundleStore {
+        let store = try richStore()
+        try store.addTodo("With links", event: "go out", preposition: .before, links: ["https://example.com/a", "https://example.org/b"])
+        try store.addTodo("No links", event: nil, preposition: .none)
+        try store.addTodo("A link too", event: nil, preposition: .none, links: ["https://example.net/c"])
+        try store.write { db in
+            try db.execute(sql: #"UPDATE todo SET foreign_fields = '{"tags":[],"o":{},"n":{"a":[1,[]]}}' WHERE id = 2"#)
+        }
+        return store
+    }
+
+    @Test(arguments: InterchangeFormat.allCases)
+    func thePiecesMakeTheDocument(format: InterchangeFormat) throws {
+        let store = try store()
+        var pieces: [Data] = []
+        try store.export(format, timeZone: utc) { pieces.append($0) }
+        let whole = try store.export(format, timeZone: utc)
+        let joined = pieces.reduce(Data(), +)
+        if format == .ics {
+            // DTSTAMP is the time of the export.
+            let strip = { (data: Data) in String(decoding: data, as: UTF8.self).split(separator: "\r\n").filter { !$0.hasPrefix("DTSTAMP:") } }
+            #expect(strip(joined) == strip(whole))
+        } else {
+            #expect(joined == whole)
+        }
+        #expect(pieces.count >= 10, "\(pieces.count) pieces")
+    }
+
+    @Test func suiteJSONIsWhatAnEncoderWritesForTheWholeDocument() throws {
+        let store = try store()
+        let exported = try store.export(.json, timeZone: utc)
+        let file = try SuiteJSONFormat.makeDecoder().decode(SuiteJSONFormat.File.self, from: exported)
+        #expect(file.todos.count == 11 && file.todos.contains { $0.foreignFields?["tags"] == .array([]) })
+        #expect(try SuiteJSONFormat.makeEncoder().encode(file) + Data("\n".utf8) == exported)
+        let tasks = try JSONDecoder().decode([JSONValue].self, from: store.export(.taskwarrior, timeZone: utc))
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
+        #expect(try encoder.encode(tasks) + Data("\n".utf8) == store.export(.taskwarrior, timeZone: utc))
+        // Each todo's links, read beside the todos in the same order, are its own.
+        func linksOf(_ text: String) -> JSONValue? {
+            for case .object(let task) in tasks where task["description"] == .string(text) { return task["bundle_links"] }
+            return .null
+        }
+        #expect(linksOf("With links") == .string("https://example.com/a https://example.org/b"))
+        #expect(linksOf("No links") == nil)
+        #expect(linksOf("A link too") == .string("https://example.net/c"))
+    }
+
+    @Test func aFailingWriterStopsTheExportWithItsOwnError() throws {
+        struct Full: Error, Equatable {}
+        let store = try store()
+        var written = 0
+        #expect(throws: Full()) {
+            try store.export(.json, timeZone: utc) { _ in
+                written += 1
+                if written == 3 { throw Full() }
+            }
+        }
+        #expect(written == 3)
+    }
+}

@@ -64,8 +64,9 @@ extension BundleCommand {
         var output: String?
 
         func run() throws {
-            let data = try Bundles.open(options, readOnly: true).export(format, timeZone: Bundles.timeZone)
-            try Terminal.emit(data, to: output)
+            // Written as read from the store, todo by todo: memory stays flat at any size.
+            let store = try Bundles.open(options, readOnly: true)
+            try Terminal.stream(to: output) { emit in try store.export(format, timeZone: Bundles.timeZone, to: emit) }
         }
     }
 
