@@ -15,7 +15,8 @@ public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
 
     /// The format of a file to import, told from its name and its first bytes: `.ics`/`.ical` is
     /// iCalendar, `.txt`/`.todotxt` is todo.txt; otherwise a calendar (`BEGIN:VCALENDAR`) is
-    /// iCalendar, JSON naming the `suite-bundle/` schema is Suite JSON, other JSON is Taskwarrior,
+    /// iCalendar, JSON naming the `suite-bundle/` schema (or starting with one of Suite JSON's
+    /// keys) is Suite JSON, other JSON is Taskwarrior,
     /// and other non-empty text is todo.txt (one todo a line). Nil when nothing tells (no name to
     /// go by and no text).
     ///
@@ -29,8 +30,12 @@ public enum InterchangeFormat: String, Sendable, CaseIterable, Codable {
         let text = String(decoding: head.prefix(4096), as: UTF8.self)
         if text.contains("BEGIN:VCALENDAR") { return .ics }
         let trimmed = text.trimmingCharacters(in: .whitespacesAndNewlines)
-        // Suite JSON names its schema (another version is then reported as such).
+        // Suite JSON names its schema (another version is then reported as such); with many
+        // events or bundles the name comes past the head, but its first key is one of its own
+        // (written sorted: bundles, events, schema, todos), which no Taskwarrior task has.
         if trimmed.hasPrefix("{") && text.contains("\"suite-bundle/") { return .json }
+        let firstKey = trimmed.dropFirst().drop { $0.isWhitespace }
+        if trimmed.hasPrefix("{"), ["bundles", "events", "schema", "todos"].contains(where: { firstKey.hasPrefix("\"\($0)\"") }) { return .json }
         if trimmed.hasPrefix("[") || trimmed.hasPrefix("{") { return .taskwarrior }
         if !trimmed.isEmpty { return .todotxt }
         return nil

@@ -453,3 +453,19 @@ func richStore() throws -> BundleStore {
         #expect(written == 3)
     }
 }
+
+@Suite struct FormatDetectionTests {
+    /// A store with many events writes its schema's name past the first 4 KiB of the file.
+    @Test func suiteJSONWithManyEventsIsSuiteJSON() throws {
+        let store = try freshStore()
+        for index in 0..<150 { try store.addTodo("Todo \(index)", event: "event number \(index)", preposition: .before, allowNewEvent: true) }
+        let exported = try store.export(.json, timeZone: utc)
+        #expect(!String(decoding: exported.prefix(4096), as: UTF8.self).contains("suite-bundle/"))
+        #expect(InterchangeFormat.detect(name: "backup.json", head: exported.prefix(4096)) == .json)
+        #expect(InterchangeFormat.detect(name: nil, head: Data("{\"todos\": []}".utf8)) == .json)
+        #expect(InterchangeFormat.detect(name: "t.json", head: Data("{\"uuid\": \"x\", \"description\": \"a\"}".utf8)) == .taskwarrior)
+        #expect(InterchangeFormat.detect(name: "t.json", head: Data("[{\"uuid\": \"x\"}]".utf8)) == .taskwarrior)
+        let target = try freshStore()
+        #expect(try target.importData(exported, format: .json, timeZone: utc).created == 150)
+    }
+}
