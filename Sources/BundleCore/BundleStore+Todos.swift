@@ -102,11 +102,17 @@ extension BundleStore {
             while let row = try eventRows.next() { events[row[0]] = (row[2], row[1]) }
             var summaries: [TodoSummary] = []
             var keys: [(rank: Int, deadline: String?)] = []
+            // Room for every todo there may be (the largest id, found at once): the arrays are
+            // not copied as they grow, and pages not filled are never touched.
+            let most = min(try Int.fetchOne(db, sql: "SELECT max(id) FROM todo") ?? 0, 1 << 22)
+            summaries.reserveCapacity(most)
+            keys.reserveCapacity(most)
             let statement = try db.makeStatement(
                 sql: "SELECT t.id, t.text, t.event_id, t.preposition, t.deadline, t.status, t.bundle_id FROM todo t \(filter)")
             let rows = try Row.fetchCursor(statement, arguments: arguments)
             let column = StatementColumns(statement)
             let prepositions = Preposition.allCases, statuses = TodoStatus.allCases
+            let prepositionBytes = prepositions.map { Array($0.rawValue.utf8) }, statusBytes = statuses.map { Array($0.rawValue.utf8) }
             while try rows.next() != nil {
                 let eventID = column.optionalInt64(2)
                 let event = eventID.flatMap { events[$0] }
@@ -114,8 +120,8 @@ extension BundleStore {
                 keys.append((event?.rank ?? 0, deadline))
                 summaries.append(TodoSummary(
                     id: Todo.ID(column.int64(0)), text: column.text(1), eventID: eventID.map { TriggerEvent.ID($0) }, eventName: event?.name,
-                    preposition: column.value(3, among: prepositions) ?? .none, deadline: deadline.flatMap(Deadline.stored),
-                    status: column.value(5, among: statuses) ?? .pending, bundleID: column.optionalInt64(6).map { TodoBundle.ID($0) }))
+                    preposition: column.index(3, among: prepositionBytes).map { prepositions[$0] } ?? .none, deadline: deadline.flatMap(Deadline.stored),
+                    status: column.index(5, among: statusBytes).map { statuses[$0] } ?? .pending, bundleID: column.optionalInt64(6).map { TodoBundle.ID($0) }))
             }
             // `e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id`, deadlines compared
             // byte by byte as SQLite's BINARY collation does.

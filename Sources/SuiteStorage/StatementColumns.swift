@@ -24,15 +24,11 @@ package struct StatementColumns {
 
     package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 
-    /// The case of `cases` whose raw value the column holds, compared byte by byte (no string
-    /// made for the column); nil for any other value.
-    package func value<Value: RawRepresentable>(_ index: Int32, among cases: [Value]) -> Value? where Value.RawValue == String {
+    /// Which of `candidates` (UTF-8 bytes) the column's text is, compared byte by byte without
+    /// making a string of it; nil for anything else.
+    package func index(_ index: Int32, among candidates: [[UInt8]]) -> Int? {
         guard let bytes = sqlite3_column_text(statement, index) else { return nil }
         let column = UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index)))
-        for value in cases {
-            var raw = value.rawValue
-            if raw.withUTF8({ $0.elementsEqual(column) }) { return value }
-        }
-        return nil
+        return candidates.firstIndex { $0.count == column.count && $0.elementsEqual(column) }
     }
 }

@@ -79,14 +79,15 @@ extension BundleCommand {
             var lastEvent: String?? = .none
             let now = Date()
             var lines = LinePrinter()
-            for todo in todos {
-                if lastEvent != .some(todo.eventName) {
-                    lines.print(todo.eventName ?? "(no event)")
-                    lastEvent = .some(todo.eventName)
+            // By index: each summary is read in place, not copied.
+            for index in todos.indices {
+                if lastEvent != .some(todos[index].eventName) {
+                    lines.print(todos[index].eventName ?? "(no event)")
+                    lastEvent = .some(todos[index].eventName)
                 }
                 lines.print { line in
                     line += "  "
-                    Bundles.appendLine(todo, now: now, to: &line)
+                    Bundles.appendLine(todos[index], now: now, to: &line)
                 }
             }
             lines.flush()
