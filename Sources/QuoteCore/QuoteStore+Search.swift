@@ -89,26 +89,39 @@ struct SearchQuery {
     var wordCount: Int { plainWords.count }
     /// The words matched whole, and the prefixes.
     private var plainWords: [String] = []
-    private var exactTerms: Set<String> = []
-    private var prefixTerms: [String] = []
+    private(set) var exactTerms: Set<String> = []
+    private(set) var prefixTerms: [String] = []
 
     /// Wraps every word of `text` that the query matches (as the FTS5 tokenizer would: ignoring
     /// case and diacritics) in `open` and `close`.
     func highlight(_ text: String, open: String, close: String) -> String {
         var result = ""
         var word = ""
+        var wordIsASCII = true
         func flush() {
             guard !word.isEmpty else { return }
-            let key = word.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            // An ASCII word has no diacritics to fold (folding goes through NSString: most of a
+            // search's time over long texts).
+            let lower = word.lowercased()
+            let key = wordIsASCII ? lower : lower.folding(options: .diacriticInsensitive, locale: nil)
             if exactTerms.contains(key) || prefixTerms.contains(where: { key.hasPrefix($0) }) {
                 result += open + word + close
             } else {
                 result += word
             }
             word = ""
+            wordIsASCII = true
         }
         for character in text {
-            if character.isLetter || character.isNumber { word.append(character) } else { flush(); result.append(character) }
+            let inWord: Bool
+            if let ascii = character.asciiValue {
+                // What isLetter and isNumber say of ASCII, without looking the properties up.
+                inWord = (0x30...0x39).contains(ascii) || (0x61...0x7A).contains(ascii | 0x20)
+            } else {
+                inWord = character.isLetter || character.isNumber
+                wordIsASCII = wordIsASCII && !inWord
+            }
+            if inWord { word.append(character) } else { flush(); result.append(character) }
         }
         flush()
         return result

@@ -242,3 +242,35 @@ import Testing
         #expect(suffer.allSatisfy { $0.categories == ["work"] && $0.text.lowercased().contains("hard") }, "\(suffer.map(\.text))")
     }
 }
+
+/// The highlighter's ASCII shortcut marks what the general rule (letters and numbers make words;
+/// a word matches when lowercased and without diacritics) marks.
+@Suite struct HighlightTests {
+    static func reference(_ query: SearchQuery, _ text: String) -> String {
+        var result = "", word = ""
+        func flush() {
+            guard !word.isEmpty else { return }
+            let key = word.lowercased().folding(options: .diacriticInsensitive, locale: nil)
+            result += query.exactTerms.contains(key) || query.prefixTerms.contains(where: { key.hasPrefix($0) }) ? "[" + word + "]" : word
+            word = ""
+        }
+        for character in text {
+            if character.isLetter || character.isNumber { word.append(character) } else { flush(); result.append(character) }
+        }
+        flush()
+        return result
+    }
+
+    @Test func theShortcutMarksWhatTheRuleMarks() throws {
+        let pieces = ["love", "Love", "LOVE", "lové", "Lövé", "loves", "café", "CAFE", "naïve", "x2", "2x", "ǅ", "ß", "l'amour",
+                      " ", ", ", "\n", "\r\n", "—", "…", "@", "[", "`", "{", "~", "9", "é", "\u{301}", "e\u{301}", "日本", "🙂"]
+        var generator = SystemRandomNumberGenerator()
+        for query in ["love", "cafe", "naive lov*", "\"l amour\"", "x2 日本"] {
+            let parsed = try SearchQuery(query)
+            for _ in 0..<300 {
+                let text = (0..<Int.random(in: 1...12, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+                #expect(parsed.highlight(text, open: "[", close: "]") == Self.reference(parsed, text), "\(query): \(text.debugDescription)")
+            }
+        }
+    }
+}
