@@ -19,6 +19,26 @@ import Testing
         #expect(try StoreLocation.folder(storeDir: "~/data", environment: env).path == "/home/ada/data")
     }
 
+    @Test func theStoreFileIsTheFolderJoinedWithItsName() throws {
+        for folder in ["/flag", "/flag/", "/", "/a b/ü", "/tmp/x/../y", "relative/dir", "~/data"] {
+            let options = PlainStoreOptions(storeDir: folder)
+            var context = CLIContext.process
+            context.environment = home
+            let joined = try CLIContext.$bound.withValue(context) { try options.storeFile("quotes.sqlite") }
+            let expected = try StoreLocation.folder(storeDir: folder, environment: home).appendingPathComponent("quotes.sqlite")
+            #expect(joined.path == expected.path, "\(folder)")
+            #expect(joined.isFileURL)
+        }
+    }
+
+    @Test func theProcessEnvironmentIsReadAsProcessInfoReadsIt() {
+        setenv("SUITE_TEST_ENVIRONMENT_READ", "a=b=c ü", 1)
+        defer { unsetenv("SUITE_TEST_ENVIRONMENT_READ") }
+        let read = CLIContext.processEnvironment()
+        #expect(read["SUITE_TEST_ENVIRONMENT_READ"] == "a=b=c ü")
+        #expect(read == ProcessInfo.processInfo.environment)
+    }
+
     @Test func noHomeAtAllIsAUsageError() {
         #expect(throws: (any Error).self) { try StoreLocation.folder(storeDir: nil, environment: [:]) }
     }

@@ -48,23 +48,24 @@ enum FastPath {
         let arguments = SuiteMain.hoistingSharedOptions(arguments)
         guard arguments.count >= 2 else { return nil }
         let rest = arguments.dropFirst(2)
-        let common: Set<OptionName> = [.storeDir, .color], commonFlags: Set<OptionName> = [.json]
+        // Arrays, not sets: a first `Set<OptionName>` costs a scan of every conformance record.
+        let common: [OptionName] = [.storeDir, .color], commonFlags: [OptionName] = [.json]
         let run: () throws -> Void
         switch (arguments[0], arguments[1]) {
         case ("quotes", "random"):
-            guard let words = Words(rest, options: common.union([.user, .category, .source]),
-                                    flags: commonFlags.union([.favorites]), positionals: 0...0) else { return nil }
+            guard let words = Words(rest, options: common + [.user, .category, .source],
+                                    flags: commonFlags + [.favorites], positionals: 0...0) else { return nil }
             run = { try QuotesCommand.Random.run(words.quotesOptions, filter: words.quoteFilter) }
         case ("quotes", "search"):
-            guard let words = Words(rest, options: common.union([.user, .category, .source, .limit]),
-                                    flags: commonFlags.union([.favorites]), positionals: 1...1),
+            guard let words = Words(rest, options: common + [.user, .category, .source, .limit],
+                                    flags: commonFlags + [.favorites], positionals: 1...1),
                   let limit = words.int(.limit, default: 20, in: QuotesCommand.Search.limits) else { return nil }
             run = { try QuotesCommand.Search.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
             // --at, --radius and --limit take their next word whatever it is (a negative
             // coordinate or number), as ArgumentParser's `.unconditional` options do.
-            guard let words = Words(rest, options: common.union([.at, .radius, .limit, .type, .min, .max]),
-                                    flags: commonFlags.union([.openNow]), positionals: 0...0, unconditional: [.at, .radius, .limit]),
+            guard let words = Words(rest, options: common + [.at, .radius, .limit, .type, .min, .max],
+                                    flags: commonFlags + [.openNow], positionals: 0...0, unconditional: [.at, .radius, .limit]),
                   // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
                   let limit = words.int(.limit, default: 20, in: Int.min...Int.max) else { return nil }
             run = {
@@ -73,13 +74,13 @@ enum FastPath {
                                            openNow: words.flags.contains(.openNow), sort: .distance)
             }
         case ("bundle", "list"), ("bundle", "todos"):
-            guard let words = Words(rest, options: common.union([.event]), flags: commonFlags.union([.all]), positionals: 0...0)
+            guard let words = Words(rest, options: common + [.event], flags: commonFlags + [.all], positionals: 0...0)
             else { return nil }
             run = { try BundleCommand.Todos.run(words.storeOptions, event: words.options[.event], all: words.flags.contains(.all)) }
         case ("bundle", "checkin"):
             // Only the listing: choosing (--pick, --all, a terminal to ask on) goes the usual way.
             guard !Terminal.stdinIsTerminal,
-                  let words = Words(rest, options: common, flags: commonFlags.union([.aboutTo, .justFinished]), positionals: 1...1),
+                  let words = Words(rest, options: common, flags: commonFlags + [.aboutTo, .justFinished], positionals: 1...1),
                   words.flags.contains(.aboutTo) != words.flags.contains(.justFinished) else { return nil }
             run = {
                 try BundleCommand.CheckIn.run(words.storeOptions, event: words.positionals[0], aboutTo: words.flags.contains(.aboutTo),
@@ -101,20 +102,34 @@ enum FastPath {
     /// The words after the command: `--name value` options, flags and positionals, each at most once.
     /// An option in `unconditional` takes the next word even when it starts with `-`.
     struct Words {
-        var options: [OptionName: String] = [:]
-        var flags: Set<OptionName> = []
+        var options = Options()
+        var flags: [OptionName] = []
         var positionals: [String] = []
 
+        /// The options given, by name (a few, so a list).
+        struct Options {
+            var given: [(name: OptionName, value: String)] = []
+
+            subscript(name: OptionName) -> String? {
+                get { given.first { $0.name == name }?.value }
+                set {
+                    given.removeAll { $0.name == name }
+                    if let newValue { given.append((name, newValue)) }
+                }
+            }
+        }
+
         /// Nil for anything this reader does not take on.
-        init?(_ words: ArraySlice<String>, options allowedOptions: Set<OptionName>, flags allowedFlags: Set<OptionName>, positionals count: ClosedRange<Int>,
-              unconditional: Set<OptionName> = []) {
+        init?(_ words: ArraySlice<String>, options allowedOptions: [OptionName], flags allowedFlags: [OptionName], positionals count: ClosedRange<Int>,
+              unconditional: [OptionName] = []) {
             var index = words.startIndex
             while index < words.endIndex {
                 let word = words[index]
                 if word.hasPrefix("-") {
                     guard let name = OptionName(flag: word) else { return nil }
                     if allowedFlags.contains(name) {
-                        guard flags.insert(name).inserted else { return nil }
+                        guard !flags.contains(name) else { return nil }
+                        flags.append(name)
                     } else if allowedOptions.contains(name) {
                         index += 1
                         guard index < words.endIndex, options[name] == nil, unconditional.contains(name) || !words[index].hasPrefix("-") else { return nil }
