@@ -113,14 +113,25 @@ extension BundleStore {
             let column = StatementColumns(statement)
             let prepositions = Preposition.allCases, statuses = TodoStatus.allCases
             let prepositionBytes = prepositions.map { Array($0.rawValue.utf8) }, statusBytes = statuses.map { Array($0.rawValue.utf8) }
+            // Deadlines read once per distinct text (a list has few; each is a calendar check).
+            var deadlines: [String: Deadline?] = [:]
             while try rows.next() != nil {
                 let eventID = column.optionalInt64(2)
                 let event = eventID.flatMap { events[$0] }
                 let deadline = column.optionalText(4)
                 keys.append((event?.rank ?? 0, deadline))
+                var parsed: Deadline?
+                if let deadline {
+                    if let known = deadlines[deadline] {
+                        parsed = known
+                    } else {
+                        parsed = Deadline.stored(deadline)
+                        deadlines[deadline] = parsed
+                    }
+                }
                 summaries.append(TodoSummary(
                     id: Todo.ID(column.int64(0)), text: column.text(1), eventID: eventID.map { TriggerEvent.ID($0) }, eventName: event?.name,
-                    preposition: column.index(3, among: prepositionBytes).map { prepositions[$0] } ?? .none, deadline: deadline.flatMap(Deadline.stored),
+                    preposition: column.index(3, among: prepositionBytes).map { prepositions[$0] } ?? .none, deadline: parsed,
                     status: column.index(5, among: statusBytes).map { statuses[$0] } ?? .pending, bundleID: column.optionalInt64(6).map { TodoBundle.ID($0) }))
             }
             // `e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id`, deadlines compared
@@ -132,7 +143,8 @@ extension BundleStore {
                 case (nil, _?): return false
                 case (_?, nil): return true
                 case (let x?, let y?):
-                    if !x.utf8.elementsEqual(y.utf8) { return x.utf8.lexicographicallyPrecedes(y.utf8) }
+                    let order = Self.compareBytes(x, y)
+                    if order != 0 { return order < 0 }
                 }
                 return summaries[a].id < summaries[b].id
             }
@@ -140,6 +152,23 @@ extension BundleStore {
             if summaries.indices.dropFirst().allSatisfy({ precedes($0 - 1, $0) }) { return summaries }
             return summaries.indices.sorted(by: precedes).map { summaries[$0] }
         }
+    }
+
+    /// How `x` and `y` compare byte by byte (SQLite's BINARY collation): negative, 0 or positive.
+    static func compareBytes(_ x: String, _ y: String) -> Int {
+        let contiguous = x.utf8.withContiguousStorageIfAvailable { a in
+            y.utf8.withContiguousStorageIfAvailable { b -> Int in
+                let common = min(a.count, b.count)
+                if common > 0, let p = a.baseAddress, let q = b.baseAddress {
+                    let order = memcmp(p, q, common)
+                    if order != 0 { return Int(order) }
+                }
+                return a.count - b.count
+            }
+        }
+        if let order = contiguous ?? nil { return order }
+        if x.utf8.elementsEqual(y.utf8) { return 0 }
+        return x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1
     }
 
     /// The `WHERE` clause of a todo listing (on `todo t`) and its arguments.

@@ -11,10 +11,18 @@ public enum Deadline: Codable, Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         switch self {
         case .day(let year, let month, let day):
-            return String(format: "%04d-%02d-%02d", year, month, day)
+            // As `%04d-%02d-%02d` would write it, without a format string (a list writes thousands).
+            return Self.padded(year, 4) + "-" + Self.padded(month, 2) + "-" + Self.padded(day, 2)
         case .time(let date):
             return date.formatted(Date.ISO8601FormatStyle())
         }
+    }
+
+    /// `value` in decimal, zero-padded to `width` characters (its sign counted), as `%0*d` does.
+    static func padded(_ value: Int, _ width: Int) -> String {
+        let digits = String(value.magnitude)
+        let sign = value < 0 ? "-" : ""
+        return sign + String(repeating: "0", count: max(0, width - digits.count - sign.count)) + digits
     }
 
     /// When the deadline passes: the end of the day in `timeZone`, or the instant itself.
@@ -28,6 +36,11 @@ public enum Deadline: Codable, Sendable, Hashable, CustomStringConvertible {
             let start = calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? .distantFuture
             return calendar.date(byAdding: .day, value: 1, to: start) ?? start
         }
+    }
+
+    /// Whether the deadline has passed at `now`: its ``instant(in:)`` is not after `now`.
+    public func hasPassed(at now: Date, in timeZone: TimeZone) -> Bool {
+        instant(in: timeZone) <= now
     }
 
     /// The calendar day of the deadline in `timeZone`.

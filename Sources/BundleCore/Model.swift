@@ -16,6 +16,10 @@ public enum TodoStatus: String, Codable, Sendable, Hashable, CaseIterable {
     case done
     /// Given up.
     case dropped
+
+    /// Whether a todo with this status is still to do (pending, or in an open bundle): only such a
+    /// todo can be overdue.
+    public var isOpen: Bool { self == .pending || self == .inBundle }
 }
 
 /// The two kinds of check-in: "I'm about to …" and "I just finished …".
@@ -101,8 +105,8 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
     }
 
     static func isOverdue(_ deadline: Deadline?, status: TodoStatus, at now: Date, timeZone: TimeZone) -> Bool {
-        guard let deadline, status == .pending || status == .inBundle else { return false }
-        return deadline.instant(in: timeZone) <= now
+        guard let deadline, status.isOpen else { return false }
+        return deadline.hasPassed(at: now, in: timeZone)
     }
 }
 

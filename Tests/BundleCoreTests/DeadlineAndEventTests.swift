@@ -18,6 +18,24 @@ import Testing
         #expect(throws: BundleError.invalidDeadline(text)) { try Deadline.parse(text, timeZone: utc) }
     }
 
+    @Test func aDayIsWrittenAsPrintfWritesIt() {
+        var generator = SystemRandomNumberGenerator()
+        var days = [(1, 1, 1), (999, 9, 9), (2026, 12, 1), (9999, 12, 31), (0, 0, 0), (-1, 1, 1), (-12_345, 10, 10), (123_456, 11, 30)]
+        for _ in 0..<500 { days.append((Int.random(in: -20_000...20_000, using: &generator), Int.random(in: -1...99, using: &generator), Int.random(in: 0...131, using: &generator))) }
+        for (year, month, day) in days {
+            #expect(Deadline.day(year: year, month: month, day: day).description == String(format: "%04d-%02d-%02d", year, month, day))
+        }
+    }
+
+    @Test func aDeadlineHasPassedWhenItsInstantIsNotAfterNow() throws {
+        let berlin = TimeZone(identifier: "Europe/Berlin")!
+        let deadline = try Deadline.parse("2026-12-01", timeZone: berlin)
+        let end = deadline.instant(in: berlin)
+        #expect(!deadline.hasPassed(at: end.addingTimeInterval(-1), in: berlin))
+        #expect(deadline.hasPassed(at: end, in: berlin))
+        #expect(TodoStatus.allCases.filter(\.isOpen) == [.pending, .inBundle])
+    }
+
     @Test func aDayIsDueAtTheEndOfThatDayInTheUsersZone() throws {
         let berlin = TimeZone(identifier: "Europe/Berlin")!
         let deadline = try Deadline.parse("2026-12-01", timeZone: berlin)

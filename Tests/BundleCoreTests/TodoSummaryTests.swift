@@ -45,6 +45,19 @@ import Testing
         }
     }
 
+    /// The deadline order's byte comparison, against the generic one over UTF-8 views (prefixes,
+    /// bytes above 0x7F, NUL, empty strings).
+    @Test func bytesCompareAsSQLitesBinaryCollation() {
+        var generator = SystemRandomNumberGenerator()
+        let pieces = ["", "2026-12-01", "2026-12-01T17:00:00Z", "2026-12-0", "é", "€", "\u{7F}", "a", "A", "\u{0}"]
+        for _ in 0..<2_000 {
+            let x = (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let y = Bool.random(using: &generator) ? x : (0..<Int.random(in: 0...3, using: &generator)).map { _ in pieces.randomElement(using: &generator)! }.joined()
+            let expected = x.utf8.elementsEqual(y.utf8) ? 0 : (x.utf8.lexicographicallyPrecedes(y.utf8) ? -1 : 1)
+            #expect(BundleStore.compareBytes(x, y).signum() == expected, "\(x.debugDescription) \(y.debugDescription)")
+        }
+    }
+
     @Test func aSummaryIsWhatTheTodoSays() throws {
         let store = try freshStore()
         let todo = try store.addTodo("Post the letter", event: "go out", preposition: .before, deadline: .day(year: 2026, month: 11, day: 1))

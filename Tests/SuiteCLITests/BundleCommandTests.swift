@@ -1,5 +1,7 @@
+import BundleCore
 import Foundation
 import Testing
+@testable import SuiteCLI
 
 /// Where CI puts a Python with the `icalendar` package (see .ci/run).
 let icalendarPython: String? = {
@@ -14,6 +16,27 @@ let taskwarrior: String? = ["/usr/bin/task", "/usr/local/bin/task"].first { File
 let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
 @Suite struct BundleCommandTests {
+    /// One set of labels for a whole list gives each todo the label of its own deadline and status,
+    /// by the core's rule (`isOverdue`), whatever came before it.
+    @Test func aListsDeadlineLabelsFollowTheCoresRule() throws {
+        let zones = ["UTC", "Europe/Berlin", "America/Sao_Paulo", "Pacific/Kiritimati"].compactMap(TimeZone.init(identifier:))
+        var generator = SystemRandomNumberGenerator()
+        for zone in zones {
+            let now = Date(timeIntervalSince1970: 1_795_000_000 + Double(Int.random(in: -200_000...200_000, using: &generator)))
+            var labels = Bundles.DeadlineLabels(now: now, timeZone: zone)
+            for index in 0..<400 {
+                let deadline: Deadline = Bool.random(using: &generator)
+                    ? .day(year: 2026, month: 11, day: Int.random(in: 20...30, using: &generator))
+                    : .time(now.addingTimeInterval(Double(Int.random(in: -3...3, using: &generator) * 3600)))
+                let status = TodoStatus.allCases.randomElement(using: &generator)!
+                let todo = TodoSummary(id: Todo.ID(Int64(index + 1)), text: "t", eventID: nil, eventName: nil, preposition: .none,
+                                       deadline: deadline, status: status, bundleID: nil)
+                let expected = todo.isOverdue(at: now, timeZone: zone) ? " [overdue: \(deadline)]" : " [due \(deadline)]"
+                #expect(labels.label(deadline, status: status) == expected, "\(deadline) \(status) in \(zone.identifier)")
+            }
+        }
+    }
+
     /// The seed's story, end to end through the real binary.
     @Test func theSecretarysDay() throws {
         let suite = try Suite()

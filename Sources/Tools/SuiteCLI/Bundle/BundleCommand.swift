@@ -74,6 +74,12 @@ enum Bundles {
 
     /// Appends ``line(_:now:)`` to `line`.
     static func appendLine(_ todo: TodoSummary, now: Date, to line: inout String) {
+        var labels = DeadlineLabels(now: now, timeZone: timeZone)
+        appendLine(todo, labels: &labels, to: &line)
+    }
+
+    /// Appends ``line(_:now:)`` to `line`, its deadline labelled by `labels` (one for a whole list).
+    static func appendLine(_ todo: TodoSummary, labels: inout DeadlineLabels, to line: inout String) {
         line += "#"
         line += todo.id.description
         line += " "
@@ -85,12 +91,39 @@ enum Bundles {
             line += event
             line += ")"
         }
-        if let deadline = todo.deadline {
-            line += todo.isOverdue(at: now, timeZone: timeZone) ? " [overdue: \(deadline)]" : " [due \(deadline)]"
-        }
+        if let deadline = todo.deadline { line += labels.label(deadline, status: todo.status) }
         if todo.status == .inBundle, let bundle = todo.bundleID { line += " [in bundle #" + bundle.description + "]" }
         if todo.status == .done { line += " [done]" }
         if todo.status == .dropped { line += " [dropped]" }
+    }
+
+    /// The `[due …]` / `[overdue: …]` labels of a list, each worked out once: a list has few distinct
+    /// deadlines, and each costs a calendar computation and a formatted date.
+    struct DeadlineLabels {
+        let now: Date
+        let timeZone: TimeZone
+        /// By deadline: the label of a todo still to do, and of one that is not.
+        private var known: [Deadline: (open: String, finished: String)] = [:]
+
+        init(now: Date, timeZone: TimeZone) {
+            self.now = now
+            self.timeZone = timeZone
+        }
+
+        /// The label of `deadline` on a todo with `status`: overdue when the deadline has passed and
+        /// the todo is still to do (the rule of ``TodoSummary/isOverdue(at:timeZone:)``).
+        mutating func label(_ deadline: Deadline, status: TodoStatus) -> String {
+            let labels: (open: String, finished: String)
+            if let found = known[deadline] {
+                labels = found
+            } else {
+                let text = deadline.description
+                let due = " [due " + text + "]"
+                labels = (deadline.hasPassed(at: now, in: timeZone) ? " [overdue: " + text + "]" : due, due)
+                known[deadline] = labels
+            }
+            return status.isOpen ? labels.open : labels.finished
+        }
     }
 
     static func describe(_ bundle: TodoBundle) -> String {

@@ -79,6 +79,7 @@ extension BundleCommand {
             var lastEvent: String?? = .none
             let now = Date()
             var lines = LinePrinter()
+            var labels = Bundles.DeadlineLabels(now: now, timeZone: Bundles.timeZone)
             // By index: each summary is read in place, not copied.
             for index in todos.indices {
                 if lastEvent != .some(todos[index].eventName) {
@@ -87,7 +88,7 @@ extension BundleCommand {
                 }
                 lines.print { line in
                     line += "  "
-                    Bundles.appendLine(todos[index], now: now, to: &line)
+                    Bundles.appendLine(todos[index], labels: &labels, to: &line)
                 }
             }
             lines.flush()
