@@ -129,15 +129,20 @@ def todos_txt(path, count, events, seed):
         for i in range(count):
             f.write(f"2026-11-{1 + i % 20:02d} Errand number {i} {r.choice(WORDS)} @event-{i % events} prep:{preps[i % 4]}\n")
 
-def tasks_json(path, count, seed, lines=False):
-    """`task export`'s array, or with `lines` one task object a line."""
+def tasks_json(path, count, seed, lines=False, due=False):
+    """`task export`'s array, or with `lines` one task object a line; with `due`, a third of the
+    tasks are due on one of sixty days."""
     r = random.Random(seed)
     with open(path, "w") as f:
         f.write("" if lines else "[\n")
         for i in range(count):
             uuid = "%08x-%04x-4%03x-8%03x-%012x" % (r.getrandbits(32), r.getrandbits(16), r.getrandbits(12), r.getrandbits(12), r.getrandbits(48))
-            f.write(('' if i == 0 else ('\n' if lines else ',\n')) + json.dumps({"uuid": uuid, "description": f"Task number {i} {r.choice(WORDS)}", "status": "pending",
-                                                             "entry": "20261101T080000Z", "modified": "20261101T080000Z", "project": f"p{i % 30}"}))
+            task = {"uuid": uuid, "description": f"Task number {i} {r.choice(WORDS)}", "status": "pending",
+                    "entry": "20261101T080000Z", "modified": "20261101T080000Z", "project": f"p{i % 30}"}
+            if due and i % 3 == 0:
+                day = datetime.date(2026, 11, 1) + datetime.timedelta(days=r.randrange(60))
+                task["due"] = day.strftime("%Y%m%dT120000Z")
+            f.write(('' if i == 0 else ('\n' if lines else ',\n')) + json.dumps(task))
         f.write("\n" if lines else "\n]\n")
 
 # --- start-up -----------------------------------------------------------------------------
@@ -218,7 +223,7 @@ if "bundles" in ONLY:
 
     tstore = os.path.join(work, "tw-store")
     tjson = os.path.join(work, "tasks.json")
-    tasks_json(tjson, SIZES["tasks"], 4)
+    tasks_json(tjson, SIZES["tasks"], 4, due=True)
     run(suite(tstore, "bundle", "import", tjson, "--format", "taskwarrior"))
     taskdata = os.path.join(work, "taskdata")
     os.makedirs(taskdata)
@@ -226,7 +231,7 @@ if "bundles" in ONLY:
     open(taskrc, "w").write(f"data.location={taskdata}\nconfirmation=off\nverbose=nothing\ngc=off\n")
     env_task = ["env", f"TASKRC={taskrc}", "task", f"rc:{taskrc}"]
     run(env_task + ["import", tjson])
-    compare(f"list {SIZES['tasks']:,} pending tasks", ("suite bundle todos", suite(tstore, "bundle", "todos")),
+    compare(f"list {SIZES['tasks']:,} pending tasks (a third with due dates)", ("suite bundle todos", suite(tstore, "bundle", "todos")),
             ("task list (Taskwarrior 2.6)", env_task + ["rc.report.list.limit=0", "list"]))
 
 # --- growth ---------------------------------------------------------------------------------
