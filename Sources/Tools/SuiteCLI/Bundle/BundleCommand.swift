@@ -101,13 +101,16 @@ enum Bundles {
     /// deadlines, and each costs a calendar computation and a formatted date.
     struct DeadlineLabels {
         let now: Date
-        let timeZone: TimeZone
+        /// The time zone, looked up at the first deadline: a list without any does not load the
+        /// zone's rules (about a millisecond).
+        private let zone: () -> TimeZone
+        private var timeZone: TimeZone?
         /// By deadline: the label of a todo still to do, and of one that is not.
         private var known: [Deadline: (open: String, finished: String)] = [:]
 
-        init(now: Date, timeZone: TimeZone) {
+        init(now: Date, timeZone: @escaping @autoclosure () -> TimeZone) {
             self.now = now
-            self.timeZone = timeZone
+            self.zone = timeZone
         }
 
         /// The label of `deadline` on a todo with `status`: overdue when the deadline has passed and
@@ -119,6 +122,8 @@ enum Bundles {
             } else {
                 let text = deadline.description
                 let due = " [due " + text + "]"
+                let timeZone = self.timeZone ?? zone()
+                self.timeZone = timeZone
                 labels = (deadline.hasPassed(at: now, in: timeZone) ? " [overdue: " + text + "]" : due, due)
                 known[deadline] = labels
             }
