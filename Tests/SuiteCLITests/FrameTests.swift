@@ -19,6 +19,15 @@ import Testing
         #expect(try StoreLocation.folder(storeDir: "~/data", environment: env).path == "/home/ada/data")
     }
 
+    @Test func theDefaultFoldersAreJoinedAsAppendingPathComponentJoinsThem() throws {
+        for home in ["/home/ada", "/home/ada/", "/", "/a b/ü%20"] {
+            let folder = try StoreLocation.folder(storeDir: nil, environment: ["HOME": home])
+            #expect(folder.path == URL(fileURLWithPath: home).appendingPathComponent(".local/share/suite").path)
+            let xdg = try StoreLocation.folder(storeDir: nil, environment: ["HOME": "/h", "XDG_DATA_HOME": home])
+            #expect(xdg.path == URL(fileURLWithPath: home).appendingPathComponent("suite").path)
+        }
+    }
+
     @Test func theStoreFileIsTheFolderJoinedWithItsName() throws {
         for folder in ["/flag", "/flag/", "/", "/a b/ü", "/tmp/x/../y", "relative/dir", "~/data"] {
             let options = PlainStoreOptions(storeDir: folder)
@@ -31,11 +40,13 @@ import Testing
         }
     }
 
-    @Test func theProcessEnvironmentIsReadAsProcessInfoReadsIt() {
+    /// As `getenv` sees it (for a name given twice, the first; `ProcessInfo` keeps the last).
+    @Test func theProcessEnvironmentIsReadAsGetenvSeesIt() {
         setenv("SUITE_TEST_ENVIRONMENT_READ", "a=b=c ü", 1)
         defer { unsetenv("SUITE_TEST_ENVIRONMENT_READ") }
         let read = CLIContext.processEnvironment()
         #expect(read["SUITE_TEST_ENVIRONMENT_READ"] == "a=b=c ü")
+        for (name, value) in read { #expect(getenv(name).map { String(cString: $0) } == value, "\(name)") }
         #expect(read == ProcessInfo.processInfo.environment)
     }
 

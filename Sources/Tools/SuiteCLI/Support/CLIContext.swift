@@ -61,9 +61,9 @@ public struct CLIContext: Sendable {
                           executable: CommandLine.arguments.first ?? "suite")
     }
 
-    /// This process's environment variables, read from `environ` (the first of a repeated name
-    /// wins, as `getenv` finds it). `ProcessInfo` is not used: setting it up and its dictionary
-    /// cost the frequent commands about half a millisecond at every start.
+    /// This process's environment variables, read from `environ` as `getenv` sees them (of a
+    /// name given twice, the first). `ProcessInfo` (still used on Darwin) is not: setting it up
+    /// and its dictionary cost the frequent commands about half a millisecond at every start.
     static func processEnvironment() -> [String: String] {
         #if canImport(Darwin)
         return ProcessInfo.processInfo.environment
