@@ -386,7 +386,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             migrated = true
         } else {
             let header = try StoreFile.checkHeader(path: path)
-            try checkWritable(path: path)
+            try StoreFile.checkWritable(path: path)
             if header.applicationID == configuration.applicationID, header.isWAL, header.userVersion == schemaVersion(of: migrator),
                let store = try openCurrent(path: path, migrator: migrator, configuration: configuration, readOnly: readOnly) {
                 return store
@@ -424,7 +424,7 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
     /// The `user_version` of a store on which every migration of `migrator` is applied: their
     /// number (see ``GRDB/DatabaseMigrator/registerStoreMigration(_:migrate:)``). It lets an open
     /// skip reading the migrations table; a store from a newer version has a larger number.
-    private static func schemaVersion(of migrator: DatabaseMigrator) -> Int32 {
+    package static func schemaVersion(of migrator: DatabaseMigrator) -> Int32 {
         Int32(migrator.migrations.count)
     }
 
@@ -501,18 +501,6 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
             if configuration.requiredFeatures.contains(.fts5) { try FTS5Ranking.register(db) }
         }
         return config
-    }
-
-    /// Refuses a file whose owner may not write it (even when running as root), or that this
-    /// process cannot read and write.
-    private static func checkWritable(path: String) throws(StoreFailure) {
-        var info = stat()
-        guard stat(path, &info) == 0 else {
-            throw .unavailable(path: path, reason: String(cString: strerror(errno)))
-        }
-        if info.st_mode & S_IWUSR == 0 || access(path, R_OK | W_OK) != 0 {
-            throw .readOnly(path: path, reason: "the file is read-only")
-        }
     }
 
     /// Looks at an existing file through a read-only connection: the application id must be this

@@ -94,6 +94,18 @@ enum StoreFile {
         return Header(applicationID: Int32(bitPattern: be32(68)), userVersion: Int32(bitPattern: be32(60)),
                       isWAL: bytes[18] == 2 && bytes[19] == 2)
     }
+
+    /// Refuses a file whose owner may not write it (even when running as root), or that this
+    /// process cannot read and write.
+    static func checkWritable(path: String) throws(StoreFailure) {
+        var info = stat()
+        guard stat(path, &info) == 0 else {
+            throw .unavailable(path: path, reason: String(cString: strerror(errno)))
+        }
+        if info.st_mode & S_IWUSR == 0 || access(path, R_OK | W_OK) != 0 {
+            throw .readOnly(path: path, reason: "the file is read-only")
+        }
+    }
 }
 
 extension StoreFailure {
