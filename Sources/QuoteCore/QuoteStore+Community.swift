@@ -113,13 +113,14 @@ extension QuoteStore {
     }
 
     /// The community counts of some quotes, by quote id (collected quotes the community knows).
-    static func communityCounts(of quotes: [(id: Int64, text: String, source: String?, personal: Bool)], db: Database) throws -> [Int64: Int] {
-        guard try Bool.fetchOne(db, sql: "SELECT 1 FROM community_count LIMIT 1") != nil else { return [:] }
-        let statement = try db.cachedStatement(sql: "SELECT count FROM community_count WHERE key = ?")
+    static func communityCounts(of quotes: [(id: Int64, text: String, source: String?, personal: Bool)], on connection: DirectConnection) throws -> [Int64: Int] {
+        guard try connection.prepare("SELECT 1 FROM community_count LIMIT 1").step() else { return [:] }
+        let statement = try connection.prepare("SELECT count FROM community_count WHERE key = ?")
         var result: [Int64: Int] = [:]
         for quote in quotes where !quote.personal {
-            if let count = try Int.fetchOne(statement, arguments: [CommunityKey.quote(text: quote.text, source: quote.source)]) {
-                result[quote.id] = count
+            statement.reset().bind(CommunityKey.quote(text: quote.text, source: quote.source), at: 1)
+            if try statement.step(), !statement.isNull(0) {
+                result[quote.id] = Int(statement.int64(0))
             }
         }
         return result

@@ -21,6 +21,45 @@ extension QuoteStore {
         }
     }
 
+    /// ``random(_:user:)`` without a filter, for a process that runs one command and ends (the
+    /// `suite quotes random` of a prompt or a status bar): the store is opened with SQLite's C
+    /// API alone (no GRDB set-up: about half a millisecond of a 4 ms command) and the pick is
+    /// made when it is the common case (a round under way, no quote added since it began), by
+    /// the same code as ``random(_:user:)``'s, so the sequence is the same either way.
+    ///
+    /// - Parameters:
+    ///   - url: the store file.
+    ///   - user: whose bag.
+    ///   - busyTimeout: how long to wait for another process holding the store.
+    ///   - keptUntilExit: leave the connection for the process's exit to close (closing it
+    ///     would copy the write-ahead log into the file, which the next command does not need).
+    /// - Returns: the quote, or nil when the pick needs more (no store yet, an older or foreign
+    ///   file, a new round, new quotes): open a ``QuoteStore`` and call ``random(_:user:)``.
+    /// - Throws: ``QuoteError`` for a bad user name, or a file that no open could use.
+    public static func quickRandom(storeFile url: URL, user: String, busyTimeout: TimeInterval = 10, keptUntilExit: Bool = false) throws(QuoteError) -> Quote? {
+        let user = try validated(name: user, .quoteUserName)
+        let path = url.standardizedFileURL.path
+        do {
+            guard let connection = try DirectConnection.openCurrent(
+                path: path, applicationID: applicationID, schemaVersion: Store<QuoteError>.schemaVersion(of: migrator),
+                busyTimeout: busyTimeout, keptUntilExit: keptUntilExit)
+            else { return nil }
+            // A light write, as random(_:user:)'s: where a bag stands is not user data.
+            return try connection.transaction(light: true) { () throws -> Quote? in
+                guard let id = try steadyPick(user: user, on: connection) else { return nil }
+                return try loadQuotes([id], on: connection).first
+            }
+        } catch let error as QuoteError {
+            throw error
+        } catch let failure as StoreFailure {
+            throw QuoteError(storeFailure: failure)
+        } catch let error as DatabaseError {
+            throw QuoteError(storeFailure: .classify(error, path: path))
+        } catch {
+            throw QuoteError(storeFailure: .unavailable(path: path, reason: "\(error)"))
+        }
+    }
+
     /// The quote of the day: the same for everybody all through `day` (a calendar day in the
     /// caller's time zone), different from one day to the next.
     ///
@@ -145,6 +184,7 @@ extension QuoteStore {
     /// first pick from a million quotes is as fast as the next); filtered bags store a shuffled
     /// list of the matching ids.
     static func nextFromBag(_ filter: QuoteFilter, user: String, db: Database) throws -> Int64 {
+        if filter.isEmpty, let id = try steadyPick(user: user, on: DirectConnection(borrowing: db)) { return id }
         let key = filter.key
         let (clause, arguments) = try filterClause(filter, user: user, db: db)
         func matches(_ id: Int64) throws -> Bool {
@@ -181,6 +221,40 @@ extension QuoteStore {
             if state == nil { break }
         }
         throw QuoteError.noQuotes(filter.isEmpty ? .emptyCollection : .noMatch(filter))
+    }
+
+    /// The pick of ``nextFromBag(_:user:db:)`` in its most common case, on any connection (GRDB's,
+    /// or ``quickRandom(storeFile:user:busyTimeout:keptUntilExit:)``'s): the user's unfiltered bag
+    /// walks a permutation, no quote was added since its round began, and a quote of the round
+    /// is left. Then the pick is the permutation's next existing quote that was not served before
+    /// a re-keying, as ``BagState/advance(db:user:filter:)`` finds it. Nil otherwise, with nothing
+    /// written: the whole rule takes over.
+    static func steadyPick(user: String, on connection: DirectConnection) throws -> Int64? {
+        let key = QuoteFilter().key
+        let state = try connection.prepare("SELECT seed, bound, cursor, size, deferred, top FROM bag_state WHERE user = ? AND filter = ?")
+        guard try state.bind(user, at: 1).bind(key, at: 2).step() else { return nil }
+        let seed = UInt64(bitPattern: state.int64(0)), bound = state.int64(1), size = state.int64(3), deferred = state.optionalInt64(4)
+        let top = state.int64(5)
+        var cursor = state.int64(2)
+        state.reset()
+        guard bound > 0, top > 0 else { return nil }
+        let highest = try connection.prepare("SELECT max(id) FROM quote")
+        guard try highest.step(), highest.int64(0) <= top else { return nil }
+        let permutation = Permutation(bound: bound, seed: seed)
+        let exists = try connection.prepare("SELECT 1 FROM quote WHERE id = ?")
+        let served = size > 0 ? try connection.prepare("SELECT 1 FROM bag WHERE user = ? AND filter = ? AND position = ?") : nil
+        while UInt64(cursor) < permutation.domain {
+            let value = permutation.value(at: UInt64(cursor))
+            cursor += 1
+            guard let value, value != deferred else { continue }
+            if let served, try served.reset().bind(user, at: 1).bind(BagState.servedKey(key), at: 2).bind(value, at: 3).step() { continue }
+            guard try exists.reset().bind(value, at: 1).step() else { continue }
+            exists.reset()
+            try connection.prepare("UPDATE bag_state SET cursor = ?, last_quote = ? WHERE user = ? AND filter = ?")
+                .bind(cursor, at: 1).bind(value, at: 2).bind(user, at: 3).bind(key, at: 4).run()
+            return value
+        }
+        return nil
     }
 
     private static func newRound(

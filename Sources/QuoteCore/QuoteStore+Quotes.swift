@@ -328,31 +328,40 @@ extension QuoteStore {
 
     /// Quotes by row id, in the order given, with sources, categories and favourite counts.
     static func loadQuotes(_ ids: [Int64], db: Database, community: Bool = true) throws -> [Quote] {
+        try loadQuotes(ids, on: DirectConnection(borrowing: db), community: community)
+    }
+
+    /// ``loadQuotes(_:db:community:)`` on any connection to the store: the one implementation,
+    /// for GRDB's connections and for ``quickRandom(storeFile:user:busyTimeout:keptUntilExit:)``'s.
+    static func loadQuotes(_ ids: [Int64], on connection: DirectConnection, community: Bool = true) throws -> [Quote] {
         guard !ids.isEmpty else { return [] }
         let list = ids.map(String.init).joined(separator: ",")
         var categories: [Int64: [String]] = [:]
-        for row in try Row.fetchAll(db, sql: """
+        let names = try connection.prepare("""
             SELECT qc.quote_id, c.name FROM quote_category qc JOIN category c ON c.id = qc.category_id
             WHERE qc.quote_id IN (\(list)) ORDER BY c.key
-            """) {
-            categories[row["quote_id"], default: []].append(row["name"])
+            """)
+        while try names.step() {
+            categories[names.int64(0), default: []].append(names.text(1))
         }
         var favorites: [Int64: Int] = [:]
-        for row in try Row.fetchAll(db, sql: "SELECT quote_id, count(*) AS n FROM favorite WHERE quote_id IN (\(list)) GROUP BY quote_id") {
-            favorites[row["quote_id"]] = row["n"]
+        let counts = try connection.prepare("SELECT quote_id, count(*) FROM favorite WHERE quote_id IN (\(list)) GROUP BY quote_id")
+        while try counts.step() {
+            favorites[counts.int64(0)] = Int(counts.int64(1))
         }
         var quotes: [Int64: Quote] = [:]
-        for row in try Row.fetchAll(db, sql: """
-            SELECT q.id, q.text, q.citation, q.personal, q.added_ms, s.id AS sid, s.name, s.kind
+        let rows = try connection.prepare("""
+            SELECT q.id, q.text, q.citation, q.personal, q.added_ms, s.id, s.name, s.kind
             FROM quote q LEFT JOIN source s ON s.id = q.source_id WHERE q.id IN (\(list))
-            """) {
-            let id: Int64 = row["id"]
-            let source = (row["sid"] as Int64?).map { Source(id: Source.ID($0), name: row["name"], kind: SourceKind(rawValue: row["kind"]) ?? .other) }
-            quotes[id] = Quote(id: Quote.ID(id), text: row["text"], source: source, citation: row["citation"], categories: categories[id] ?? [],
-                               isPersonal: row["personal"], addedAt: Millis(row["added_ms"] as Int64).date, favoriteCount: favorites[id] ?? 0)
+            """)
+        while try rows.step() {
+            let id = rows.int64(0)
+            let source = rows.optionalInt64(5).map { Source(id: Source.ID($0), name: rows.text(6), kind: SourceKind(rawValue: rows.text(7)) ?? .other) }
+            quotes[id] = Quote(id: Quote.ID(id), text: rows.text(1), source: source, citation: rows.optionalText(2), categories: categories[id] ?? [],
+                               isPersonal: rows.int64(3) != 0, addedAt: Millis(rows.int64(4)).date, favoriteCount: favorites[id] ?? 0)
         }
         if community {
-            let counts = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, db: db)
+            let counts = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, on: connection)
             for (id, count) in counts { quotes[id]?.communityFavoriteCount = count }
         }
         return ids.compactMap { quotes[$0] }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuoteCore
+import SuiteStorage
 
 extension QuotesCommand {
     struct Import: ParsableCommand {
@@ -122,6 +123,15 @@ extension QuotesCommand {
         func run() throws { try Self.run(options.plain, filter: filter.filter, tailored: tailored) }
 
         static func run(_ options: PlainQuotesOptions, filter: QuoteFilter, tailored: Bool = false) throws {
+            // A command that ends the process (the fast path's) tries the pick without GRDB first:
+            // nil when the store needs more than the steady state, which the store below handles.
+            let connections = StoreOpening.connections
+            if !tailored, filter == QuoteFilter(), connections != .pooled,
+               let quote = try QuoteStore.quickRandom(storeFile: options.common.storeFile(QuoteStore.fileName), user: options.userName,
+                                                      keptUntilExit: connections == .singleUntilExit) {
+                if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
+                return
+            }
             // The writer alone answers: checking for an empty store first would open a reader
             // connection (another schema load) on every pick, so that check waits for a miss.
             let store = try options.open()
