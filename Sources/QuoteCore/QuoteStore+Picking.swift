@@ -47,7 +47,9 @@ extension QuoteStore {
             // A light write, as random(_:user:)'s: where a bag stands is not user data.
             return try connection.transaction(light: true) { () throws -> Quote? in
                 guard let id = try steadyPick(user: user, on: connection) else { return nil }
-                return try loadQuotes([id], on: connection).first
+                // As loadQuote(_:db:) says it (the quote cannot go away within the transaction).
+                guard let quote = try loadQuotes([id], on: connection).first else { throw QuoteError.quoteNotFound(Quote.ID(id)) }
+                return quote
             }
         } catch let error as QuoteError {
             throw error
