@@ -28,7 +28,9 @@ extension QuoteStore {
     /// the same code as ``random(_:user:)``'s, so the sequence is the same either way.
     ///
     /// - Parameters:
-    ///   - url: the store file.
+    ///   - path: the store file's path, absolute and standardized (as ``path`` gives it: the
+    ///     path is used as it is, so that no `URL` is made, whose `path` costs a scan of the
+    ///     binary's conformance records at its first use).
     ///   - user: whose bag.
     ///   - busyTimeout: how long to wait for another process holding the store.
     ///   - keptUntilExit: leave the connection for the process's exit to close (closing it
@@ -36,9 +38,8 @@ extension QuoteStore {
     /// - Returns: the quote, or nil when the pick needs more (no store yet, an older or foreign
     ///   file, a new round, new quotes): open a ``QuoteStore`` and call ``random(_:user:)``.
     /// - Throws: ``QuoteError`` for a bad user name, or a file that no open could use.
-    public static func quickRandom(storeFile url: URL, user: String, busyTimeout: TimeInterval = 10, keptUntilExit: Bool = false) throws(QuoteError) -> Quote? {
+    public static func quickRandom(path: String, user: String, busyTimeout: TimeInterval = 10, keptUntilExit: Bool = false) throws(QuoteError) -> Quote? {
         let user = try validated(name: user, .quoteUserName)
-        let path = url.standardizedFileURL.path
         do {
             guard let connection = try DirectConnection.openCurrent(
                 path: path, applicationID: applicationID, schemaVersion: Store<QuoteError>.schemaVersion(of: migrator),
@@ -226,7 +227,7 @@ extension QuoteStore {
     }
 
     /// The pick of ``nextFromBag(_:user:db:)`` in its most common case, on any connection (GRDB's,
-    /// or ``quickRandom(storeFile:user:busyTimeout:keptUntilExit:)``'s): the user's unfiltered bag
+    /// or ``quickRandom(path:user:busyTimeout:keptUntilExit:)``'s): the user's unfiltered bag
     /// walks a permutation, no quote was added since its round began, and a quote of the round
     /// is left. Then the pick is the permutation's next existing quote that was not served before
     /// a re-keying, as ``BagState/advance(db:user:filter:)`` finds it. Nil otherwise, with nothing

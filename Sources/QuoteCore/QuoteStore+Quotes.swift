@@ -332,10 +332,10 @@ extension QuoteStore {
     }
 
     /// ``loadQuotes(_:db:community:)`` on any connection to the store: the one implementation,
-    /// for GRDB's connections and for ``quickRandom(storeFile:user:busyTimeout:keptUntilExit:)``'s.
+    /// for GRDB's connections and for ``quickRandom(path:user:busyTimeout:keptUntilExit:)``'s.
     static func loadQuotes(_ ids: [Int64], on connection: DirectConnection, community: Bool = true) throws -> [Quote] {
         guard !ids.isEmpty else { return [] }
-        let list = ids.map(String.init).joined(separator: ",")
+        let list = ids.map(String.init).joinedText(separator: ",")
         var categories: [Int64: [String]] = [:]
         let names = try connection.prepare("""
             SELECT qc.quote_id, c.name FROM quote_category qc JOIN category c ON c.id = qc.category_id

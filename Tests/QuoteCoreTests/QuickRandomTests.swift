@@ -68,7 +68,7 @@ import Testing
             let other = try copy(url)
             let before = try bags(url)
             let expected = try QuoteStore(url: other).random(user: "ada")
-            if let quick = try QuoteStore.quickRandom(storeFile: url, user: "ada") {
+            if let quick = try QuoteStore.quickRandom(path: url.path, user: "ada") {
                 #expect(quick == expected, "step \(step)")
                 #expect(try bags(url) == bags(other), "step \(step)")
                 compared += 1
@@ -89,7 +89,7 @@ import Testing
     @Test func whatItDeclinesItLeavesAsItWas() throws {
         // No store: nothing is created.
         let missing = freshStoreURL()
-        #expect(try QuoteStore.quickRandom(storeFile: missing, user: "ada") == nil)
+        #expect(try QuoteStore.quickRandom(path: missing.path, user: "ada") == nil)
         #expect(!FileManager.default.fileExists(atPath: missing.path))
         // No bag yet, and a bag whose round was joined by a new quote: declined, file unchanged.
         let url = try storeFile(count: 8)
@@ -97,26 +97,26 @@ import Testing
             [url.path, url.path + "-wal"].map { FileManager.default.contents(atPath: $0) ?? Data() }
         }
         var before = contents()
-        #expect(try QuoteStore.quickRandom(storeFile: url, user: "ada") == nil)
+        #expect(try QuoteStore.quickRandom(path: url.path, user: "ada") == nil)
         #expect(contents() == before)
         _ = try QuoteStore(url: url).random(user: "ada")
-        #expect(try QuoteStore.quickRandom(storeFile: url, user: "ada") != nil)
+        #expect(try QuoteStore.quickRandom(path: url.path, user: "ada") != nil)
         _ = try QuoteStore(url: url).add("New since the round began.")
         before = contents()
-        #expect(try QuoteStore.quickRandom(storeFile: url, user: "ada") == nil)
+        #expect(try QuoteStore.quickRandom(path: url.path, user: "ada") == nil)
         #expect(contents() == before)
         // Another user's bag is not ada's.
-        #expect(try QuoteStore.quickRandom(storeFile: url, user: "bob") == nil)
+        #expect(try QuoteStore.quickRandom(path: url.path, user: "bob") == nil)
     }
 
     @Test func badNamesAndUnusableFilesGetTheStoresErrors() throws {
         let url = try storeFile(count: 3)
         _ = try QuoteStore(url: url).random(user: "ada")
-        #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(storeFile: url, user: "bell\u{7}") }
+        #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(path: url.path, user: "bell\u{7}") }
         var storeError: QuoteError?
         do { _ = try QuoteStore(url: url).random(user: "bell\u{7}") } catch { storeError = error }
         do {
-            _ = try QuoteStore.quickRandom(storeFile: url, user: "bell\u{7}")
+            _ = try QuoteStore.quickRandom(path: url.path, user: "bell\u{7}")
         } catch {
             #expect(error == storeError)
         }
@@ -126,7 +126,7 @@ import Testing
         try FileManager.default.createDirectory(at: damaged.deletingLastPathComponent(), withIntermediateDirectories: true)
         let garbage = Data(repeating: 0x41, count: 8192)
         try garbage.write(to: damaged)
-        let quick = #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(storeFile: damaged, user: "ada") }
+        let quick = #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(path: damaged.path, user: "ada") }
         let opened = #expect(throws: QuoteError.self) { try QuoteStore(url: damaged) }
         #expect(quick == opened)
         #expect(FileManager.default.contents(atPath: damaged.path) == garbage)
@@ -134,7 +134,7 @@ import Testing
         // A read-only store file.
         try FileManager.default.setAttributes([.posixPermissions: 0o400], ofItemAtPath: url.path)
         defer { try? FileManager.default.setAttributes([.posixPermissions: 0o600], ofItemAtPath: url.path) }
-        let readOnlyQuick = #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(storeFile: url, user: "ada") }
+        let readOnlyQuick = #expect(throws: QuoteError.self) { try QuoteStore.quickRandom(path: url.path, user: "ada") }
         let readOnlyOpen = #expect(throws: QuoteError.self) { try QuoteStore(url: url) }
         #expect(readOnlyQuick == readOnlyOpen)
     }
@@ -148,7 +148,7 @@ import Testing
             path: url.path, applicationID: QuoteStore.applicationID, schemaVersion: Store<QuoteError>.schemaVersion(of: QuoteStore.migrator),
             busyTimeout: 5, keptUntilExit: false))
         try connection.execute("UPDATE sync_control SET capture = 1")
-        #expect(try QuoteStore.quickRandom(storeFile: url, user: "ada") != nil)
+        #expect(try QuoteStore.quickRandom(path: url.path, user: "ada") != nil)
         #expect(try !connection.prepare("SELECT 1 FROM sync_dirty").step())
     }
 }

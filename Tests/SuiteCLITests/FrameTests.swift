@@ -40,6 +40,24 @@ import Testing
         }
     }
 
+    /// The store file's path made as text is the one a store opened at the URL has.
+    @Test func theStoreFilePathIsTheStandardizedURLsPath() throws {
+        let folders = ["/flag", "/flag/", "/", "/a b/ü%20", "/tmp/x/../y", "/tmp/./y", "/tmp//y", "//tmp", "relative/dir", "./dir",
+                       "~/data", "~", "/a/.b/..c/...", "/trailing/dot/.", "/x/.."]
+        for folder in folders {
+            let options = PlainStoreOptions(storeDir: folder)
+            var context = CLIContext.process
+            context.environment = home
+            let (path, url) = try CLIContext.$bound.withValue(context) {
+                (try options.storeFilePath("quotes.sqlite"), try options.storeFile("quotes.sqlite"))
+            }
+            #expect(path == url.standardizedFileURL.path, "\(folder)")
+        }
+        #expect(StoreLocation.isPlainAbsolute("/a b/.c/d..") && StoreLocation.isPlainAbsolute("/") && StoreLocation.isPlainAbsolute("/a/"))
+        #expect(!StoreLocation.isPlainAbsolute("/a//b") && !StoreLocation.isPlainAbsolute("/a/./b") && !StoreLocation.isPlainAbsolute("/a/..")
+                && !StoreLocation.isPlainAbsolute("a/b") && !StoreLocation.isPlainAbsolute(""))
+    }
+
     /// As `getenv` sees it (for a name given twice, the first; `ProcessInfo` keeps the last).
     @Test func theProcessEnvironmentIsReadAsGetenvSeesIt() {
         setenv("SUITE_TEST_ENVIRONMENT_READ", "a=b=c ü", 1)

@@ -127,7 +127,7 @@ extension QuotesCommand {
             // nil when the store needs more than the steady state, which the store below handles.
             let connections = StoreOpening.connections
             if !tailored, filter == QuoteFilter(), connections != .pooled,
-               let quote = try QuoteStore.quickRandom(storeFile: options.common.storeFile(QuoteStore.fileName), user: options.userName,
+               let quote = try QuoteStore.quickRandom(path: options.common.storeFilePath(QuoteStore.fileName), user: options.userName,
                                                       keptUntilExit: connections == .singleUntilExit) {
                 if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
                 return

@@ -1,6 +1,7 @@
 import ArgumentParser
 import Foundation
 import QuoteCore
+import SuiteStorage
 
 /// `suite quotes`: quotes by category and source, favourites, notes, a schedule and its history.
 struct QuotesCommand: ParsableCommand {
@@ -118,10 +119,10 @@ enum Quotes {
         if let attribution = QuoteExport.attribution(quote) { text += "\n\t\t-- \(attribution)" }
         if showID {
             var meta = ["#\(quote.id)"]
-            if !quote.categories.isEmpty { meta.append(quote.categories.joined(separator: ", ")) }
+            if !quote.categories.isEmpty { meta.append(quote.categories.joinedText(separator: ", ")) }
             if quote.favoriteCount > 0 { meta.append("♥ \(quote.favoriteCount)") }
             if let community = quote.communityFavoriteCount { meta.append("community ♥ \(community)") }
-            text += "\n[" + meta.joined(separator: " · ") + "]"
+            text += "\n[" + meta.joinedText(separator: " · ") + "]"
         }
         return text
     }

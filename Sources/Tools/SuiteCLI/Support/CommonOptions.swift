@@ -55,6 +55,16 @@ extension StoreOptions {
     func storeFile(_ fileName: String) throws -> URL {
         URL(fileURLWithPath: StoreLocation.joined(try storeFolder().path, fileName))
     }
+
+    /// The path of `fileName` inside the store folder, as `storeFile(_:).standardizedFileURL.path`
+    /// gives it (the path a store opened at that URL has). Made as text when the folder is a plain
+    /// absolute path, for which that is the same text: a URL's `path` costs a scan of the
+    /// binary's conformance records on its first use.
+    func storeFilePath(_ fileName: String) throws -> String {
+        let folder = try StoreLocation.folderPath(storeDir: storeDir, environment: Terminal.environment)
+        if StoreLocation.isPlainAbsolute(folder) { return StoreLocation.joined(folder, fileName) }
+        return try storeFile(fileName).standardizedFileURL.path
+    }
 }
 
 /// Where the store folder is.
@@ -62,15 +72,27 @@ enum StoreLocation {
     /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`.
     /// Empty values count as unset; a relative XDG path is ignored, as the XDG spec says.
     static func folder(storeDir: String?, environment: [String: String]) throws -> URL {
-        if let storeDir, !storeDir.isEmpty { return URL(fileURLWithPath: expand(storeDir, environment)) }
-        if let home = environment["SUITE_HOME"], !home.isEmpty { return URL(fileURLWithPath: expand(home, environment)) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") {
-            return URL(fileURLWithPath: joined(xdg, "suite"))
-        }
+        URL(fileURLWithPath: try folderPath(storeDir: storeDir, environment: environment))
+    }
+
+    /// ``folder(storeDir:environment:)`` as the text it is made from (relative when given so).
+    static func folderPath(storeDir: String?, environment: [String: String]) throws -> String {
+        if let storeDir, !storeDir.isEmpty { return expand(storeDir, environment) }
+        if let home = environment["SUITE_HOME"], !home.isEmpty { return expand(home, environment) }
+        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return joined(xdg, "suite") }
         guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) else {
             throw CLIError.usage("cannot find the store folder: set --store-dir, SUITE_HOME or HOME")
         }
-        return URL(fileURLWithPath: joined(home, ".local/share/suite"))
+        return joined(home, ".local/share/suite")
+    }
+
+    /// An absolute path without empty, `.` or `..` components (a trailing `/` aside): one that a
+    /// file URL's standardized `path` gives back unchanged.
+    static func isPlainAbsolute(_ path: String) -> Bool {
+        guard path.hasPrefix("/") else { return false }
+        var components = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
+        if components.last?.isEmpty == true { components = components.dropLast() }
+        return !components.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
     }
 
     /// `folder` and `name` joined as text. `URL.appendingPathComponent` builds a set on its first
