@@ -319,7 +319,7 @@ memory = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemT
 lines = [f"# suite benchmarks ({'quick' if quick else 'full'})", "",
          f"- date: {datetime.datetime.now(datetime.timezone.utc).strftime('%Y-%m-%d %H:%M UTC')}",
          f"- commit: {commit}", f"- machine: {os.cpu_count()} cores, {cpu}, {int(memory) // 1024} MB memory",
-         f"- binary: {os.path.relpath(binary, root)}; hyperfine, {WARMUP} warm-up and {RUNS} runs per order, both orders merged; median and interquartile range", "",
+         f"- binary: {os.path.relpath(binary, root)} (stripped, as Scripts/install installs it, in the full run); hyperfine, {WARMUP} warm-up and {RUNS} runs per order, both orders merged; median and interquartile range", "",
          "| what | suite | ms (IQR) | compared with | ms (IQR) | suite is × faster | target |", "|---|---|---|---|---|---|---|"]
 for label, name, mine, other_name, other, ratio, target in rows:
     lines.append(f"| {label} | {name} | {mine[0]:.1f} ({mine[1]:.1f}) | {other_name or ''} | "
