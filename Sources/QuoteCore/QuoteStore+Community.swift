@@ -119,8 +119,8 @@ extension QuoteStore {
         var result: [Int64: Int] = [:]
         for quote in quotes where !quote.personal {
             statement.reset().bind(CommunityKey.quote(text: quote.text, source: quote.source), at: 1)
-            if try statement.step(), !statement.isNull(0) {
-                result[quote.id] = Int(statement.int64(0))
+            if try statement.step(), !statement.columns.isNull(0) {
+                result[quote.id] = Int(statement.columns.int64(0))
             }
         }
         return result

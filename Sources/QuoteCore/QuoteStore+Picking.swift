@@ -236,13 +236,13 @@ extension QuoteStore {
         let key = QuoteFilter().key
         let state = try connection.prepare("SELECT seed, bound, cursor, size, deferred, top FROM bag_state WHERE user = ? AND filter = ?")
         guard try state.bind(user, at: 1).bind(key, at: 2).step() else { return nil }
-        let seed = UInt64(bitPattern: state.int64(0)), bound = state.int64(1), size = state.int64(3), deferred = state.optionalInt64(4)
-        let top = state.int64(5)
-        var cursor = state.int64(2)
+        let row = state.columns
+        let seed = UInt64(bitPattern: row.int64(0)), bound = row.int64(1), size = row.int64(3), deferred = row.optionalInt64(4), top = row.int64(5)
+        var cursor = row.int64(2)
         state.reset()
         guard bound > 0, top > 0 else { return nil }
         let highest = try connection.prepare("SELECT max(id) FROM quote")
-        guard try highest.step(), highest.int64(0) <= top else { return nil }
+        guard try highest.step(), highest.columns.int64(0) <= top else { return nil }
         let permutation = Permutation(bound: bound, seed: seed)
         let exists = try connection.prepare("SELECT 1 FROM quote WHERE id = ?")
         let served = size > 0 ? try connection.prepare("SELECT 1 FROM bag WHERE user = ? AND filter = ? AND position = ?") : nil

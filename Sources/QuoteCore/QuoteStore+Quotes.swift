@@ -342,12 +342,12 @@ extension QuoteStore {
             WHERE qc.quote_id IN (\(list)) ORDER BY c.key
             """)
         while try names.step() {
-            categories[names.int64(0), default: []].append(names.text(1))
+            categories[names.columns.int64(0), default: []].append(names.columns.text(1))
         }
         var favorites: [Int64: Int] = [:]
         let counts = try connection.prepare("SELECT quote_id, count(*) FROM favorite WHERE quote_id IN (\(list)) GROUP BY quote_id")
         while try counts.step() {
-            favorites[counts.int64(0)] = Int(counts.int64(1))
+            favorites[counts.columns.int64(0)] = Int(counts.columns.int64(1))
         }
         var quotes: [Int64: Quote] = [:]
         let rows = try connection.prepare("""
@@ -355,10 +355,10 @@ extension QuoteStore {
             FROM quote q LEFT JOIN source s ON s.id = q.source_id WHERE q.id IN (\(list))
             """)
         while try rows.step() {
-            let id = rows.int64(0)
-            let source = rows.optionalInt64(5).map { Source(id: Source.ID($0), name: rows.text(6), kind: SourceKind(rawValue: rows.text(7)) ?? .other) }
-            quotes[id] = Quote(id: Quote.ID(id), text: rows.text(1), source: source, citation: rows.optionalText(2), categories: categories[id] ?? [],
-                               isPersonal: rows.int64(3) != 0, addedAt: Millis(rows.int64(4)).date, favoriteCount: favorites[id] ?? 0)
+            let row = rows.columns, id = row.int64(0)
+            let source = row.optionalInt64(5).map { Source(id: Source.ID($0), name: row.text(6), kind: SourceKind(rawValue: row.text(7)) ?? .other) }
+            quotes[id] = Quote(id: Quote.ID(id), text: row.text(1), source: source, citation: row.optionalText(2), categories: categories[id] ?? [],
+                               isPersonal: row.int64(3) != 0, addedAt: Millis(row.int64(4)).date, favoriteCount: favorites[id] ?? 0)
         }
         if community {
             let counts = try communityCounts(of: quotes.values.map { ($0.id.rawValue, $0.text, $0.source?.name, $0.isPersonal) }, on: connection)

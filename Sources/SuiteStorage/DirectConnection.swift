@@ -76,7 +76,7 @@ package final class DirectConnection {
             try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY")
             // The header is as of the last checkpoint; SQLite sees the log too.
             let version = try connection.prepare("PRAGMA user_version")
-            guard try version.step(), version.int64(0) == Int64(schemaVersion) else {
+            guard try version.step(), version.columns.int64(0) == Int64(schemaVersion) else {
                 if keptUntilExit { sqlite3_close_v2(opened) }
                 return nil
             }
@@ -141,7 +141,7 @@ package final class DirectConnection {
 }
 
 /// A prepared statement of a ``DirectConnection``, finalized when released. Values are bound by
-/// position (from 1, as in SQL), columns read by index (from 0) while ``step()`` is on a row.
+/// position (from 1, as in SQL), ``columns`` read while ``step()`` is on a row.
 package final class DirectStatement {
     private let statement: OpaquePointer
     private let connection: DirectConnection
@@ -197,18 +197,6 @@ package final class DirectStatement {
         while try step() {}
     }
 
-    package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
-
-    /// The column as an integer (0 for NULL, as SQLite converts it).
-    package func int64(_ index: Int32) -> Int64 { sqlite3_column_int64(statement, index) }
-
-    package func optionalInt64(_ index: Int32) -> Int64? { isNull(index) ? nil : int64(index) }
-
-    /// The column as text ("" for NULL); bytes that are not UTF-8 are repaired, as GRDB does.
-    package func text(_ index: Int32) -> String {
-        guard let bytes = sqlite3_column_text(statement, index) else { return "" }
-        return String(decoding: UnsafeBufferPointer(start: bytes, count: Int(sqlite3_column_bytes(statement, index))), as: UTF8.self)
-    }
-
-    package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
+    /// The current row's columns (by index, from 0), while ``step()`` is on a row.
+    package var columns: StatementColumns { StatementColumns(sqliteStatement: statement) }
 }

@@ -9,6 +9,9 @@ package struct StatementColumns {
 
     package init(_ statement: Statement) { self.statement = statement.sqliteStatement }
 
+    /// The columns of a statement prepared without GRDB (``DirectStatement``).
+    init(sqliteStatement: SQLiteStatement) { statement = sqliteStatement }
+
     package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 
     /// The column as an integer (0 for NULL, as SQLite converts it).

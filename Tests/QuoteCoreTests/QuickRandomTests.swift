@@ -35,7 +35,7 @@ import Testing
         for table in ["bag_state", "bag"] {
             let statement = try connection.prepare("SELECT * FROM \(table) ORDER BY 1, 2, 3")
             while try statement.step() {
-                rows.append(table + ": " + (0..<9).map { statement.optionalText($0) ?? "NULL" }.joined(separator: "|"))
+                rows.append(table + ": " + (0..<9).map { statement.columns.optionalText($0) ?? "NULL" }.joined(separator: "|"))
             }
         }
         return rows

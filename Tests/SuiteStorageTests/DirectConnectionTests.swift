@@ -36,7 +36,7 @@ import Testing
         func pragma(_ name: String) throws -> Int64 {
             let statement = try connection.prepare("PRAGMA \(name)")
             #expect(try statement.step())
-            return statement.int64(0)
+            return statement.columns.int64(0)
         }
         #expect(try pragma("synchronous") == 2)  // FULL
         #expect(try pragma("temp_store") == 2)  // MEMORY
@@ -86,8 +86,8 @@ import Testing
             let statement = try DirectConnection(borrowing: db).prepare("SELECT name, NULL FROM item")
             var names: [String] = []
             while try statement.step() {
-                names.append(statement.text(0))
-                #expect(statement.optionalText(1) == nil && statement.optionalInt64(1) == nil)
+                names.append(statement.columns.text(0))
+                #expect(statement.columns.optionalText(1) == nil && statement.columns.optionalInt64(1) == nil)
             }
             return names
         }
