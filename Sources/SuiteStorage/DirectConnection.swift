@@ -41,30 +41,38 @@ package final class DirectConnection {
 
     /// Opens the store file at `path` for reading and writing, with the checks and settings of
     /// ``Store/open(at:migrator:configuration:readOnly:)`` for a store that is already current:
-    /// the store lock held while opening, the header checked (damaged and read-only files are
-    /// refused with the same errors), foreign keys on, `synchronous=FULL`, statement journals in
+    /// the SQLite features it needs checked, the store lock held while opening, the header checked
+    /// (damaged and read-only files are refused with the same errors), foreign keys on, `synchronous=FULL`, statement journals in
     /// memory, the busy timeout, and `user_version` read through SQLite. No SQL functions are
     /// registered (the search ranking among them): a statement that needs one fails to prepare.
     ///
     /// - Parameters:
+    ///   - configuration: the store's application id, busy timeout and needed features (its sync
+    ///     schema and clock are not used: the code that writes through this connection must not
+    ///     change synced tables).
     ///   - schemaVersion: the `user_version` of a current store (``Store/schemaVersion(of:)``).
     ///   - keptUntilExit: leave the connection open when this object goes away, for the process's
     ///     exit to close, as ``StoreConnections/singleUntilExit`` does (long logs are emptied by
-    ///     commits instead).
+    ///     commits instead). Every connection opened so stays open: only for a process that ends
+    ///     after its command.
     /// - Returns: nil when the store is not there yet, not a regular file, of another kind, not in
     ///   WAL mode or not at `schemaVersion`: ``Store/open(at:migrator:configuration:readOnly:)``
     ///   creates, migrates or explains it.
     /// - Throws: ``StoreFailure`` for a file that no open could use (damaged, read-only, busy).
     package static func openCurrent(
-        path: String, applicationID: Int32, schemaVersion: Int32, busyTimeout: TimeInterval, keptUntilExit: Bool
+        path: String, configuration: StoreConfiguration, schemaVersion: Int32, keptUntilExit: Bool
     ) throws(StoreFailure) -> DirectConnection? {
+        let busyTimeout = configuration.busyTimeout
         var info = stat()
         guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
+        if let missing = configuration.requiredFeatures.first(where: { sqlite3_compileoption_used($0.compileOption) == 0 }) {
+            throw .missingFeature(path: path, feature: missing.rawValue)
+        }
         let lock = try FileLock(path: path + ".lock", timeout: busyTimeout)
         defer { withExtendedLifetime(lock) {} }
         let header = try StoreFile.checkHeader(path: path)
         try StoreFile.checkWritable(path: path)
-        guard header.applicationID == applicationID, header.isWAL, header.userVersion == schemaVersion else { return nil }
+        guard header.applicationID == configuration.applicationID, header.isWAL, header.userVersion == schemaVersion else { return nil }
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard let opened else { throw .unavailable(path: path, reason: "SQLite could not allocate a connection") }
@@ -198,5 +206,5 @@ package final class DirectStatement {
     }
 
     /// The current row's columns (by index, from 0), while ``step()`` is on a row.
-    package var columns: StatementColumns { StatementColumns(sqliteStatement: statement) }
+    package var columns: StatementColumns { StatementColumns(self, sqliteStatement: statement) }
 }

@@ -6,11 +6,20 @@ import GRDBSQLite
 /// over `statement` is on a row.
 package struct StatementColumns {
     private let statement: SQLiteStatement
+    /// What keeps `statement` from being finalized while these columns are read (the
+    /// ``DirectStatement``; a GRDB statement is kept by its cursor).
+    private let owner: AnyObject?
 
-    package init(_ statement: Statement) { self.statement = statement.sqliteStatement }
+    package init(_ statement: Statement) {
+        self.statement = statement.sqliteStatement
+        owner = nil
+    }
 
-    /// The columns of a statement prepared without GRDB (``DirectStatement``).
-    init(sqliteStatement: SQLiteStatement) { statement = sqliteStatement }
+    /// The columns of a statement prepared without GRDB, which they keep alive.
+    init(_ statement: DirectStatement, sqliteStatement: SQLiteStatement) {
+        self.statement = sqliteStatement
+        owner = statement
+    }
 
     package func isNull(_ index: Int32) -> Bool { sqlite3_column_type(statement, index) == SQLITE_NULL }
 

@@ -43,7 +43,7 @@ import Testing
     /// The store file's path made as text is the one a store opened at the URL has.
     @Test func theStoreFilePathIsTheStandardizedURLsPath() throws {
         let folders = ["/flag", "/flag/", "/", "/a b/ü%20", "/tmp/x/../y", "/tmp/./y", "/tmp//y", "//tmp", "relative/dir", "./dir",
-                       "~/data", "~", "/a/.b/..c/...", "/trailing/dot/.", "/x/.."]
+                       "~/data", "~", "/a/.b/..c/...", "/trailing/dot/.", "/x/..", "/private/tmp", "/var/automount/tmp"]
         for folder in folders {
             let options = PlainStoreOptions(storeDir: folder)
             var context = CLIContext.process
@@ -56,6 +56,9 @@ import Testing
         #expect(StoreLocation.isPlainAbsolute("/a b/.c/d..") && StoreLocation.isPlainAbsolute("/") && StoreLocation.isPlainAbsolute("/a/"))
         #expect(!StoreLocation.isPlainAbsolute("/a//b") && !StoreLocation.isPlainAbsolute("/a/./b") && !StoreLocation.isPlainAbsolute("/a/..")
                 && !StoreLocation.isPlainAbsolute("a/b") && !StoreLocation.isPlainAbsolute(""))
+        // Foundation drops these prefixes when the shorter path exists (here `/tmp` does).
+        #expect(!StoreLocation.isPlainAbsolute("/private/tmp") && !StoreLocation.isPlainAbsolute("/var/automount/tmp")
+                && !StoreLocation.isPlainAbsolute("/private") && StoreLocation.isPlainAbsolute("/privateer/tmp"))
     }
 
     /// As `getenv` sees it (for a name given twice, the first; `ProcessInfo` keeps the last).

@@ -7,8 +7,11 @@ import Testing
 /// store's settings; transactions all or nothing; errors as GRDB's.
 @Suite struct DirectConnectionTests {
     func open(_ url: URL, versions: Int = 1, applicationID: Int32 = configuration.applicationID) throws -> DirectConnection? {
-        try DirectConnection.openCurrent(path: url.path, applicationID: applicationID,
-                                         schemaVersion: TestStore.schemaVersion(of: migrator(versions: versions)), busyTimeout: 5, keptUntilExit: false)
+        var settings = configuration
+        settings.applicationID = applicationID
+        settings.busyTimeout = 5
+        return try DirectConnection.openCurrent(path: url.path, configuration: settings,
+                                                schemaVersion: TestStore.schemaVersion(of: migrator(versions: versions)), keptUntilExit: false)
     }
 
     @Test func onlyACurrentStoreOfItsKindIsOpened() throws {

@@ -86,10 +86,12 @@ enum StoreLocation {
         return joined(home, ".local/share/suite")
     }
 
-    /// An absolute path without empty, `.` or `..` components (a trailing `/` aside): one that a
-    /// file URL's standardized `path` gives back unchanged.
+    /// An absolute path without empty, `.` or `..` components (a trailing `/` aside), outside
+    /// `/private` and `/var/automount` (Foundation's standardizing drops those prefixes when the
+    /// shorter path exists): one that a file URL's standardized `path` gives back unchanged.
     static func isPlainAbsolute(_ path: String) -> Bool {
         guard path.hasPrefix("/") else { return false }
+        for prefix in ["/private", "/var/automount"] where path == prefix || path.hasPrefix(prefix + "/") { return false }
         var components = path.utf8.split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false).dropFirst()
         if components.last?.isEmpty == true { components = components.dropLast() }
         return !components.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
