@@ -4,16 +4,18 @@ import SuiteSyncProtocol
 
 extension PostgresServerStorage {
     package func communitySettings(accountID: String) async throws -> CommunitySettings {
-        let rows = try await client.query("SELECT favourites, ratings, rating_notes FROM community_settings WHERE account_id = \(accountID)", logger: logger)
-        for try await (favourites, ratings, notes) in rows.decode((Bool, Bool, Bool).self) {
-            return CommunitySettings(favourites: favourites, ratings: ratings, ratingNotes: notes)
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("SELECT favourites, ratings, rating_notes FROM community_settings WHERE account_id = \(accountID)", logger: logger)
+            for try await (favourites, ratings, notes) in rows.decode((Bool, Bool, Bool).self) {
+                return CommunitySettings(favourites: favourites, ratings: ratings, ratingNotes: notes)
+            }
+            return CommunitySettings()
         }
-        return CommunitySettings()
     }
 
-    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws {
+    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @escaping @Sendable (String) -> String) async throws {
         let logger = self.logger
-        try await withTransaction { connection in
+        try await withTransaction { [logger] connection in
             // The row lock orders this against the account's uploads.
             try await connection.query("INSERT INTO community_settings (account_id) VALUES (\(accountID)) ON CONFLICT DO NOTHING", logger: logger)
             try await connection.query("SELECT 1 FROM community_settings WHERE account_id = \(accountID) FOR UPDATE", logger: logger)
@@ -36,9 +38,9 @@ extension PostgresServerStorage {
         }
     }
 
-    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool {
+    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @escaping @Sendable (String) -> String) async throws -> Bool {
         let logger = self.logger
-        return try await withTransaction { connection in
+        return try await withTransaction { [logger] connection in
             var settings = CommunitySettings()
             for try await (favourites, ratings, notes) in try await connection.query(
                 "SELECT favourites, ratings, rating_notes FROM community_settings WHERE account_id = \(accountID) FOR UPDATE", logger: logger
@@ -54,55 +56,63 @@ extension PostgresServerStorage {
     }
 
     package func topItems(_ kind: CommunityKind, limit: Int) async throws -> [CommunityItem] {
-        try await Self.items(try await client.query("""
-            SELECT key, text, source, votes, seq FROM community_items
-            WHERE kind = \(kind.rawValue) AND votes > 0 ORDER BY votes DESC, key LIMIT \(Int64(limit))
-            """, logger: logger))
+        return try await withWatchedConnection { [logger] connection in
+            try await Self.items(try await connection.query("""
+                SELECT key, text, source, votes, seq FROM community_items
+                WHERE kind = \(kind.rawValue) AND votes > 0 ORDER BY votes DESC, key LIMIT \(Int64(limit))
+                """, logger: logger))
+        }
     }
 
     package func items(_ kind: CommunityKind, keys: [String]) async throws -> [CommunityItem] {
-        try await Self.items(try await client.query("""
-            SELECT key, text, source, votes, seq FROM community_items
-            WHERE kind = \(kind.rawValue) AND key = ANY(\(keys)) AND votes > 0
-            """, logger: logger))
+        return try await withWatchedConnection { [logger] connection in
+            try await Self.items(try await connection.query("""
+                SELECT key, text, source, votes, seq FROM community_items
+                WHERE kind = \(kind.rawValue) AND key = ANY(\(keys)) AND votes > 0
+                """, logger: logger))
+        }
     }
 
     package func feed(_ kind: CommunityKind, after: Int64, limit: Int, fresh: Bool) async throws -> (items: [CommunityItem], reset: Bool) {
-        // One statement, so one snapshot: the purge mark and the items agree.
-        let rows = try await client.query("""
-            WITH mark AS (
-                SELECT NOT \(fresh) AND \(after) > 0 AND \(after) < purged AS reset FROM community_counters WHERE kind = \(kind.rawValue)
-            )
-            SELECT mark.reset, i.key, i.text, i.source, i.votes, i.seq FROM mark LEFT JOIN LATERAL (
-                SELECT key, text, source, votes, seq FROM community_items
-                WHERE kind = \(kind.rawValue) AND seq > (CASE WHEN mark.reset THEN 0 ELSE \(after) END) ORDER BY seq LIMIT \(Int64(limit))
-            ) i ON true
-            """, logger: logger)
-        var reset = false
-        var items: [CommunityItem] = []
-        for try await (wasReset, key, text, source, votes, seq) in rows.decode((Bool, String?, String?, String?, Int?, Int64?).self) {
-            reset = wasReset
-            if let key, let votes, let seq { items.append(CommunityItem(key: key, text: text, source: source, votes: votes, seq: seq)) }
+        return try await withWatchedConnection { [logger] connection in
+            // One statement, so one snapshot: the purge mark and the items agree.
+            let rows = try await connection.query("""
+                WITH mark AS (
+                    SELECT NOT \(fresh) AND \(after) > 0 AND \(after) < purged AS reset FROM community_counters WHERE kind = \(kind.rawValue)
+                )
+                SELECT mark.reset, i.key, i.text, i.source, i.votes, i.seq FROM mark LEFT JOIN LATERAL (
+                    SELECT key, text, source, votes, seq FROM community_items
+                    WHERE kind = \(kind.rawValue) AND seq > (CASE WHEN mark.reset THEN 0 ELSE \(after) END) ORDER BY seq LIMIT \(Int64(limit))
+                ) i ON true
+                """, logger: logger)
+            var reset = false
+            var items: [CommunityItem] = []
+            for try await (wasReset, key, text, source, votes, seq) in rows.decode((Bool, String?, String?, String?, Int?, Int64?).self) {
+                reset = wasReset
+                if let key, let votes, let seq { items.append(CommunityItem(key: key, text: text, source: source, votes: votes, seq: seq)) }
+            }
+            return (items, reset)
         }
-        return (items, reset)
     }
 
     package func votePayloads(_ kind: CommunityKind, keys: [String]) async throws -> [String: [String]] {
-        var result: [String: [String]] = [:]
-        let rows = try await client.query("""
-            SELECT key, payload FROM community_votes WHERE kind = \(kind.rawValue) AND key = ANY(\(Array(Set(keys))))
-            ORDER BY key, updated_at DESC
-            """, logger: logger)
-        for try await (key, payload) in rows.decode((String, String).self) {
-            result[key, default: []].append(payload)
+        return try await withWatchedConnection { [logger] connection in
+            var result: [String: [String]] = [:]
+            let rows = try await connection.query("""
+                SELECT key, payload FROM community_votes WHERE kind = \(kind.rawValue) AND key = ANY(\(Array(Set(keys))))
+                ORDER BY key, updated_at DESC
+                """, logger: logger)
+            for try await (key, payload) in rows.decode((String, String).self) {
+                result[key, default: []].append(payload)
+            }
+            return result
         }
-        return result
     }
 
     package func purgeCommunity(before: Date) async throws -> Int {
         let logger = self.logger
         let cutoff = Int64(before.timeIntervalSince1970 * 1000)
-        return try await withTransaction { connection in
+        return try await withTransaction { [logger] connection in
             var total = 0
             for kind in CommunityKind.allCases {
                 // The counter's lock keeps writers out while the purge mark moves.
@@ -127,29 +137,37 @@ extension PostgresServerStorage {
     }
 
     package func createSharedList(_ list: StoredSharedList, accountID: String) async throws {
-        do {
-            try await client.query("""
-                INSERT INTO shared_lists (id, account_id, title, body, count, created_at)
-                VALUES (\(list.id), \(accountID), \(list.title), \(ByteBuffer(bytes: list.body)), \(list.count), \(list.createdAt))
-                """, logger: logger)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23503" {
-            throw ServerStorageError.unknownAccount
+        try await withWatchedConnection { [logger] connection in
+            do {
+                try await connection.query("""
+                    INSERT INTO shared_lists (id, account_id, title, body, count, created_at)
+                    VALUES (\(list.id), \(accountID), \(list.title), \(ByteBuffer(bytes: list.body)), \(list.count), \(list.createdAt))
+                    """, logger: logger)
+            } catch let error as PSQLError where error.serverInfo?[.sqlState] == "23503" {
+                throw ServerStorageError.unknownAccount
+            }
         }
     }
 
     package func sharedList(id: String) async throws -> StoredSharedList? {
-        try await Self.lists(try await client.query("SELECT id, title, body, count, created_at FROM shared_lists WHERE id = \(id)", logger: logger)).first
+        return try await withWatchedConnection { [logger] connection in
+            try await Self.lists(try await connection.query("SELECT id, title, body, count, created_at FROM shared_lists WHERE id = \(id)", logger: logger)).first
+        }
     }
 
     package func sharedLists(accountID: String) async throws -> [StoredSharedList] {
-        try await Self.lists(try await client.query("""
-            SELECT id, title, body, count, created_at FROM shared_lists WHERE account_id = \(accountID) ORDER BY created_at DESC, id
-            """, logger: logger))
+        return try await withWatchedConnection { [logger] connection in
+            try await Self.lists(try await connection.query("""
+                SELECT id, title, body, count, created_at FROM shared_lists WHERE account_id = \(accountID) ORDER BY created_at DESC, id
+                """, logger: logger))
+        }
     }
 
     package func deleteSharedList(id: String, accountID: String) async throws -> Bool {
-        let rows = try await client.query("DELETE FROM shared_lists WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
-        return try await !rows.collect().isEmpty
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("DELETE FROM shared_lists WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
+            return try await !rows.collect().isEmpty
+        }
     }
 
     // MARK: - Parts

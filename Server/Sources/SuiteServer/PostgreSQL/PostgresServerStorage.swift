@@ -125,12 +125,31 @@ package final class PostgresServerStorage: ServerStorage {
 
     /// Runs a body in a transaction on a pooled connection (see ``PostgresTransaction``).
     ///
+    /// A request never waits on a connection the database cut (a restart, a shutdown): it fails
+    /// at once with ``ServerStorageError/unavailable(_:)`` (503, try again), whether the driver
+    /// reports the cut or leaves a query sent at that moment waiting forever
+    /// (``PostgresConnectionWatch``). The transaction then did not commit, or committed just
+    /// before the cut; a push tried again stores each operation once either way.
+    ///
     /// - Parameter body: The work.
     /// - Returns: The body's result, once committed.
     /// - Throws: The body's error after a rollback, or the database's.
-    package func withTransaction<Result: Sendable>(_ body: @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
-        try await client.withConnection { connection in
+    package func withTransaction<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        try await withWatchedConnection { [logger] connection in
             try await PostgresTransaction.run(on: connection, logger: logger, body)
+        }
+    }
+
+    /// Runs a body on a pooled connection, outside a transaction (for single statements), with
+    /// the watch of ``withTransaction(_:)``: a connection the database cuts fails the request at
+    /// once with ``ServerStorageError/unavailable(_:)``.
+    func withWatchedConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
+        do {
+            return try await client.withConnection { connection in
+                try await PostgresConnectionWatch.abandoningIfClosed(connection) { try await body(connection) }
+            }
+        } catch let error as PSQLError where PostgresConnectionWatch.isConnectionLoss(error) {
+            throw ServerStorageError.unavailable("the connection to the database was cut: \(Self.oneLine(error))")
         }
     }
 
@@ -139,7 +158,7 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
-        try await withTransaction { connection in
+        try await withTransaction { [logger] connection in
             let rows = try await connection.query("""
                 INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at)
                 VALUES (\(account.id), \(account.name), \(account.passwordHash), \(account.salt), \(account.rounds),
@@ -152,18 +171,20 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func account(named name: String) async throws -> StoredAccount? {
-        let rows = try await client.query("""
-            SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at
-            FROM accounts WHERE name = \(name)
-            """, logger: logger)
-        for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date).self) {
-            return StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery, epoch: epoch, createdAt: createdAt)
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at
+                FROM accounts WHERE name = \(name)
+                """, logger: logger)
+            for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date).self) {
+                return StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery, epoch: epoch, createdAt: createdAt)
+            }
+            return nil
         }
-        return nil
     }
 
     package func addDevice(_ device: NewDevice) async throws {
-        try await withTransaction { connection in
+        try await withTransaction { [logger] connection in
             let rows = try await connection.query("SELECT 1 FROM accounts WHERE id = \(device.accountID) FOR SHARE", logger: logger)
             guard try await rows.collect().count == 1 else { throw ServerStorageError.unknownAccount }
             try await Self.insert(device, connection: connection, logger: logger)
@@ -178,37 +199,43 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession? {
-        let rows = try await client.query("SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = \(tokenHash)", logger: logger)
-        var found: (session: DeviceSession, lastSeenAt: Date?)?
-        for try await (id, accountID, lastSeenAt) in rows.decode((String, String, Date?).self) {
-            found = (DeviceSession(accountID: accountID, deviceID: id), lastSeenAt)
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = \(tokenHash)", logger: logger)
+            var found: (session: DeviceSession, lastSeenAt: Date?)?
+            for try await (id, accountID, lastSeenAt) in rows.decode((String, String, Date?).self) {
+                found = (DeviceSession(accountID: accountID, deviceID: id), lastSeenAt)
+            }
+            guard let found else { return nil }
+            if found.lastSeenAt.map({ seenAt.timeIntervalSince($0) >= LastSeen.resolution }) ?? true {
+                try await connection.query("UPDATE devices SET last_seen_at = \(seenAt) WHERE id = \(found.session.deviceID)", logger: logger)
+            }
+            return found.session
         }
-        guard let found else { return nil }
-        if found.lastSeenAt.map({ seenAt.timeIntervalSince($0) >= LastSeen.resolution }) ?? true {
-            try await client.query("UPDATE devices SET last_seen_at = \(seenAt) WHERE id = \(found.session.deviceID)", logger: logger)
-        }
-        return found.session
     }
 
     package func devices(accountID: String) async throws -> [StoredDevice] {
-        let rows = try await client.query("""
-            SELECT id, name, created_at, last_seen_at FROM devices WHERE account_id = \(accountID) ORDER BY created_at, id
-            """, logger: logger)
-        var devices: [StoredDevice] = []
-        for try await (id, name, createdAt, lastSeenAt) in rows.decode((String, String, Date, Date?).self) {
-            devices.append(StoredDevice(id: id, name: name, createdAt: createdAt, lastSeenAt: lastSeenAt))
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT id, name, created_at, last_seen_at FROM devices WHERE account_id = \(accountID) ORDER BY created_at, id
+                """, logger: logger)
+            var devices: [StoredDevice] = []
+            for try await (id, name, createdAt, lastSeenAt) in rows.decode((String, String, Date, Date?).self) {
+                devices.append(StoredDevice(id: id, name: name, createdAt: createdAt, lastSeenAt: lastSeenAt))
+            }
+            return devices
         }
-        return devices
     }
 
     package func removeDevice(id: String, accountID: String) async throws -> Bool {
-        let rows = try await client.query("DELETE FROM devices WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
-        return try await !rows.collect().isEmpty
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("DELETE FROM devices WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
+            return try await !rows.collect().isEmpty
+        }
     }
 
     package func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome {
         let batch = OperationBatch.firstOccurrences(operations)
-        return try await withTransaction { connection in
+        return try await withTransaction { [logger] connection in
             var epoch: String?
             for try await value in try await connection.query("SELECT epoch FROM accounts WHERE id = \(accountID) FOR SHARE", logger: logger).decode(String.self) {
                 epoch = value
@@ -264,28 +291,30 @@ package final class PostgresServerStorage: ServerStorage {
     }
 
     package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
-        let rows = try await client.query("""
-            SELECT position, op_id, slot, payload FROM operations
-            WHERE account_id = \(accountID) AND log = \(log) AND position > \(after)
-            ORDER BY position LIMIT \(Int64(limit))
-            """, logger: logger)
-        var operations: [SyncEnvelope] = []
-        var next = after
-        for try await (position, id, slot, payload) in rows.decode((Int64, String, String, Data).self) {
-            operations.append(SyncEnvelope(id: id, slot: slot, payload: payload))
-            next = position
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT position, op_id, slot, payload FROM operations
+                WHERE account_id = \(accountID) AND log = \(log) AND position > \(after)
+                ORDER BY position LIMIT \(Int64(limit))
+                """, logger: logger)
+            var operations: [SyncEnvelope] = []
+            var next = after
+            for try await (position, id, slot, payload) in rows.decode((Int64, String, String, Data).self) {
+                operations.append(SyncEnvelope(id: id, slot: slot, payload: payload))
+                next = position
+            }
+            // Read after the operations, so the head is never behind them.
+            let summary = try await connection.query("""
+                SELECT a.epoch,
+                       COALESCE((SELECT head FROM logs WHERE account_id = a.id AND name = \(log)), 0),
+                       (SELECT op_id FROM operations WHERE account_id = a.id AND log = \(log) AND position = \(after))
+                FROM accounts a WHERE a.id = \(accountID)
+                """, logger: logger)
+            for try await (epoch, head, anchor) in summary.decode((String, Int64, String?).self) {
+                return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: after > 0 ? anchor : nil)
+            }
+            throw ServerStorageError.unknownAccount
         }
-        // Read after the operations, so the head is never behind them.
-        let summary = try await client.query("""
-            SELECT a.epoch,
-                   COALESCE((SELECT head FROM logs WHERE account_id = a.id AND name = \(log)), 0),
-                   (SELECT op_id FROM operations WHERE account_id = a.id AND log = \(log) AND position = \(after))
-            FROM accounts a WHERE a.id = \(accountID)
-            """, logger: logger)
-        for try await (epoch, head, anchor) in summary.decode((String, Int64, String?).self) {
-            return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: after > 0 ? anchor : nil)
-        }
-        throw ServerStorageError.unknownAccount
     }
 
     /// Every row of a table as text, for tests that check what is really stored.
@@ -293,11 +322,13 @@ package final class PostgresServerStorage: ServerStorage {
     /// - Parameter table: A table name from the schema.
     /// - Returns: One text per row.
     package func dumpRows(of table: String) async throws -> [String] {
-        var result: [String] = []
-        for try await text in try await client.query("SELECT t::text FROM \(unescaped: table) t", logger: logger).decode(String.self) {
-            result.append(text)
+        return try await withWatchedConnection { [logger] connection in
+            var result: [String] = []
+            for try await text in try await connection.query("SELECT t::text FROM \(unescaped: table) t", logger: logger).decode(String.self) {
+                result.append(text)
+            }
+            return result
         }
-        return result
     }
 
     private static func oneLine(_ error: any Error) -> String {

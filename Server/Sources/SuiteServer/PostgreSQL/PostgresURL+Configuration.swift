@@ -2,7 +2,7 @@ import PostgresNIO
 
 extension PostgresURL {
     /// The configuration of a single connection (migrations, the notification listener).
-    var connectionConfiguration: PostgresConnection.Configuration {
+    package var connectionConfiguration: PostgresConnection.Configuration {
         switch endpoint {
         case .tcp(let host, let port):
             PostgresConnection.Configuration(host: host, port: port, username: user, password: password, database: database, tls: .disable)

@@ -7,7 +7,7 @@ extension SQLiteServerStorage {
         try await pool.read { db in try Self.settings(accountID: accountID, db: db) }
     }
 
-    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws {
+    package func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @escaping @Sendable (String) -> String) async throws {
         let removed = try await pool.write { db -> Bool in
             var removed = false
             for kind in CommunityKind.allCases where !settings.publishes(kind) {
@@ -27,7 +27,7 @@ extension SQLiteServerStorage {
         if removed { await forgetDeleted() }
     }
 
-    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool {
+    package func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @escaping @Sendable (String) -> String) async throws -> Bool {
         let (published, removed) = try await pool.write { db -> (Bool, Bool) in
             let settings = try Self.settings(accountID: accountID, db: db)
             guard settings.publishes(kind) else { return (false, false) }

@@ -95,14 +95,14 @@ package protocol CommunityStorage: Sendable {
     /// Stores what the account publishes; a kind turned off loses the account's votes of that
     /// kind in the same transaction, and with rating notes off, `redact` rewrites the payloads of
     /// the account's ratings (dropping their notes) in it too.
-    func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @Sendable (String) -> String) async throws
+    func setCommunitySettings(_ settings: CommunitySettings, accountID: String, now: Date, redact: @escaping @Sendable (String) -> String) async throws
 
     /// Replaces the account's votes of a kind by a new set. The settings are read in the same
     /// transaction (under the account's settings row lock): when they say ratings go without
     /// notes, each rating's payload passes through `redact` first.
     ///
     /// - Returns: `false`, changing nothing, when the account does not publish that kind.
-    func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @Sendable (String) -> String) async throws -> Bool
+    func replaceVotes(_ kind: CommunityKind, accountID: String, votes: [CommunityVote], now: Date, redact: @escaping @Sendable (String) -> String) async throws -> Bool
 
     /// The items with the most votes, most first (ties by key).
     func topItems(_ kind: CommunityKind, limit: Int) async throws -> [CommunityItem]

@@ -108,6 +108,62 @@ struct PostgresStorageTests {
         }
     }
 
+    /// A backend ended under a transaction (as a restart ends them all): the request fails as
+    /// unavailable (503, try again), not as an internal error, and the pool goes on.
+    /// Without the watch this request waited forever (the ROLLBACK on the cut connection never
+    /// ended): hence the time limit.
+    @Test(.timeLimit(.minutes(1))) func aConnectionEndedUnderATransactionIsUnavailableAndThePoolGoesOn() async throws {
+        try await TestBackend.postgres.withStorage(maximumConnections: 1) { storage in
+            let postgres = try #require(storage as? PostgresServerStorage)
+            let error = await #expect(throws: ServerStorageError.self) {
+                try await postgres.withTransaction { connection in
+                    try await connection.query("SELECT pg_terminate_backend(pg_backend_pid())", logger: Logger(label: "test"))
+                }
+            }
+            if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+            let service = Fixtures.service(storage)
+            _ = try await service.signup(Fixtures.signup())
+        }
+    }
+
+    /// What postgres-nio can leave behind when the database cuts a connection: a query that never
+    /// ends on a closed connection (here an operation that waits 30 s). The watch gives up on it
+    /// as soon as the connection is closed, and cancels it.
+    @Test(.timeLimit(.minutes(1))) func aRequestStopsWaitingOnAConnectionThatClosed() async throws {
+        let url = try PostgresURL(try #require(TestBackend.postgresURL))
+        let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 7, logger: Logger(label: "test"))
+        let cancelled = AsyncStream.makeStream(of: Bool.self)
+        let closer = Task {
+            try await Task.sleep(for: .milliseconds(300))
+            try await connection.close()
+        }
+        let clock = ContinuousClock()
+        let start = clock.now
+        let error = await #expect(throws: ServerStorageError.self) {
+            try await PostgresConnectionWatch.abandoningIfClosed(connection) { () async throws -> Int in
+                do {
+                    try await Task.sleep(for: .seconds(30))
+                } catch {
+                    cancelled.continuation.yield(true)
+                    throw error
+                }
+                return 1
+            }
+        }
+        if case .unavailable = error {} else { Issue.record("expected unavailable, got \(String(describing: error))") }
+        #expect(clock.now - start < .seconds(10))
+        var wasCancelled = false
+        for await value in cancelled.stream { wasCancelled = value; break }
+        #expect(wasCancelled)
+        try await closer.value
+        // On an open connection the operation's own result and errors come through.
+        let open = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 8, logger: Logger(label: "test"))
+        #expect(try await PostgresConnectionWatch.abandoningIfClosed(open) { 42 } == 42)
+        struct Refused: Error {}
+        await #expect(throws: Refused.self) { try await PostgresConnectionWatch.abandoningIfClosed(open) { () async throws -> Int in throw Refused() } }
+        try await open.close()
+    }
+
     @Test func anUnreachableDatabaseIsReportedAsUnavailable() async throws {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("no-postgres-\(UUID().uuidString)")
         await #expect(throws: ServerStorageError.self) {
