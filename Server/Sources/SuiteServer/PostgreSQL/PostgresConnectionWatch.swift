@@ -1,3 +1,4 @@
+import Logging
 import NIOConcurrencyHelpers
 import PostgresNIO
 
@@ -12,8 +13,12 @@ package enum PostgresConnectionWatch {
     /// closed: then it throws ``ServerStorageError/unavailable(_:)``, and `operation` is cancelled
     /// and left to end by itself (its queries cannot reach the database any more). Cancelling the
     /// caller cancels `operation`, which keeps its own error and cancellation handling.
+    ///
+    /// An operation that the driver never ends stays in memory (its task, its captures) for the
+    /// life of the process: one per request caught by a cut, logged when `logger` is given. That
+    /// is accepted; the request, the client and the server's shutdown no longer wait for it.
     package static func abandoningIfClosed<Value: Sendable>(
-        _ connection: PostgresConnection, every interval: Duration = .milliseconds(100),
+        _ connection: PostgresConnection, every interval: Duration = .milliseconds(100), logger: Logger? = nil,
         _ operation: @escaping @Sendable () async throws -> Value
     ) async throws -> Value {
         let watch = Watch<Value>()
@@ -33,7 +38,9 @@ package enum PostgresConnectionWatch {
                     while !Task.isCancelled {
                         try? await Task.sleep(for: interval)
                         if connection.isClosed {
-                            watch.finish(.failure(ServerStorageError.unavailable("the database closed the connection during a request")))
+                            if watch.finish(.failure(ServerStorageError.unavailable("the database closed the connection during a request"))) {
+                                logger?.warning("a request's database connection closed under it: the request fails (503), its work is left behind")
+                            }
                             return
                         }
                     }
@@ -44,10 +51,11 @@ package enum PostgresConnectionWatch {
         }
     }
 
-    /// Whether `error` says the connection itself was lost: closed by the server or the network,
-    /// or ended by a shutdown or restart of the database (SQLSTATE class 57P).
+    /// Whether `error` says the connection itself was lost or could not be made: closed by the
+    /// server or the network, cut uncleanly, failed to connect, or ended by a shutdown or restart
+    /// of the database (SQLSTATE 57P01–57P03).
     package static func isConnectionLoss(_ error: PSQLError) -> Bool {
-        if error.code == .serverClosedConnection || error.code == .connectionError { return true }
+        if [.serverClosedConnection, .connectionError, .uncleanShutdown].contains(error.code) { return true }
         guard let state = error.serverInfo?[.sqlState] else { return false }
         return ["57P01", "57P02", "57P03"].contains(state)
     }
@@ -84,18 +92,21 @@ package enum PostgresConnectionWatch {
             if cancel { task.cancel() }
         }
 
-        /// Resumes the caller with `result` unless it was resumed already; the other side is cancelled.
-        func finish(_ result: Result<Value, any Error>) {
+        /// Resumes the caller with `result` unless it was resumed already (then false); the other
+        /// side is cancelled.
+        @discardableResult
+        func finish(_ result: Result<Value, any Error>) -> Bool {
             let (continuation, work, watcher) = state.withLockedValue { state in
                 guard !state.finished else { return (nil, nil, nil) as (CheckedContinuation<Value, any Error>?, Task<Void, Never>?, Task<Void, Never>?) }
                 state.finished = true
                 defer { state.continuation = nil }
                 return (state.continuation, state.work, state.watcher)
             }
-            guard let continuation else { return }
+            guard let continuation else { return false }
             watcher?.cancel()
             if case .failure = result { work?.cancel() }
             continuation.resume(with: result)
+            return true
         }
 
         func cancelWork() {

@@ -129,7 +129,8 @@ package final class PostgresServerStorage: ServerStorage {
     /// at once with ``ServerStorageError/unavailable(_:)`` (503, try again), whether the driver
     /// reports the cut or leaves a query sent at that moment waiting forever
     /// (``PostgresConnectionWatch``). The transaction then did not commit, or committed just
-    /// before the cut; a push tried again stores each operation once either way.
+    /// before the cut, as when a commit's answer is lost: a push tried again stores each
+    /// operation once either way.
     ///
     /// - Parameter body: The work.
     /// - Returns: The body's result, once committed.
@@ -145,8 +146,11 @@ package final class PostgresServerStorage: ServerStorage {
     /// once with ``ServerStorageError/unavailable(_:)``.
     func withWatchedConnection<Result: Sendable>(_ body: @escaping @Sendable (PostgresConnection) async throws -> Result) async throws -> Result {
         do {
-            return try await client.withConnection { connection in
-                try await PostgresConnectionWatch.abandoningIfClosed(connection) { try await body(connection) }
+            // When the watch gives up, the connection goes back to the pool while the abandoned
+            // work still holds it: harmless, as a closed connection never opens again and the
+            // pool does not lend it.
+            return try await client.withConnection { [logger] connection in
+                try await PostgresConnectionWatch.abandoningIfClosed(connection, logger: logger) { try await body(connection) }
             }
         } catch let error as PSQLError where PostgresConnectionWatch.isConnectionLoss(error) {
             throw ServerStorageError.unavailable("the connection to the database was cut: \(Self.oneLine(error))")

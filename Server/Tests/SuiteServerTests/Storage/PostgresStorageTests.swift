@@ -158,9 +158,14 @@ struct PostgresStorageTests {
         try await closer.value
         // On an open connection the operation's own result and errors come through.
         let open = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 8, logger: Logger(label: "test"))
-        #expect(try await PostgresConnectionWatch.abandoningIfClosed(open) { 42 } == 42)
         struct Refused: Error {}
-        await #expect(throws: Refused.self) { try await PostgresConnectionWatch.abandoningIfClosed(open) { () async throws -> Int in throw Refused() } }
+        do {
+            #expect(try await PostgresConnectionWatch.abandoningIfClosed(open) { 42 } == 42)
+            await #expect(throws: Refused.self) { try await PostgresConnectionWatch.abandoningIfClosed(open) { () async throws -> Int in throw Refused() } }
+        } catch {
+            try await open.close()
+            throw error
+        }
         try await open.close()
     }
 
