@@ -187,6 +187,93 @@ extension BundleStore {
         return removed
     }
 
+    /// The file names (in ``attachmentFolder``) of the copies the bundle store file at `path`
+    /// refers to, read without writing to it (no log or shared-memory file is created beside a
+    /// file that has no log): what a backup of that file must carry.
+    ///
+    /// - Throws: ``BundleError/store(_:)`` when the file cannot be read.
+    package static func storedFileNames(inStoreAt path: String) throws(BundleError) -> [String] {
+        do {
+            let stored = try StoreBackup.strings(path: path, sql: "SELECT stored FROM todo_attachment WHERE kind = 'file' AND stored IS NOT NULL ORDER BY id")
+            return stored.map { ($0 as NSString).lastPathComponent }.filter(isStoredCopyName)
+        } catch {
+            throw BundleError(storeFailure: error)
+        }
+    }
+
+    /// Whether `name` is the name of a copy a store makes: `UUID-name`, letters, digits, `.`, `-`
+    /// and `_` only, so it cannot leave the attachments folder.
+    package static func isStoredCopyName(_ name: String) -> Bool {
+        name.utf8.count > 37 && name.utf8.count <= 100 && UUID(uuidString: String(name.prefix(36))) != nil && name.dropFirst(36).hasPrefix("-")
+            && name.unicodeScalars.allSatisfy { $0.isASCII && (CharacterSet.alphanumerics.contains($0) || ".-_".unicodeScalars.contains($0)) }
+    }
+
+    /// Copies the attachment copies named `names` (``isStoredCopyName(_:)``) from the folder
+    /// `source` into `destination` (made 0700 when missing; files 0600, synced): what a backup
+    /// takes along and a restore puts back. A file already there with the same bytes is left as
+    /// it is; another is replaced whole (written beside it, then renamed over it).
+    ///
+    /// - Returns: The names copied (or already there) with their sizes, and the names missing
+    ///   from `source` (a copy removed since, or lost).
+    /// - Throws: ``BundleError/store(_:)`` when a copy cannot be read or written.
+    package static func copyStoredFiles(_ names: [String], from source: String, to destination: String)
+        throws(BundleError) -> (copied: [(name: String, bytes: Int)], missing: [String]) {
+        var copied: [(name: String, bytes: Int)] = [], missing: [String] = [], seen = Set<String>()
+        for name in names where isStoredCopyName(name) && seen.insert(name).inserted {
+            let from = source + "/" + name, to = destination + "/" + name
+            var info = stat()
+            guard lstat(from, &info) == 0, info.st_mode & S_IFMT == S_IFREG else { missing.append(name); continue }
+            guard Int(info.st_size) <= maximumAttachmentBytes, let data = FileManager.default.contents(atPath: from) else {
+                throw .store(StoreError(kind: .unavailable, path: from, detail: "cannot read the attached file \(name)"))
+            }
+            if FileManager.default.contents(atPath: to) == data {
+                copied.append((name, data.count))
+                continue
+            }
+            let staged = destination + "/." + name + ".\(getpid())"
+            unlink(staged)
+            if let problem = PrivateFile.create(data, to: staged, folder: destination) {
+                throw .store(StoreError(kind: problem.code == ENOSPC || problem.code == EDQUOT ? .diskFull : .unavailable, path: to,
+                                        detail: "cannot write the attached file \(name): \(problem.reason)"))
+            }
+            guard rename(staged, to) == 0 else {
+                let reason = String(cString: strerror(errno))
+                unlink(staged)
+                throw .store(StoreError(kind: .unavailable, path: to, detail: "cannot write the attached file \(name): \(reason)"))
+            }
+            copied.append((name, data.count))
+        }
+        return (copied, missing)
+    }
+
+    /// The folder where the bundle store file at `path` keeps its attachment copies.
+    package static func attachmentFolder(ofStoreAt path: String) -> String {
+        (path as NSString).deletingLastPathComponent + "/attachments"
+    }
+
+    /// Points every file attachment at its copy in this store's ``attachmentFolder`` (the same
+    /// file name): after a restore into another store folder, the todos refer to the copies the
+    /// restore put there, not to the folder the backup was taken from. Changes nothing that syncs
+    /// (file attachments stay on their device).
+    ///
+    /// - Returns: How many attachments now point elsewhere.
+    @discardableResult
+    package func relocateStoredFiles() throws(BundleError) -> Int {
+        let folder = attachmentFolder
+        return try write { db in
+            var moved = 0
+            for row in try Row.fetchAll(db, sql: "SELECT id, stored FROM todo_attachment WHERE kind = 'file' AND stored IS NOT NULL") {
+                let stored: String = row["stored"]
+                let name = (stored as NSString).lastPathComponent
+                let relocated = folder + "/" + name
+                guard Self.isStoredCopyName(name), relocated != stored else { continue }
+                try db.execute(sql: "UPDATE todo_attachment SET stored = ? WHERE id = ?", arguments: [relocated, row["id"] as Int64])
+                moved += 1
+            }
+            return moved
+        }
+    }
+
     /// Whether `uri` is the `file:` URL of a copy a store keeps (`…/attachments/UUID-name`), as
     /// exports write it: read back, it is not made a link (the copy stays on its device).
     static func isStoredCopy(_ uri: String) -> Bool {

@@ -7,7 +7,9 @@ extension BundleStore {
     static let applicationID: Int32 = 0x5342_4E44
 
     /// Runs SQLite's integrity check (`PRAGMA integrity_check`) on the bundle store file at
-    /// `url` through a read-only connection: the file is never written, created or repaired.
+    /// `url` through a read-only connection, and compares its schema with the one this library
+    /// makes (a trigger, view, table or index it does not make is a problem, named): the file is
+    /// never written, created or repaired.
     ///
     /// - Parameters:
     ///   - url: The store file.
@@ -18,7 +20,7 @@ extension BundleStore {
     ///   stops at), ``StoreError/Kind/busy`` or ``StoreError/Kind/unavailable``.
     public static func checkIntegrity(at url: URL, busyTimeout: TimeInterval = 10) throws(BundleError) -> [String] {
         do {
-            return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, busyTimeout: busyTimeout)
+            return try StoreCheck.problems(path: url.standardizedFileURL.path, applicationID: applicationID, migrator: migrator, busyTimeout: busyTimeout)
         } catch {
             throw BundleError(storeFailure: error)
         }

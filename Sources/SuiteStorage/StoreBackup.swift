@@ -75,6 +75,15 @@ package enum StoreBackup {
         }
     }
 
+    /// The first column of every row `sql` returns from the database at `path`, read through a
+    /// read-only connection (opened `immutable` when the file has no log: nothing is created
+    /// beside it), such as a backup's copy.
+    package static func strings(path: String, sql: String, busyTimeout: TimeInterval = 10) throws(StoreFailure) -> [String] {
+        let hasLog = (StoreFile.size(of: path + "-wal") ?? 0) > 0
+        let connection = try ReadOnlyConnection(path: path, immutable: !hasLog, busyTimeout: busyTimeout)
+        return try connection.strings(sql)
+    }
+
     /// Whether two database files hold the same pages (their 100-byte headers aside, which count
     /// changes and journal modes).
     package static func samePages(_ first: String, _ second: String) -> Bool {

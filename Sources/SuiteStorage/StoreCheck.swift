@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import GRDBSQLite
 
 /// SQLite's own integrity check of a store file, made through a read-only connection: it never
@@ -7,16 +8,20 @@ import GRDBSQLite
 package enum StoreCheck {
     /// At most this many problems are listed (SQLite's `integrity_check(N)`).
     package static let maximumProblems = 100
+    /// What a schema problem starts with: "schema: an unexpected trigger 'x' (Suite does not make it)".
+    package static let schemaPrefix = "schema: "
 
     /// Checks the store at `path`: its header (as ``Store`` does before opening it), its
-    /// application id, and `PRAGMA integrity_check`.
+    /// application id, `PRAGMA integrity_check`, and, when SQLite finds nothing wrong and a
+    /// `migrator` is given, that its schema is the one the migrator makes (``StoreSchema``).
     ///
-    /// - Returns: The problems `integrity_check` lists; empty when the store is healthy.
+    /// - Returns: The problems `integrity_check` lists, or the schema's differences, each starting
+    ///   with ``schemaPrefix``; empty when the store is healthy.
     /// - Throws: ``StoreFailure/corrupt(path:reason:)`` when the file is not a readable SQLite
     ///   database (bad header, truncated, SQLite reporting it corrupt), ``StoreFailure/foreign(path:reason:)``
     ///   for another application's database, ``StoreFailure/busy(path:)`` or
     ///   ``StoreFailure/unavailable(path:reason:)`` when it cannot be read.
-    package static func problems(path: String, applicationID: Int32, busyTimeout: TimeInterval = 10) throws(StoreFailure) -> [String] {
+    package static func problems(path: String, applicationID: Int32, migrator: DatabaseMigrator? = nil, busyTimeout: TimeInterval = 10) throws(StoreFailure) -> [String] {
         if StoreFile.isDirectory(path) {
             throw .unavailable(path: path, reason: "it is a folder, not a store file")
         }
@@ -27,7 +32,10 @@ package enum StoreCheck {
             throw .foreign(path: path, reason: "a database of another application")
         }
         let result = try connection.strings("PRAGMA integrity_check(\(maximumProblems))", keepingRowsOnError: true)
-        if result == ["ok"] { return [] }
+        if result == ["ok"] {
+            guard let migrator else { return [] }
+            return try StoreSchema.differences(connection: connection, migrator: migrator).map { schemaPrefix + $0 }
+        }
         // A row may hold several lines ("*** in database main ***" then the first problem).
         return result.flatMap { $0.split(separator: "\n").map(String.init) }.filter { !$0.hasPrefix("*** in database") }
     }

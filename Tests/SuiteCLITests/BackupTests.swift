@@ -95,12 +95,131 @@ import Testing
         let result = try suite.run(["restore", backup, "--force"])
         #expect(result.status == 65, "\(result.stderr)")
         #expect(result.stderr.contains("bundle.sqlite cannot be restored"))
-        #expect(try suite.run(["quotes", "list", "--json"]).stdout.contains("After the backup"))
+        #expect(try suite.run(["quotes", "list", "--mine", "--json"]).stdout.contains("After the backup"))
         #expect(!FileManager.default.fileExists(atPath: suite.storeFolder.appendingPathComponent(".restore-quotes.sqlite").path))
 
         let none = try suite.run(["restore", suite.path("nowhere")])
         #expect(none.status == 66)
         try "{\"format\": \"other\"}".write(toFile: backup + "/suite-backup.json", atomically: true, encoding: .utf8)
         #expect(try suite.run(["restore", backup]).status == 65)
+    }
+}
+
+/// What a backup holds beyond the store files, and what a restore lets into the live stores.
+@Suite struct BackupContentTests {
+    /// The stored path of attachment `number` of todo 1, from `bundle attachments`.
+    static func storedPath(_ suite: Suite, environment: [String: String?] = [:]) throws -> String {
+        let listing = try suite.run(["bundle", "attachments", "1"], environment: environment)
+        let fileLine = try #require(listing.stdout.split(separator: "\n").first { $0.contains(" file ") }, "\(listing.stdout)\(listing.stderr)")
+        return String(try #require(fileLine.range(of: " at ").map { fileLine[$0.upperBound...] }))
+    }
+
+    @Test func aBackupCarriesAttachedFilesAndRestorePutsThemWhereTheTodosPoint() throws {
+        let suite = try Suite()
+        let lease = suite.path("lease.pdf")
+        try Data("%PDF-1.4 the lease".utf8).write(to: URL(fileURLWithPath: lease))
+        #expect(try suite.runProcess(["bundle", "add", "Sign the lease", "--attach", lease]).status == 0)
+        let backup = suite.path("b")
+        let made = try suite.runProcess(["backup", backup])
+        #expect(made.status == 0, "\(made.stderr)")
+        #expect(made.stdout.contains("attachments: 1 file, 18 bytes"), "\(made.stdout)")
+        let copies = try FileManager.default.contentsOfDirectory(atPath: backup + "/attachments")
+        #expect(copies.count == 1)
+        let manifest = try String(contentsOfFile: backup + "/suite-backup.json", encoding: .utf8)
+        #expect(manifest.contains("\"attachments/\(copies[0])\""), "\(manifest)")
+        let copyMode = try FileManager.default.attributesOfItem(atPath: backup + "/attachments/" + copies[0])[.posixPermissions] as? NSNumber
+        #expect(copyMode?.intValue == 0o600)
+
+        // Restored into another store folder, while the first one is gone: the todo's file is there.
+        let elsewhere: [String: String?] = ["SUITE_HOME": suite.path("elsewhere")]
+        try FileManager.default.removeItem(at: suite.storeFolder)
+        let restored = try suite.runProcess(["restore", backup], environment: elsewhere)
+        #expect(restored.status == 0, "\(restored.stderr)")
+        let stored = try Self.storedPath(suite, environment: elsewhere)
+        #expect(stored.hasPrefix(suite.path("elsewhere") + "/attachments/"), "\(stored)")
+        #expect(FileManager.default.contents(atPath: stored) == Data("%PDF-1.4 the lease".utf8))
+        #expect(try suite.runProcess(["check"], environment: elsewhere).status == 0)
+        // Restoring the same backup again finds the store as restored: nothing to overwrite.
+        let again = try suite.runProcess(["restore", backup], environment: elsewhere)
+        #expect(again.status == 0, "\(again.stderr)")
+        #expect(again.stdout.contains("bundle.sqlite: unchanged since the backup"), "\(again.stdout)")
+    }
+
+    @Test func aBackupWithAnAttachmentMissingOrOutsideItsFolderIsRefusedWithNothingChanged() throws {
+        let suite = try Suite()
+        let lease = suite.path("lease.pdf")
+        try Data("lease".utf8).write(to: URL(fileURLWithPath: lease))
+        #expect(try suite.run(["bundle", "add", "Sign the lease", "--attach", lease]).status == 0)
+        let backup = suite.path("b")
+        #expect(try suite.run(["backup", backup]).status == 0)
+        let elsewhere: [String: String?] = ["SUITE_HOME": suite.path("elsewhere")]
+        let copies = try FileManager.default.contentsOfDirectory(atPath: backup + "/attachments")
+        try FileManager.default.removeItem(atPath: backup + "/attachments/" + copies[0])
+        expectFailure(try suite.runProcess(["restore", backup], environment: elsewhere), status: 65, "is missing: the backup is incomplete")
+        #expect(!FileManager.default.fileExists(atPath: suite.path("elsewhere") + "/bundle.sqlite"))
+
+        let manifestPath = backup + "/suite-backup.json"
+        let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
+        try manifest.replacingOccurrences(of: "\"attachments/\(copies[0])\"", with: "\"attachments/../../outside\"")
+            .write(toFile: manifestPath, atomically: true, encoding: .utf8)
+        expectFailure(try suite.runProcess(["restore", backup], environment: elsewhere), status: 65, "names an attached file suite does not make")
+        #expect(!FileManager.default.fileExists(atPath: suite.path("elsewhere") + "/bundle.sqlite"))
+    }
+
+    /// SQL added to a store file, as a backup could carry it.
+    static func plant(_ sql: String, in path: String) throws {
+        let queue = try DatabaseQueue(path: path)
+        try queue.writeWithoutTransaction { db in try db.execute(sql: sql) }
+        try queue.close()
+        for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
+    }
+
+    @Test func restoreAndCheckRefuseAStoreWithSQLSuiteDoesNotMake() throws {
+        let suite = try Suite()
+        try suite.run(["quotes", "add", "A quote of my own"])
+        try suite.run(["bundle", "add", "Mine"])
+        let backup = suite.path("b")
+        #expect(try suite.run(["backup", backup]).status == 0)
+        try Self.plant("CREATE TRIGGER eat_notes AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: backup + "/bundle.sqlite")
+        try suite.run(["bundle", "add", "After the backup"])
+        let before = try suite.dump("bundle.sqlite")
+        let refused = try suite.runProcess(["restore", backup, "--force"])
+        expectFailure(refused, status: 65, "bundle.sqlite cannot be restored: its schema is not the one suite makes: an unexpected trigger 'eat_notes' (Suite does not make it)")
+        #expect(try suite.dump("bundle.sqlite") == before)
+
+        // The same trigger planted in a live store: check names it, and exits 74.
+        let live = suite.storeFolder.appendingPathComponent("quotes.sqlite").path
+        try Self.plant("CREATE VIEW peek AS SELECT 1", in: live)
+        let checked = try suite.runProcess(["check"])
+        #expect(checked.status == 74, "\(checked.stdout)\(checked.stderr)")
+        #expect(checked.stdout.contains("quotes: ALTERED (\(live)): an unexpected view 'peek' (Suite does not make it)"), "\(checked.stdout)")
+        #expect(checked.stdout.contains("bundle: healthy"))
+        let json = try suite.runProcess(["check", "--json"])
+        #expect(json.stdout.contains("schema: an unexpected view 'peek'"), "\(json.stdout)")
+
+        // A trigger Suite makes, changed: named too.
+        try Self.plant("DROP VIEW peek", in: live)
+        let trigger = try #require(try DatabaseQueue(path: live).read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name LIMIT 1")
+        })
+        for suffix in ["-wal", "-shm"] { unlink(live + suffix) }
+        try Self.plant("DROP TRIGGER \"\(trigger)\"; CREATE TRIGGER \"\(trigger)\" AFTER INSERT ON quote BEGIN DELETE FROM quote; END", in: live)
+        let changed = try suite.runProcess(["check"])
+        #expect(changed.status == 74)
+        #expect(changed.stdout.contains("the trigger '\(trigger)' is not the one Suite makes"), "\(changed.stdout)")
+        try Self.plant("DROP TRIGGER \"\(trigger)\"", in: live)
+        #expect(try suite.runProcess(["check"]).stdout.contains("the trigger '\(trigger)' is missing"))
+    }
+
+    @Test func everyStoreSuiteMakesAndUsesMatchesItsSchema() throws {
+        let suite = try Suite()
+        try suite.run(["bmm", "add", "Acme"])
+        try suite.run(["bmm", "set", "vp", "--text", "Bread"])
+        try suite.run(["places", "add", "--name", "Corner café", "--at", "48.85,2.35"])
+        try suite.run(["quotes", "random"])
+        try suite.run(["bundle", "add", "Mine", "--before", "go out"])
+        let result = try suite.runProcess(["check"])
+        #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
+        #expect(result.stdout.split(separator: "\n").count == 4, "\(result.stdout)")
     }
 }

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleCore
 import Foundation
+import SuiteStorage
 import MotivationCore
 import QuoteCore
 import WorkplaceCore
@@ -12,9 +13,11 @@ struct CheckCommand: ParsableCommand {
         abstract: "Check every store in the store folder with SQLite's integrity check.",
         discussion: """
             Runs PRAGMA integrity_check on each store file present (bmm, places, quotes, bundle) \
-            through a read-only connection: nothing is written, created or repaired, and other \
-            suite processes may keep working. Prints one line per store; exits 0 when all are \
-            healthy and 74 when one is not (damaged, truncated, not a suite store, unreadable).
+            through a read-only connection, and compares its schema with the one suite makes: \
+            nothing is written, created or repaired, and other suite processes may keep working. \
+            Prints one line per store; exits 0 when all are healthy and 74 when one is not \
+            (damaged, truncated, not a suite store, unreadable, or ALTERED: a trigger, view, \
+            table or index suite does not make, or one it needs missing, each named).
 
             Examples:
               suite check
@@ -70,6 +73,11 @@ struct CheckCommand: ParsableCommand {
             for report in reports {
                 if report.healthy {
                     print("\(report.store): healthy (\(report.path))")
+                } else if report.problems.allSatisfy({ $0.hasPrefix(StoreCheck.schemaPrefix) }) {
+                    // A schema Suite did not make: SQL someone added (a trigger runs in every write).
+                    let shown = report.problems.prefix(3).map { String($0.dropFirst(StoreCheck.schemaPrefix.count)) }.joined(separator: "; ")
+                    let more = report.problems.count > 3 ? "; and \(report.problems.count - 3) more" : ""
+                    print("\(report.store): ALTERED (\(report.path)): \(shown)\(more)")
                 } else {
                     let shown = report.problems.prefix(3).joined(separator: "; ")
                     let more = report.problems.count > 3 ? "; and \(report.problems.count - 3) more" : ""
