@@ -66,15 +66,63 @@ extension QuoteStore {
     }
 
     /// The quote of the day: the same for everybody all through `day` (a calendar day in the
-    /// caller's time zone), different from one day to the next.
+    /// caller's time zone), different from one day to the next. The first ask of a day keeps
+    /// its pick in the store, so quotes imported or added later that day do not change it (only
+    /// removing that quote does); a store opened read-only picks by the same rule without
+    /// keeping it.
     ///
     /// - Throws: ``QuoteError/noQuotes(_:)`` with ``QuoteError/NoQuotesReason/emptyCollection``
     ///   when the store holds no quote.
     public func quoteOfTheDay(year: Int, month: Int, day: Int) throws(QuoteError) -> Quote {
-        try read { db in try Self.quoteOfTheDay(year: year, month: month, day: day, db: db) }
+        try keepDayPick(year: year, month: month, day: day)
+        return try read { db in try Self.quoteOfTheDay(year: year, month: month, day: day, db: db) }
     }
 
+    /// A day as the key of its pick: 20261127.
+    static func dayKey(year: Int, month: Int, day: Int) -> Int64 { Int64(year) * 10_000 + Int64(month) * 100 + Int64(day) }
+
+    /// Keeps the day's pick when none is kept yet (or its quote went): one light write on the
+    /// first ask of a day, none after. Picks older than a year are let go. Nothing is kept in a
+    /// store opened read-only, or one without quotes.
+    func keepDayPick(year: Int, month: Int, day: Int) throws(QuoteError) {
+        let key = Self.dayKey(year: year, month: month, day: day)
+        // Nothing is written when a pick is kept or there is nothing to pick: an observation of
+        // today's quote, which comes here on every change, must not make a change of its own.
+        let due = try read { db in
+            try Self.keptDayPick(key, db: db) == nil && Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote)") == true
+        }
+        guard due else { return }
+        do {
+            try lightWrite { db in
+                guard try Self.keptDayPick(key, db: db) == nil else { return }
+                let quote: Quote
+                do {
+                    quote = try Self.pickOfTheDay(year: year, month: month, day: day, db: db)
+                } catch QuoteError.noQuotes(.emptyCollection) {
+                    return
+                }
+                try db.execute(sql: "INSERT OR REPLACE INTO day_pick (day, quote_id) VALUES (?, ?)", arguments: [key, quote.id.rawValue])
+                try db.execute(sql: "DELETE FROM day_pick WHERE day < ?", arguments: [key - 10_000])
+            }
+        } catch let error {
+            // A store opened read-only answers by the rule, unkept.
+            guard case .store(let failure) = error, failure.kind == .readOnly else { throw error }
+        }
+    }
+
+    /// The quote kept for the day `key`, while it is still in the store.
+    static func keptDayPick(_ key: Int64, db: Database) throws -> Int64? {
+        try Int64.fetchOne(db, sql: "SELECT p.quote_id FROM day_pick p JOIN quote q ON q.id = p.quote_id WHERE p.day = ?", arguments: [key])
+    }
+
+    /// The day's kept pick (``keepDayPick(year:month:day:)``), else the pick by the rule.
     static func quoteOfTheDay(year: Int, month: Int, day: Int, db: Database) throws -> Quote {
+        if let kept = try keptDayPick(dayKey(year: year, month: month, day: day), db: db) { return try loadQuote(Quote.ID(kept), db: db) }
+        return try pickOfTheDay(year: year, month: month, day: day, db: db)
+    }
+
+    /// The rule: a permutation of the quote numbers seeded by the day, its first number in use.
+    static func pickOfTheDay(year: Int, month: Int, day: Int, db: Database) throws -> Quote {
         let bound = try Int64.fetchOne(db, sql: "SELECT max(id) FROM quote") ?? 0
         guard bound > 0 else { throw QuoteError.noQuotes(.emptyCollection) }
         let permutation = Permutation(bound: bound, seed: UInt64(year * 10_000 + month * 100 + day) &* 0x9e37_79b9_7f4a_7c15)
@@ -99,7 +147,8 @@ extension QuoteStore {
     ///   - user: whose favourites and notes.
     /// - Returns: today's quote, or nil when the store holds no quote.
     public func todaysQuote(year: Int, month: Int, day: Int, user: String) throws(QuoteError) -> TodaysQuote? {
-        try read { db in
+        try keepDayPick(year: year, month: month, day: day)
+        return try read { db in
             let quote: Quote
             do {
                 quote = try Self.quoteOfTheDay(year: year, month: month, day: day, db: db)

@@ -157,6 +157,10 @@ public final class QuoteStore: Sendable {
         migrator.registerStoreMigration("v5-community", migrate: migrateToCommunity)
         migrator.registerStoreMigration("v6-skipped", migrate: migrateToSkipped)
         migrator.registerStoreMigration("v7-nottodo", migrate: migrateToNotToDo)
+        migrator.registerStoreMigration("v8-day-pick") { db in
+            // The quote of each day, kept when first asked for: imports later that day do not change it.
+            try db.execute(sql: "CREATE TABLE day_pick (day INTEGER PRIMARY KEY, quote_id INTEGER NOT NULL)")
+        }
         return migrator
     }
 

@@ -50,7 +50,8 @@ extension QuotesCommand {
             if paths == ["-"] { standardInput = try Terminal.readStandardInput() }
             for path in paths where path != "-" && !FileManager.default.fileExists(atPath: path) { throw CLIError.missingFile(path) }
             let format = try given ?? Self.detect(paths, standardInput: standardInput)
-            let store = try options.open()
+            // An import brings its own quotes: the starter collection is for a store left empty.
+            let store = try options.openUnseeded()
             let summary: QuoteImportSummary
             do throws(QuoteError) {
                 if let standardInput {
@@ -134,7 +135,7 @@ extension QuotesCommand {
             }
             // The writer alone answers: checking for an empty store first would open a reader
             // connection (another schema load) on every pick, so that check waits for a miss.
-            let store = try options.open()
+            let store = try options.openUnseeded()
             let quote: Quote
             do {
                 quote = tailored ? try store.tailoredRandom(filter, user: options.userName) : try store.random(filter, user: options.userName)
@@ -156,7 +157,7 @@ extension QuotesCommand {
 
         func run() throws {
             let parts = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-            let quote = try options.openSeeded(readOnly: true).quoteOfTheDay(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
+            let quote = try options.openSeeded().quoteOfTheDay(year: parts.year ?? 2000, month: parts.month ?? 1, day: parts.day ?? 1)
             if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
         }
     }

@@ -70,18 +70,28 @@ extension QuotesContext {
 
     var userName: String { Quotes.userName(user) }
 
-    /// Opens the store; `readOnly` for commands that only read (nothing is written to disk).
-    func open(readOnly: Bool = false) throws -> QuoteStore {
+    /// Opens the store as it is, without the starter collection (`import`, which brings quotes of
+    /// its own); `readOnly` for commands that only read (nothing is written to disk).
+    func openUnseeded(readOnly: Bool = false) throws -> QuoteStore {
         try QuoteStore(url: common.storeFile(QuoteStore.fileName), readOnly: readOnly)
     }
 
-    /// Opens the store, adding the starter collection when the store says it is due
-    /// (``QuoteStore/needsStarterCollection()``); a read-only open is reopened for writing only then.
-    func openSeeded(readOnly: Bool = false) throws -> QuoteStore {
-        var store = try open(readOnly: readOnly)
+    /// Opens the store, adding the starter collection quietly when the store says it is due
+    /// (``QuoteStore/needsStarterCollection()``: a new store, or one whose every quote was
+    /// removed), so that a new store has its quotes from the first command (`categories`, `list`,
+    /// `fav 19`), not only after `random`; a read-only open is reopened for writing only then.
+    /// `readOnly` for commands that only read.
+    func open(readOnly: Bool = false) throws -> QuoteStore {
+        try openSeeded(readOnly: readOnly, quietly: true)
+    }
+
+    /// ``open(readOnly:)``, saying on stderr when the starter collection was added (`random`,
+    /// `today`, `tick`: the commands that showed a quote from it before any other did).
+    func openSeeded(readOnly: Bool = false, quietly: Bool = false) throws -> QuoteStore {
+        var store = try openUnseeded(readOnly: readOnly)
         if try store.needsStarterCollection() {
-            if readOnly { store = try open() }
-            try seed(store)
+            if readOnly { store = try openUnseeded() }
+            if quietly { try store.addStarterCollectionIfEmpty() } else { try seed(store) }
         }
         return store
     }

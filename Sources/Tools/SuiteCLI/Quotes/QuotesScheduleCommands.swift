@@ -3,14 +3,9 @@ import Foundation
 import QuoteCore
 
 enum Schedules {
+    /// A moment typed for `option`, in every time option's forms (``TimeOption``).
     static func day(_ text: String, option: String) throws -> Date {
-        let parts = text.split(separator: "-")
-        guard parts.count == 3, let year = Int(parts[0]), let month = Int(parts[1]), let day = Int(parts[2]), parts[0].count == 4,
-              let date = Calendar.current.date(from: DateComponents(year: year, month: month, day: day)),
-              Calendar.current.component(.day, from: date) == day else {
-            throw CLIError.usage("invalid \(option) '\(text)': use YYYY-MM-DD with a real date")
-        }
-        return date
+        try TimeOption.moment(text, option: option)
     }
 
     static func stamp(_ date: Date, in timeZone: TimeZone = .current) -> String { PeopleTime.stamp(date, in: timeZone) }
@@ -142,20 +137,18 @@ extension QuotesCommand {
                 Example:
                   suite quotes tick --stdout
                   suite quotes tick --say
+                  suite quotes tick --at 2026-11-23T09:00
                   suite quotes tick --at 2026-11-23T09:00:00Z
                 """)
         @OptionGroup var options: QuotesOptions
         @Flag(help: "Print the quote instead of notifying.") var stdout = false
         @Flag(help: "Also speak the delivered quote (espeak-ng; exit 69 without it, and nothing is delivered).") var say = false
-        @Option(help: ArgumentHelp("Try the schedule out: show what a tick at this time (ISO 8601) would deliver, recording nothing.",
+        @Option(help: ArgumentHelp("Try the schedule out: show what a tick at this time would deliver, recording nothing (YYYY-MM-DDTHH:MM local, or with Z or an offset).",
                                    valueName: "time")) var at: String?
 
         func run() throws {
             if let at {
-                guard let parsed = (try? Date.ISO8601FormatStyle().parse(at)) ?? (try? Date.ISO8601FormatStyle(includingFractionalSeconds: true).parse(at)) else {
-                    throw CLIError.usage("invalid --at '\(at)': use an ISO 8601 time like 2026-11-21T09:00:00Z")
-                }
-                try tryOut(at: parsed)
+                try tryOut(at: try TimeOption.moment(at, option: "--at"))
                 return
             }
             // No speech engine: said before anything is delivered.

@@ -127,7 +127,7 @@ extension QuotesCommand {
         func run() throws {
             try checkSettings()
             let engine = try Speech.engine()
-            let store = try options.openSeeded(readOnly: true)
+            let store = try options.openSeeded()
             let quote: Quote
             if let id {
                 quote = try store.quote(try Quotes.id(id))

@@ -195,7 +195,7 @@ extension QuotesCommand {
         static let configuration = CommandConfiguration(commandName: "history", abstract: "The quotes you were sent, newest first.",
                                                         discussion: "Example:\n  suite quotes history --since 2026-11-01")
         @OptionGroup var options: QuotesOptions
-        @Option(help: ArgumentHelp("From this day (YYYY-MM-DD).", valueName: "day")) var since: String?
+        @Option(help: ArgumentHelp("From this day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM).", valueName: "when")) var since: String?
         @Option(parsing: .unconditional, help: ArgumentHelp("At most this many.", valueName: "n"), transform: NumberOption.int(1...1_000_000, "--limit")) var limit = 50
 
         func run() throws {
@@ -349,7 +349,7 @@ extension QuotesCommand {
             discussion: "Example:\n  suite quotes starter")
         @OptionGroup var options: QuotesTextOptions
         func run() throws {
-            let added = try options.open().installStarterCollection()
+            let added = try options.openUnseeded().installStarterCollection()
             print("Added \(added) of \(StarterCollection.count) starter quotes.")
         }
     }
