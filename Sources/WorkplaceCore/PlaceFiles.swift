@@ -479,17 +479,31 @@ extension PlaceStore {
                     warnings += 1
                     if warnings <= 100 { summary.warnings.append(warning) }
                 }
-                let (id, isNew) = try Self.upsert(item.record, db: db, stamp: moment, fetched: false)
-                if isNew { summary.added += 1 } else { summary.updated += 1 }
-                if item.saved { try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ?", arguments: [id]) }
+                let (id, isNew, placeChanged) = try Self.upsert(item.record, db: db, stamp: moment, fetched: false)
+                var changed = placeChanged
+                if item.saved {
+                    try db.execute(sql: "UPDATE place SET saved = 1 WHERE id = ? AND saved = 0", arguments: [id])
+                    changed = changed || db.changesCount > 0
+                }
                 if let change = item.rating {
                     let values = change.values
-                    try db.execute(sql: """
-                        INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, updated_ms)
+                    // Written only when a value differs: the same rating again is no change (and
+                    // no field of it is stamped for sync), and what the file does not carry (a
+                    // type chosen by hand) stays.
+                    try db.cachedStatement(sql: """
+                        INSERT INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, updated_ms)
                         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-                        """, arguments: [id, values[.noise], values[.outlets], values[.wifi], values[.cost], values[.seating], change.wifiMbps,
-                                         change.menu?.rawValue, change.notes ?? "", change.pinColor?.rawValue, moment])
+                        ON CONFLICT (place_id) DO UPDATE SET noise = excluded.noise, outlets = excluded.outlets, wifi = excluded.wifi,
+                            cost = excluded.cost, seating = excluded.seating, wifi_mbps = excluded.wifi_mbps, menu = excluded.menu,
+                            notes = excluded.notes, pin_color = excluded.pin_color, updated_ms = excluded.updated_ms
+                        WHERE noise IS NOT excluded.noise OR outlets IS NOT excluded.outlets OR wifi IS NOT excluded.wifi
+                            OR cost IS NOT excluded.cost OR seating IS NOT excluded.seating OR wifi_mbps IS NOT excluded.wifi_mbps
+                            OR menu IS NOT excluded.menu OR notes IS NOT excluded.notes OR pin_color IS NOT excluded.pin_color
+                        """).execute(arguments: [id, values[.noise], values[.outlets], values[.wifi], values[.cost], values[.seating], change.wifiMbps,
+                                                 change.menu?.rawValue, change.notes ?? "", change.pinColor?.rawValue, moment])
+                    changed = changed || db.changesCount > 0
                 }
+                if isNew { summary.added += 1 } else if changed { summary.updated += 1 } else { summary.unchanged += 1 }
             }
             try finish()
             if warnings > 100 { summary.warnings.append("and \(warnings - 100) more like these") }

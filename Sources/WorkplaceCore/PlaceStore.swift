@@ -59,8 +59,12 @@ public struct RatingChange: Sendable, Hashable {
 public struct PlaceImportSummary: Codable, Sendable, Hashable {
     /// Places that were new.
     public var added: Int
-    /// Places already known (same provider id) whose provider data was refreshed.
+    /// Places already known (same provider id) whose provider data was refreshed (a fetch), or
+    /// that the file changed (an import).
     public var updated: Int
+    /// Places already known that an import left as they were (the file said what the store
+    /// holds); a fetch counts every known place as updated.
+    public var unchanged: Int = 0
     /// What an imported file said that could not be used as given, one entry per feature
     /// (an unknown place type, stored as `other`).
     public var warnings: [String] = []
@@ -380,7 +384,10 @@ public final class PlaceStore: Sendable {
         try TextRule.check(notes, .text(limit: maximumNotesLength), allowEmpty: true).get(.placeNote, as: WorkplaceError.invalidText)
     }
 
-    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Place.ID, isNew: Bool) {
+    /// Adds `record`, or refreshes the place with its origin and provider id. A known place is
+    /// written only when something differs (so an unchanged place is not a change for sync or
+    /// observers): `changed` says whether it was.
+    static func upsert(_ record: PlaceRecord, db: Database, stamp: Int64, fetched: Bool) throws -> (id: Place.ID, isNew: Bool, changed: Bool) {
         let providerID = record.providerID ?? "\(record.origin.rawValue):\(UUID().uuidString.lowercased())"
         let existing = try Place.ID.fetchOne(db.cachedStatement(sql: "SELECT id FROM place WHERE origin = ? AND provider_id = ?"),
                                           arguments: [record.origin.rawValue, providerID])
@@ -390,17 +397,19 @@ public final class PlaceStore: Sendable {
         ]
         if let existing {
             try db.cachedStatement(sql: """
-                UPDATE place SET name = ?, type = ?, lat = ?, lon = ?, address = ?, phone = ?, website = ?,
-                    opening_hours = coalesce(?, opening_hours), categories = ?, fetched_ms = coalesce(?, fetched_ms)
-                WHERE id = ?
+                UPDATE place SET name = ?1, type = ?2, lat = ?3, lon = ?4, address = ?5, phone = ?6, website = ?7,
+                    opening_hours = coalesce(?8, opening_hours), categories = ?9, fetched_ms = coalesce(?10, fetched_ms)
+                WHERE id = ?11 AND (name IS NOT ?1 OR type IS NOT ?2 OR lat IS NOT ?3 OR lon IS NOT ?4 OR address IS NOT ?5
+                    OR phone IS NOT ?6 OR website IS NOT ?7 OR opening_hours IS NOT coalesce(?8, opening_hours) OR categories IS NOT ?9
+                    OR fetched_ms IS NOT coalesce(?10, fetched_ms))
                 """).execute(arguments: arguments + [existing])
-            return (existing, false)
+            return (existing, false, db.changesCount > 0)
         }
         try db.cachedStatement(sql: """
             INSERT INTO place (name, type, lat, lon, address, phone, website, opening_hours, categories, fetched_ms, origin, provider_id, created_ms)
             VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             """).execute(arguments: arguments + [record.origin.rawValue, providerID, stamp])
-        return (Place.ID(db.lastInsertedRowID), true)
+        return (Place.ID(db.lastInsertedRowID), true, true)
     }
 
     static let columns = """

@@ -69,7 +69,7 @@ func nearbyRecords() throws -> [PlaceRecord] {
         let geoJSON = PlaceFiles.geoJSON(try await store.allPlaces())
         try await store.remove(mine.id)
         #expect(try await store.allPlaces().map(\.name) == ["Kaffee Eck", "Stadtbibliothek"])
-        #expect(try await store.importFile(geoJSON, name: "places.geojson") == PlaceImportSummary(added: 1, updated: 2))
+        #expect(try await store.importFile(geoJSON, name: "places.geojson") == PlaceImportSummary(added: 1, updated: 0, unchanged: 2))
 
         let readOnly = try await PlaceStore.open(at: url, readOnly: true)
         #expect(try await readOnly.count() == 3)

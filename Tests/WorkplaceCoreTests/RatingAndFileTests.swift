@@ -70,8 +70,14 @@ import FoundationXML
         let target = try freshPlaceStore()
         #expect(try target.importFile(data, name: "places.geojson") == PlaceImportSummary(added: 3, updated: 0))
         #expect(essence(try target.allPlaces()) == essence(try source.allPlaces()))
-        // Again: updates, no duplicates.
-        #expect(try target.importFile(data, name: "places.geojson") == PlaceImportSummary(added: 0, updated: 3))
+        // Again: nothing to change, no duplicates, and the store is not written.
+        let before = try target.allPlaces()
+        #expect(try target.importFile(data, name: "places.geojson") == PlaceImportSummary(added: 0, updated: 0, unchanged: 3))
+        #expect(try target.allPlaces() == before)
+        // One place changed in the file: one updated.
+        let changed = Data(String(decoding: data, as: UTF8.self).replacingOccurrences(of: "\"Kaffee", with: "\"Café").utf8)
+        let summary = try target.importFile(changed, name: "places.geojson")
+        #expect(summary.added == 0 && summary.updated + summary.unchanged == 3 && summary.updated >= 1, "\(summary)")
         let json = try JSONSerialization.jsonObject(with: data) as? [String: Any]
         let first = (json?["features"] as? [[String: Any]])?.first
         #expect((first?["geometry"] as? [String: Any])?["coordinates"] as? [Double] == [13.405, 52.52])

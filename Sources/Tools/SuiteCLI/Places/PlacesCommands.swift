@@ -139,8 +139,55 @@ extension PlacesCommand {
                                    minimums: minimums, maximums: maximums, openNow: openNow, sort: sort)
             let found = try store.near(query)
             if options.json { try Terminal.printJSON(found); return }
-            if found.isEmpty { print("No places found. Fetch some: suite places fetch --provider osm"); return }
+            if found.isEmpty { print(try nothingFound(store, query: query, radius: anywhere ? nil : radius ?? "1.5km", min: min, max: max)); return }
             found.forEach { print(Places.describe($0, showScore: sort == .score)) }
+        }
+
+        /// Why `query` found nothing, in one line: no places stored, none within the radius, or
+        /// the filters that leave none of the places within it (each tried alone).
+        static func nothingFound(_ store: PlaceStore, query: PlaceQuery, radius: String?, min: String?, max: String?) throws -> String {
+            let fetch = "suite places fetch --provider osm"
+            var anywhere = PlaceQuery(center: query.center, radius: nil, limit: 1, now: query.now, timeZone: query.timeZone)
+            guard !(try store.near(anywhere)).isEmpty else { return "No places stored yet. Fetch some: \(fetch)" }
+            var unfiltered = anywhere
+            unfiltered.radius = query.radius
+            unfiltered.limit = 10_000
+            let around = try store.near(unfiltered)
+            let within = radius.map { "within \($0)" } ?? "anywhere"
+            guard !around.isEmpty else {
+                return "No places within \(radius ?? "reach") of \(query.center): widen --radius or use --anywhere, or fetch some here: \(fetch)"
+            }
+            // Each filter alone, over the places within the radius.
+            anywhere = unfiltered
+            var excluding: [String] = []
+            if !query.types.isEmpty {
+                var alone = anywhere
+                alone.types = query.types
+                if try store.near(alone).isEmpty {
+                    excluding.append("none is a \(query.types.map(\.rawValue).sorted().joined(separator: " or ")) (--type)")
+                }
+            }
+            if !query.minimums.isEmpty || !query.maximums.isEmpty {
+                var alone = anywhere
+                alone.minimums = query.minimums
+                alone.maximums = query.maximums
+                if try store.near(alone).isEmpty {
+                    let asked = [min.map { "--min \($0)" }, max.map { "--max \($0)" }].compactMap { $0 }.joined(separator: " ")
+                    let rated = around.filter { $0.place.rating != nil }.count
+                    excluding.append("none has those ratings (\(asked); \(rated) of them rated at all)")
+                }
+            }
+            if query.openNow {
+                var alone = anywhere
+                alone.openNow = true
+                if try store.near(alone).isEmpty { excluding.append("none is open now by its known hours (--open-now)") }
+            }
+            let count = around.count >= 10_000 ? "10,000 or more" : "\(around.count)"
+            let places = "\(count) place\(around.count == 1 ? "" : "s") \(within)"
+            if excluding.isEmpty {
+                return "No places match all the filters together: \(places), and each filter alone leaves some; drop one of them"
+            }
+            return "No places match: \(places), but " + excluding.joined(separator: "; ")
         }
     }
 
@@ -415,7 +462,8 @@ extension PlacesCommand {
             }
             Places.warn(summary.warnings)
             if options.json { try Terminal.printJSON(summary); return }
-            print("Imported \(summary.added) new and \(summary.updated) updated place\(summary.added + summary.updated == 1 ? "" : "s").")
+            print("Imported \(summary.added) new and \(summary.updated) updated place\(summary.added + summary.updated == 1 ? "" : "s")"
+                + (summary.unchanged > 0 ? " (\(summary.unchanged) unchanged)." : "."))
         }
     }
 
