@@ -39,6 +39,13 @@ extension SyncCommand {
             if user != nil && !(kind == .favourites && state == .on) { throw ValidationError("--user goes with 'favourites on'") }
         }
 
+        /// Whose favourites are published, as a person reads it: the user named, or, for the
+        /// name used when none is known ("default"), what that means.
+        static func whoseFavourites(_ user: String) -> String {
+            guard user == "default" else { return "the favourites of \(VisibleText.visible(user, oneLine: true))" }
+            return "the favourites saved without a user name (no --user, USER or LOGNAME: the user 'default')"
+        }
+
         func run() async throws {
             let folder = try options.storeFolder()
             var account = try SyncCommand.requireAccount(options)
@@ -74,7 +81,7 @@ extension SyncCommand {
             switch kind {
             case .favourites:
                 let count = outcome.publishedFavourites ?? 0
-                print("Publishing favourites of \(account.publishUser ?? Quotes.userName(nil)) from this device: \(count) published (your own quotes and notes stay private).")
+                print("Publishing \(Self.whoseFavourites(account.publishUser ?? Quotes.userName(nil))) from this device: \(count) published (your own quotes and notes stay private).")
             case .ratings:
                 let count = outcome.publishedRatings ?? 0
                 print("Publishing ratings\(settings.ratingNotes ? " with notes and menu" : ""): \(count) published (places you entered stay private).")

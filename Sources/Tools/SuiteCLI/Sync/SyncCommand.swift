@@ -359,7 +359,7 @@ struct AccountOptions: ParsableArguments {
     @Option(help: ArgumentHelp("The server's URL, as 'suite-server serve' prints it.", valueName: "url")) var server: String
     @Option(help: ArgumentHelp("The account name.", valueName: "name")) var account: String
     @Flag(help: "Read the password from standard input (required: passwords are never arguments).") var passwordStdin = false
-    @Option(help: ArgumentHelp("This device's name in 'suite sync devices' (default: the host name).", valueName: "name")) var device: String?
+    @Option(help: ArgumentHelp("This device's name in 'suite sync devices' (default: 'LOGIN on HOST').", valueName: "name")) var device: String?
 
     func validate() throws {
         guard passwordStdin else { throw ValidationError("pass the password on standard input with --password-stdin") }
@@ -376,8 +376,17 @@ struct AccountOptions: ParsableArguments {
     }
 
     var deviceName: String {
-        let name = device ?? ProcessInfo.processInfo.hostName
+        let name = device ?? Self.defaultDeviceName(user: Terminal.environment["USER"] ?? Terminal.environment["LOGNAME"], host: ProcessInfo.processInfo.hostName)
         return String(name.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(SyncProtocol.maximumNameLength).map(Character.init))
+    }
+
+    /// A device's name when none is given: whose and which machine ("alice on vm"), so that two
+    /// people's or two accounts' devices on one machine can be told apart; the host alone
+    /// without a login name.
+    static func defaultDeviceName(user: String?, host: String) -> String {
+        let host = host.isEmpty ? "this machine" : host
+        guard let user, !user.isEmpty else { return host }
+        return "\(user) on \(host)"
     }
 
     func readPassword() throws -> String {
