@@ -16,7 +16,7 @@ public struct SuiteCommand: AsyncParsableCommand {
             $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite.
 
             Example:
-              suite bmm new "Acme Bakery" && suite bmm walk
+              suite bmm add "Acme Bakery" && suite bmm walk
             """,
         version: SuiteVersion.current,
         subcommands: [BMMCommand.self, PlacesCommand.self, QuotesCommand.self, BundleCommand.self, SyncCommand.self, CheckCommand.self, BackupCommand.self, RestoreCommand.self, UICommand.self]

@@ -3,23 +3,41 @@ import Foundation
 import MotivationCore
 
 extension BMMCommand {
-    struct New: ParsableCommand {
+    struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Create a business model and make it current ('new' works too).",
-            discussion: "Example:\n  suite bmm add \"Acme Bakery\"",
-            aliases: ["new"])
+            abstract: "Create a business model and make it current.",
+            discussion: "Example:\n  suite bmm add \"Acme Bakery\"")
 
         @OptionGroup var options: CommonOptions
         @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
 
         func run() throws {
+            try Self.create(name: name, options: options)
+        }
+
+        static func create(name: String, options: CommonOptions) throws {
             let model = try BMM.open(options).create(name: name)
             if options.json {
                 try Terminal.printJSON(ModelLine(model: model, isCurrent: true))
             } else {
                 print("Created '\(model.name)' (now current). Next: suite bmm walk")
             }
+        }
+    }
+
+    /// `bmm new`, the older spelling of `add`: it still works for this release, and help does not show it.
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "new",
+            abstract: "The older spelling of 'add'.",
+            shouldDisplay: false)
+
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
+
+        func run() throws {
+            try Add.create(name: name, options: options)
         }
     }
 }
@@ -58,7 +76,7 @@ extension BMMCommand {
                 return
             }
             if models.isEmpty {
-                print("No business models yet. Create one: suite bmm new \"Business name\"")
+                print("No business models yet. Create one: suite bmm add \"Business name\"")
                 return
             }
             for model in models {
