@@ -12,6 +12,30 @@ import Testing
         return history["versions"]?.array.count ?? -1
     }
 
+    /// `set` with the text (and confidence) a section has already adds no version.
+    @Test func settingTheSameTextAddsNoVersion() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Acme")
+        #expect(try suite.run("bmm", "set", "vp", "--text", "Bread by 7", "--confidence", "assumption").status == 0)
+        let before = try suite.dump("bmm.sqlite")
+        for arguments in [["bmm", "set", "vp", "--text", "Bread by 7"], ["bmm", "set", "vp", "--text", "  Bread by 7\n"],
+                          ["bmm", "set", "vp", "--confidence", "assumption"], ["bmm", "set", "value proposition", "--text", "Bread by 7", "--confidence", "assumption"]] {
+            let same = try suite.run(arguments)
+            #expect(same.status == 0, "\(same.stderr)")
+            #expect(same.stdout.hasPrefix("Value Proposition unchanged."), "\(arguments): \(same.stdout)")
+        }
+        let piped = try suite.run("bmm", "set", "vp", "-", stdin: "Bread by 7\n")
+        #expect(piped.stdout.hasPrefix("Value Proposition unchanged."))
+        #expect(try suite.dump("bmm.sqlite") == before)
+        #expect(try versions(suite, "vp") == 1)
+        // Another confidence, or another text, is a new version.
+        #expect(try suite.run("bmm", "set", "vp", "--confidence", "validated").stdout.hasPrefix("Saved Value Proposition."))
+        #expect(try suite.run("bmm", "set", "vp", "--text", "Bread by 6").stdout.hasPrefix("Saved Value Proposition."))
+        #expect(try versions(suite, "vp") == 3)
+        // An empty text is still refused, also on an empty section.
+        expectFailure(try suite.run("bmm", "set", "cn", "--text", " "), status: 65, "the text is empty")
+    }
+
     /// Help shows today's grammar (`bmm add`); the older `bmm new` still works, unlisted.
     @Test func helpShowsAddAndHidesTheOlderNew() throws {
         let suite = try Suite()
