@@ -36,6 +36,28 @@ import Testing
         expectFailure(try suite.run("bmm", "set", "cn", "--text", " "), status: 65, "the text is empty")
     }
 
+
+    /// `rename NEW` renames the current model, `rename OLD NEW` the one named; an unknown OLD or
+    /// a NEW in use is one error line and changes nothing.
+    @Test func renameTakesTheModelByName() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Acme")
+        try suite.run("bmm", "add", "Other")
+        let renamed = try suite.run("bmm", "rename", "Acme", "Acme Web")
+        #expect(renamed.status == 0, "\(renamed.stderr)")
+        #expect(renamed.stdout == "Renamed 'Acme' to 'Acme Web'.\n")
+        #expect(try suite.run("bmm", "list").stdout == "  Acme Web  0%\n* Other  0%\n")
+        #expect(try suite.run("bmm", "rename", "Other Co").stdout == "Renamed 'Other' to 'Other Co'.\n")
+
+        let before = try suite.dump("bmm.sqlite")
+        expectFailure(try suite.run("bmm", "rename", "Nobody", "X"), status: 1, "no business model named 'Nobody'")
+        expectFailure(try suite.run("bmm", "rename", "Acme Web", "other co"), status: 1, "a business model named 'other co' exists already")
+        expectFailure(try suite.run("bmm", "rename", "A", "B", "C"), status: 64, "give the new name, or the model's name and then the new name")
+        expectFailure(try suite.run("bmm", "rename", "--model", "Acme Web", "A", "B"), status: 64, "name the model once")
+        #expect(try suite.dump("bmm.sqlite") == before)
+    }
+
+
     /// Help shows today's grammar (`bmm add`); the older `bmm new` still works, unlisted.
     @Test func helpShowsAddAndHidesTheOlderNew() throws {
         let suite = try Suite()

@@ -103,17 +103,35 @@ extension BMMCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
-            abstract: "Change the business name of the current model.",
-            discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
+            abstract: "Change the business name of a model: the current one, or the one named first.",
+            usage: "suite bmm rename [<old-name>] <new-name>",
+            discussion: """
+                With one name, the current model (or the --model one) gets it; with two, the model \
+                named first gets the second.
+
+                Examples:
+                  suite bmm rename "Acme Bakery & Café"
+                  suite bmm rename "Acme Bakery" "Acme Bakery & Café"
+                """)
 
         @OptionGroup var options: TextOptions
         @OptionGroup var selection: ModelOption
-        @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
+        @Argument(help: ArgumentHelp("The model's name (the current one when left out), then the new business name.", valueName: "name"))
+        var names: [String] = []
+
+        func validate() throws {
+            guard (1...2).contains(names.count) else {
+                throw ValidationError("give the new name, or the model's name and then the new name")
+            }
+            if names.count == 2, selection.name != nil {
+                throw ValidationError("name the model once: --model NAME NEW-NAME, or OLD-NAME NEW-NAME")
+            }
+        }
 
         func run() throws {
             let store = try BMM.open(options)
-            let model = try selection.model(in: store)
-            let renamed = try store.rename(model.id, to: newName)
+            let model = names.count == 2 ? try store.model(named: names[0]) : try selection.model(in: store)
+            let renamed = try store.rename(model.id, to: names[names.count - 1])
             print("Renamed '\(model.name)' to '\(renamed.name)'.")
         }
     }
