@@ -98,7 +98,7 @@ extension BMMCommand {
             }
         }
 
-        /// The text of a section page, shared with `walk`.
+        /// The text of a section page, shared with `walk`, wrapped to the terminal (``TextWrap``).
         static func page(model: BusinessModel, id: SectionID, ascii: Bool) -> String {
             let info = SectionCatalogue.section(id)
             var lines = ["\(BMM.mark(model.isAnswered(id), ascii: ascii)) \(id.title)  (\(id.shortID) · \(info.level.rawValue))"]
@@ -115,7 +115,7 @@ extension BMMCommand {
             lines += SectionCatalogue.continueLinks(from: id).map {
                 "  \(BMM.mark(model.isAnswered($0), ascii: ascii)) \(BMM.sectionLabel($0))"
             }
-            return lines.joined(separator: "\n")
+            return TextWrap.wrap(lines.joined(separator: "\n"))
         }
     }
 
