@@ -56,7 +56,7 @@ import Testing
         let cn = try JSONDecoder().decode(JSONValue.self, from: Data(try suite.run("bmm", "show", "cn", "--json").stdout.utf8))
         #expect(cn["text"] == .string("Warm breakfast on the way to work"))
         // A model with something written starts at the sections; ':b' on the first changes nothing.
-        let again = try suite.run("bmm", "walk", stdin: ":b\n:q\n")
+        let again = try suite.run("bmm", "walk", "--from", "vp", stdin: ":b\n:q\n")
         #expect(!again.stdout.contains("The walk asks for ten sections"))
         #expect(again.stdout.contains("This is the first section: there is none before it."))
         // about tells what the walk asks as well.

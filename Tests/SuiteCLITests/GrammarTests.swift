@@ -20,6 +20,27 @@ import Testing
         #expect(!result.stderr.contains("Unknown option"))
     }
 
+    /// A word close to a command (a typo: a letter swapped, missing or extra) suggests it, on the
+    /// same one line; a word far from every command suggests nothing.
+    @Test(arguments: [
+        (["bmm", "wlak"], "'wlak' is not a command of 'suite bmm'; its commands: add, ", "; did you mean 'walk'?"),
+        (["bundle", "chekin"], "'chekin' is not a command of 'suite bundle'", "; did you mean 'checkin'?"),
+        (["quots", "random"], "'quots' is not a command of 'suite'; its commands: bmm, ", "; did you mean 'quotes'?"),
+        (["bmm", "lst", "--store-dir", "STORE"], "'lst' is not a command of 'suite bmm'", "; did you mean 'list'?"),
+        (["bmm", "zebra"], "'zebra' is not a command of 'suite bmm'", nil),
+        (["places", "xy"], "'xy' is not a command of 'suite places'", nil),
+    ])
+    func anUnknownCommandSuggestsTheNearestWhenClose(arguments: [String], message: String, suggestion: String?) throws {
+        let suite = try Suite()
+        let result = try suite.run(arguments.map { $0 == "STORE" ? suite.storeFolder.path : $0 })
+        expectFailure(result, status: 64, message)
+        if let suggestion {
+            #expect(result.stderr.hasSuffix(suggestion + "\n"), "\(result.stderr)")
+        } else {
+            #expect(!result.stderr.contains("did you mean"), "\(result.stderr)")
+        }
+    }
+
     /// Words that are commands, help and options still reach ArgumentParser as before.
     @Test func helpAndKnownCommandsAreUnchanged() throws {
         let suite = try Suite()

@@ -33,6 +33,7 @@ import Testing
     static let runs: [[String]] = [
         ["check"],
         ["bmm", "add", "Second Co"],
+        ["bmm", "new", "Third Co"],  // the older spelling of add, a command of its own hidden from help
         ["bmm", "list"],
         ["bmm", "sections", "--model", "Acme"],
         ["bmm", "show", "vp", "--model", "Acme"],

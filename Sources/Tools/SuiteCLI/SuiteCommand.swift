@@ -16,7 +16,7 @@ public struct SuiteCommand: AsyncParsableCommand {
             $SUITE_HOME, else $XDG_DATA_HOME/suite, else ~/.local/share/suite.
 
             Example:
-              suite bmm new "Acme Bakery" && suite bmm walk
+              suite bmm add "Acme Bakery" && suite bmm walk
             """,
         version: SuiteVersion.current,
         subcommands: [BMMCommand.self, PlacesCommand.self, QuotesCommand.self, BundleCommand.self, SyncCommand.self, CheckCommand.self, BackupCommand.self, RestoreCommand.self, UICommand.self]
@@ -57,8 +57,9 @@ public enum SuiteMain {
     }
 
     /// Follows the command words from the root: a word that names no command of a group is
-    /// refused here, saying so and listing the group's commands (ArgumentParser would call it an
-    /// unexpected argument, or blame an option that follows it).
+    /// refused here, saying so, listing the group's commands and suggesting the nearest one when
+    /// it is close (ArgumentParser would call it an unexpected argument, or blame an option that
+    /// follows it).
     static func checkCommandWords(_ arguments: [String]) throws {
         var command: any ParsableCommand.Type = SuiteCommand.self
         var path = ["suite"]
@@ -70,11 +71,46 @@ public enum SuiteMain {
             if word.hasPrefix("-") || (path.count == 1 && word == "help") { return }
             guard let next = configuration.subcommands.first(where: { Self.names(of: $0).contains(word) }) else {
                 let valid = configuration.subcommands.filter { $0.configuration.shouldDisplay }.compactMap { Self.names(of: $0).first }
-                throw CLIError.usage("'\(word)' is not a command of '\(path.joined(separator: " "))'; its commands: \(valid.joined(separator: ", "))")
+                let suggestion = nearest(to: word, among: valid).map { "; did you mean '\($0)'?" } ?? ""
+                throw CLIError.usage("'\(word)' is not a command of '\(path.joined(separator: " "))'; its commands: \(valid.joined(separator: ", "))\(suggestion)")
             }
             command = next
             path.append(word)
         }
+    }
+
+    /// The name in `names` nearest to `word` by edit distance (a swap of two neighbouring
+    /// letters counts as one edit), when it is close: at most 2 edits and at most a third of the
+    /// longer word's length (at least 1). The first of equally near names.
+    static func nearest(to word: String, among names: [String]) -> String? {
+        let word = Array(word.lowercased())
+        var best: (name: String, distance: Int)?
+        for name in names {
+            let candidate = Array(name.lowercased())
+            let distance = editDistance(word, candidate)
+            let allowed = min(2, max(1, max(word.count, candidate.count) / 3))
+            if distance <= allowed, distance < best?.distance ?? .max { best = (name, distance) }
+        }
+        return best?.name
+    }
+
+    /// The optimal string alignment distance: insertions, deletions, substitutions and swaps of
+    /// neighbours, each one edit.
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty || b.isEmpty { return max(a.count, b.count) }
+        var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)
+        for i in 0...a.count { table[i][0] = i }
+        for j in 0...b.count { table[0][j] = j }
+        for i in 1...a.count {
+            for j in 1...b.count {
+                let cost = a[i - 1] == b[j - 1] ? 0 : 1
+                table[i][j] = min(table[i - 1][j] + 1, table[i][j - 1] + 1, table[i - 1][j - 1] + cost)
+                if i > 1, j > 1, a[i - 1] == b[j - 2], a[i - 2] == b[j - 1] {
+                    table[i][j] = min(table[i][j], table[i - 2][j - 2] + 1)
+                }
+            }
+        }
+        return table[a.count][b.count]
     }
 
     /// A command's name and aliases.

@@ -8,17 +8,17 @@ struct BMMCommand: ParsableCommand {
         commandName: "bmm",
         abstract: "Write your business model, section by section, after Nick Malik's EBMM.",
         discussion: """
-            A business model has ten sections joined by relationships. Start with 'new', answer \
+            A business model has ten sections joined by relationships. Start with 'add', answer \
             the sections with 'walk' (or 'set'/'edit' one at a time), see what is done with \
             'sections', and share with 'export' or 'print'.
 
             Example:
-              suite bmm new "Acme Bakery"
+              suite bmm add "Acme Bakery"
               suite bmm walk
               suite bmm export --format markdown -o acme.md
             """,
         subcommands: [
-            New.self, List.self, Use.self, Rename.self, Copy.self, Delete.self,
+            Add.self, New.self, List.self, Use.self, Rename.self, Copy.self, Delete.self,
             Sections.self, Show.self, Edit.self, SetSection.self, Clear.self,
             History.self, Restore.self, Walk.self, Export.self, Import.self,
             Print.self, About.self,

@@ -3,23 +3,41 @@ import Foundation
 import MotivationCore
 
 extension BMMCommand {
-    struct New: ParsableCommand {
+    struct Add: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "add",
-            abstract: "Create a business model and make it current ('new' works too).",
-            discussion: "Example:\n  suite bmm add \"Acme Bakery\"",
-            aliases: ["new"])
+            abstract: "Create a business model and make it current.",
+            discussion: "Example:\n  suite bmm add \"Acme Bakery\"")
 
         @OptionGroup var options: CommonOptions
         @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
 
         func run() throws {
+            try Self.create(name: name, options: options)
+        }
+
+        static func create(name: String, options: CommonOptions) throws {
             let model = try BMM.open(options).create(name: name)
             if options.json {
                 try Terminal.printJSON(ModelLine(model: model, isCurrent: true))
             } else {
                 print("Created '\(model.name)' (now current). Next: suite bmm walk")
             }
+        }
+    }
+
+    /// `bmm new`, the older spelling of `add`: it still works for this release, and help does not show it.
+    struct New: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "new",
+            abstract: "The older spelling of 'add'.",
+            shouldDisplay: false)
+
+        @OptionGroup var options: CommonOptions
+        @Argument(help: ArgumentHelp("The business name.", valueName: "name")) var name: String
+
+        func run() throws {
+            try Add.create(name: name, options: options)
         }
     }
 }
@@ -58,7 +76,7 @@ extension BMMCommand {
                 return
             }
             if models.isEmpty {
-                print("No business models yet. Create one: suite bmm new \"Business name\"")
+                print("No business models yet. Create one: suite bmm add \"Business name\"")
                 return
             }
             for model in models {
@@ -85,17 +103,35 @@ extension BMMCommand {
     struct Rename: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "rename",
-            abstract: "Change the business name of the current model.",
-            discussion: "Example:\n  suite bmm rename \"Acme Bakery & Café\"")
+            abstract: "Change the business name of a model: the current one, or the one named first.",
+            usage: "suite bmm rename [<old-name>] <new-name>",
+            discussion: """
+                With one name, the current model (or the --model one) gets it; with two, the model \
+                named first gets the second.
+
+                Examples:
+                  suite bmm rename "Acme Bakery & Café"
+                  suite bmm rename "Acme Bakery" "Acme Bakery & Café"
+                """)
 
         @OptionGroup var options: TextOptions
         @OptionGroup var selection: ModelOption
-        @Argument(help: ArgumentHelp("The new business name.", valueName: "new-name")) var newName: String
+        @Argument(help: ArgumentHelp("The model's name (the current one when left out), then the new business name.", valueName: "name"))
+        var names: [String] = []
+
+        func validate() throws {
+            guard (1...2).contains(names.count) else {
+                throw ValidationError("give the new name, or the model's name and then the new name")
+            }
+            if names.count == 2, selection.name != nil {
+                throw ValidationError("name the model once: --model NAME NEW-NAME, or OLD-NAME NEW-NAME")
+            }
+        }
 
         func run() throws {
             let store = try BMM.open(options)
-            let model = try selection.model(in: store)
-            let renamed = try store.rename(model.id, to: newName)
+            let model = names.count == 2 ? try store.model(named: names[0]) : try selection.model(in: store)
+            let renamed = try store.rename(model.id, to: names[names.count - 1])
             print("Renamed '\(model.name)' to '\(renamed.name)'.")
         }
     }

@@ -98,7 +98,7 @@ extension BMMCommand {
             }
         }
 
-        /// The text of a section page, shared with `walk`.
+        /// The text of a section page, shared with `walk`, wrapped to the terminal (``TextWrap``).
         static func page(model: BusinessModel, id: SectionID, ascii: Bool) -> String {
             let info = SectionCatalogue.section(id)
             var lines = ["\(BMM.mark(model.isAnswered(id), ascii: ascii)) \(id.title)  (\(id.shortID) · \(info.level.rawValue))"]
@@ -115,7 +115,7 @@ extension BMMCommand {
             lines += SectionCatalogue.continueLinks(from: id).map {
                 "  \(BMM.mark(model.isAnswered($0), ascii: ascii)) \(BMM.sectionLabel($0))"
             }
-            return lines.joined(separator: "\n")
+            return TextWrap.wrap(lines.joined(separator: "\n"))
         }
     }
 
@@ -124,7 +124,8 @@ extension BMMCommand {
             commandName: "set",
             abstract: "Save a section's text from --text, --file, or standard input ('-').",
             discussion: """
-                The previous text is kept in the section's history.
+                The previous text is kept in the section's history. The text the section already \
+                has (and the confidence it has) changes nothing: no version is added.
 
                 Examples:
                   suite bmm set vp --text "Fresh bread before 7 am, two streets from you."
@@ -161,12 +162,21 @@ extension BMMCommand {
             } else {
                 newText = nil
             }
+            // Emptying a section is `clear`'s job: an empty file or pipe is more likely a mistake.
+            if let newText, !SectionEntry.isAnswered(newText) {
+                throw CLIError.badInput("the text is empty; nothing was saved (to empty the section: suite bmm clear \(section.id.shortID))")
+            }
+            // The text and confidence the section has already, its versions agreeing: no new version.
+            let current = model.text(of: section.id)
+            let given = try newText.map(BusinessModelStore.validated(text:)) ?? current
+            if given == current,
+               confidence == nil || confidence == model.entries[section.id]?.confidence,
+               try store.heads(of: section.id, in: model.id).count <= 1 {
+                print("\(section.id.title) unchanged. \(BMM.completenessLine(model))")
+                return
+            }
             let updated: BusinessModel
             if let newText {
-                // Emptying a section is `clear`'s job: an empty file or pipe is more likely a mistake.
-                if !SectionEntry.isAnswered(newText) {
-                    throw CLIError.badInput("the text is empty; nothing was saved (to empty the section: suite bmm clear \(section.id.shortID))")
-                }
                 updated = try store.save(text: newText, confidence: confidence, section: section.id, in: model.id)
             } else {
                 updated = try store.setConfidence(confidence, section: section.id, in: model.id)

@@ -151,9 +151,10 @@ extension BMMCommand {
     struct About: ParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "about",
-            abstract: "What the model is, who made it, and what this tool does.")
+            abstract: "What the model is, who made it, and what this tool does.",
+            discussion: "The text is wrapped to the terminal's width, or to $COLUMNS when it is set.")
 
-        func run() { print(Self.text) }
+        func run() { print(TextWrap.wrap(Self.text)) }
 
         /// What the model is, what this tool does and what the walk asks.
         static var text: String { SectionCatalogue.about + "\n\n" + SectionCatalogue.introduction }

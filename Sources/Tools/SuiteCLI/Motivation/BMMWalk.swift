@@ -10,13 +10,17 @@ extension BMMCommand {
             discussion: """
                 For each section it shows what to write, your current text and where it leads, then \
                 reads your answer: end it with a line holding only '.'. An empty answer keeps the \
-                current text; ':b' on a line of its own goes back to the section before (the prompt \
-                names it), ':q' stops. Each answer is saved at once, so nothing is lost when you stop \
-                or go back. Works with piped input too.
+                current text. Walk commands, on a line of their own: ':b' goes back to the section \
+                before (the prompt names it), ':g SECTION' goes to a section (a name 'show' takes, \
+                as the Continue to links do), ':q' stops. Any other line starting with ':' is refused \
+                and asked again; start a line with '::' to write one starting with ':'. Each answer \
+                is saved at once, so nothing is lost when you stop, go back or go elsewhere. Works \
+                with piped input too.
 
-                With --name, the model of that name is walked, and created first when there is none. \
-                On a store with no model yet, it asks for the business name first. A model with \
-                nothing written yet starts with the intro: what the model is for and what the walk asks.
+                It resumes at the first section not written yet (--from starts elsewhere). With \
+                --name, the model of that name is walked, and created first when there is none. On a \
+                store with no model yet, it asks for the business name first. A model with nothing \
+                written yet starts with the intro: what the model is for and what the walk asks.
 
                 Examples:
                   suite bmm walk --name "Acme Bakery"
@@ -25,7 +29,7 @@ extension BMMCommand {
 
         @OptionGroup var options: TextOptions
         @OptionGroup var selection: ModelOption
-        @Option(help: ArgumentHelp("Start at this section instead of the first.", valueName: "section")) var from: SectionArgument?
+        @Option(help: ArgumentHelp("Start at this section instead of the first one not written.", valueName: "section")) var from: SectionArgument?
         @Option(help: ArgumentHelp("Walk the model with this business name, creating it when missing.", valueName: "name"))
         var name: String?
         @Flag(help: "Use [x] and [!] instead of ✓ and !.") var ascii = false
@@ -36,7 +40,7 @@ extension BMMCommand {
             var model: BusinessModel
             if name == nil, selection.name == nil, try store.models().isEmpty {
                 // The first walk: what the model is, then the business name, then the sections.
-                print(SectionCatalogue.about)
+                print(TextWrap.wrap(SectionCatalogue.about))
                 print("")
                 print("What is the business called? ", terminator: "")
                 guard let answer = try reader.next(), !answer.allSatisfy({ $0.isWhitespace }) else {
@@ -57,47 +61,96 @@ extension BMMCommand {
                 model = try selection.model(in: store)
             }
             let order = SectionCatalogue.guidedOrder
-            var index = from.flatMap { order.firstIndex(of: $0.id) } ?? 0
+            let written = order.filter { model.isAnswered($0) }.count
+            // Resumes at the first section not written yet; with all written, from the start.
+            var index = from.flatMap { order.firstIndex(of: $0.id) } ?? order.firstIndex { !model.isAnswered($0) } ?? 0
             var saved = 0
             print("Business model: \(model.name)")
-            if order.allSatisfy({ !SectionEntry.isAnswered(model.text(of: $0)) }) {
+            if written == 0 {
                 // A new model starts with the intro (the seed's INTRO page).
                 print("")
-                print(SectionCatalogue.introduction)
+                print(TextWrap.wrap(SectionCatalogue.introduction))
+            } else if from == nil {
+                print(TextWrap.wrap(written == order.count
+                    ? "All \(order.count) sections are written; starting at \(order[index].title)."
+                    : "Resuming at \(order[index].title) (\(written) of \(order.count) written)."))
             }
             while index < order.count {
                 let id = order[index]
                 // The seed's Back button, labelled with the previous view's short title.
                 let previous = index > 0 ? SectionCatalogue.section(order[index - 1]) : nil
+                let prompt = "Your answer (end with '.' alone; empty keeps the text;\(previous.map { " ':b' back to \($0.title);" } ?? "") ':q' stops; ':g SECTION' goes to a section):"
                 print("")
                 print("── \(index + 1)/\(order.count)\(previous.map { " · ':b' ← \($0.shortID.uppercased()) \($0.title)" } ?? "") ──")
                 print(Show.page(model: model, id: id, ascii: ascii))
                 print("")
-                print("Your answer (end with '.' alone; empty keeps the text;\(previous.map { " ':b' back to \($0.title);" } ?? "") ':q' stops):")
+                print(TextWrap.wrap(prompt))
                 var lines: [String] = []
-                var stop = false, back = false, ended = false
-                while let line = try reader.next() {
-                    if line == "." { ended = true; break }
-                    if line == ":q" { stop = true; break }
-                    if line == ":b" { back = true; break }
-                    lines.append(line)
+                var move: Move?
+                while move == nil, let line = try reader.next() {
+                    if line == "." { move = .next; break }
+                    guard line.hasPrefix(":") else { lines.append(line); continue }
+                    if line.hasPrefix("::") { lines.append(String(line.dropFirst())); continue }
+                    switch Self.command(line) {
+                    case .some(.section(nil)):
+                        let name = Self.argument(of: line)
+                        print(TextWrap.wrap("\(name.isEmpty ? "':g' needs a section" : "'\(name)' is not a section"); nothing was saved from that line. "
+                            + "Sections: \(order.map(\.shortID).joined(separator: ", ")), or their titles."))
+                        print(TextWrap.wrap(prompt))
+                    case .some(let command):
+                        move = command
+                    case nil:
+                        print(TextWrap.wrap("'\(line)' is not a walk command; nothing was saved from that line. \(Self.commandsHelp)"))
+                        print(TextWrap.wrap(prompt))
+                    }
                 }
-                if !ended && !stop && !back { stop = true }  // end of input: save what was typed, then stop
+                // End of input: save what was typed, then stop.
                 let answer = lines.joined(separator: "\n")
                 if SectionEntry.isAnswered(answer) && answer != model.text(of: id) {
                     model = try store.save(text: answer, section: id, in: model.id)
                     saved += 1
                     print("Saved \(id.title).")
                 }
-                if stop { break }
-                if back {
+                switch move ?? .stop {
+                case .stop:
+                    index = order.count
+                case .back:
                     if previous == nil { print("This is the first section: there is none before it.") } else { index -= 1 }
-                    continue
+                case .section(let target):
+                    index = target.flatMap { order.firstIndex(of: $0) } ?? index
+                case .next:
+                    index += 1
                 }
-                index += 1
             }
             print("")
-            print("\(saved) section\(saved == 1 ? "" : "s") saved. \(BMM.completenessLine(model))")
+            print(TextWrap.wrap("\(saved) section\(saved == 1 ? "" : "s") saved. \(BMM.completenessLine(model))"))
+        }
+
+        /// Where an answer leads: the next section, back, to a section (nil: not a section), or out.
+        enum Move: Equatable {
+            case next, back, stop
+            case section(SectionID?)
+        }
+
+        static let commandsHelp = "Walk commands, on a line of their own: '.' ends the answer, ':b' goes back, "
+            + "':g SECTION' goes to a section (vp, \"customer needs\" …), ':q' stops; "
+            + "start a line with '::' to write one starting with ':'."
+
+        /// The walk command a line starting with ':' holds, nil when it holds none.
+        static func command(_ line: String) -> Move? {
+            let words = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            switch words.first.map(String.init) {
+            case ":q" where words.count == 1: return .stop
+            case ":b" where words.count == 1: return .back
+            case ":g", ":goto": return .section(SectionCatalogue.lookup(argument(of: line)))
+            default: return nil
+            }
+        }
+
+        /// What follows a walk command's word, trimmed.
+        static func argument(of line: String) -> String {
+            let words = line.split(separator: " ", maxSplits: 1, omittingEmptySubsequences: true)
+            return words.count > 1 ? words[1].trimmingCharacters(in: .whitespaces) : ""
         }
     }
 

@@ -119,7 +119,7 @@ enum ErrorReport {
         switch error {
         case .modelNotFound(let id): return "no business model named '\(id.uuidString)' (see 'suite bmm list')"
         case .noModelNamed(let name): return "no business model named '\(name)' (see 'suite bmm list')"
-        case .noCurrentModel: return "\(error.description): create one with 'suite bmm new NAME'"
+        case .noCurrentModel: return "\(error.description): create one with 'suite bmm add NAME'"
         case .invalidText(let invalid) where invalid.field == .businessName:
             return "invalid business name: \(invalid.problem.describe("name"))"
         case .invalidText(let invalid): return "invalid section text: \(invalid.problem.describe("text"))"
