@@ -29,7 +29,7 @@ extension BundleCommand {
         @Flag(help: "Bundle every offered todo.") var all = false
         @Option(help: ArgumentHelp("The bundle's title.", valueName: "title")) var title: String?
         @Option(help: ArgumentHelp("An emoji or short symbol.", valueName: "icon")) var icon: String?
-        @Option(help: ArgumentHelp("Bring a saved routine's todos back as new todos and bundle them ('suite bundle routine').", valueName: "name"))
+        @Option(help: ArgumentHelp("Bring a saved routine's own todos back (reopening done ones) and bundle them ('suite bundle routine').", valueName: "name"))
         var routine: String?
 
         func validate() throws {
