@@ -158,7 +158,7 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
                 case .status(let status): why = "it is \(status.rawValue)"
                 case .preposition(let preposition): why = "it is for \(preposition.rawValue)"
                 }
-                return "todo #\(id) is not offered when you are \(direction.phrase) \(event) (\(why))"
+                return "todo #\(id) is not offered when you \(direction == .aboutTo ? "are about to" : "have just finished") \(event) (\(why))"
             case .todoNotInBundle(let id, let bundle):
                 return "todo #\(id) is not in bundle #\(bundle)"
             case .todoAlreadyFinished(let id, let bundle, let outcome):

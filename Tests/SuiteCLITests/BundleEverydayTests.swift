@@ -49,4 +49,52 @@ import Testing
         #expect(pending.stdout.components(separatedBy: "\"Pack a towel\"").count == 2, "\(pending.stdout)")
     }
 
+    /// §3: a todo has one number: the check-in lists todos by their `#id` and `--pick` takes it,
+    /// whatever the order of the listing.
+    @Test func pickTakesTheTodoNumberTheListingShows() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "Water the plant", "--when", "come back from work")
+        try suite.run("bundle", "add", "Pay the rent", "--before", "go to the bank")
+        try suite.run("bundle", "add", "Ask about the card", "--before", "go to the bank", "--deadline", "2020-01-01")
+        let checkin = ["bundle", "checkin", "go to the bank", "--about-to"]
+        let listing = try suite.run(checkin)
+        let lines = listing.stdout.split(separator: "\n").dropFirst().map(String.init)
+        // Overdue first: #3 is listed first, shown as #3.
+        #expect(lines.count == 2 && lines[0].hasPrefix("  #3 Ask about the card") && lines[1].hasPrefix("  #2 Pay the rent"), "\(listing.stdout)")
+        let picked = try suite.run(checkin + ["--pick", "2"])
+        #expect(picked.status == 0, "\(picked.stderr)")
+        #expect(picked.stdout.contains("#2 Pay the rent") && !picked.stdout.contains("Ask about the card"), "\(picked.stdout)")
+        // The listing keeps #2, marked; picking it again is refused; #1 is not offered here.
+        let again = try suite.run(checkin)
+        #expect(again.stdout.contains("  (in bundle #1) #2 Pay the rent"), "\(again.stdout)")
+        let before = try suite.dump("bundle.sqlite")
+        expectFailure(try suite.run(checkin + ["--pick", "#2"]), status: 1, "todo #2 is already in bundle #1; pick from the unmarked ones")
+        expectFailure(try suite.run(checkin + ["--pick", "1"]), status: 1, "todo #1 is not offered when you are about to go to the bank")
+        expectFailure(try suite.run(checkin + ["--pick", "9"]), status: 1, "no todo #9")
+        expectFailure(try suite.run(checkin + ["--pick", "5-9"]), status: 64, "--pick 5-9 takes no todo of the list")
+        #expect(try suite.dump("bundle.sqlite") == before)
+        let range = try suite.run(checkin + ["--pick", "3-3"])
+        #expect(range.status == 0 && range.stdout.contains("#3 Ask about the card"), "\(range.stderr)")
+    }
+
+    /// §3: `done` on a todo in no open bundle says so.
+    @Test func doneOutsideABundleSaysSo() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "Water the plant", "--when", "come back from work")
+        let done = try suite.run("bundle", "done", "1")
+        #expect(done.status == 0, "\(done.stderr)")
+        #expect(done.stdout == "Done: #1 'Water the plant' (not in a bundle)\n", "\(done.stdout)")
+    }
+
+    /// §4: "I just finished", not "I'm just finished".
+    @Test func justFinishedReadsAsEnglish() throws {
+        let suite = try Suite()
+        try suite.run("bundle", "add", "Send the boss a summary", "--after", "go to Eastern branch")
+        let listing = try suite.run("bundle", "checkin", "go to Eastern branch", "--just-finished")
+        #expect(listing.stdout.hasPrefix("I just finished go to Eastern branch. Choose"), "\(listing.stdout)")
+        try suite.run("bundle", "checkin", "go to Eastern branch", "--just-finished", "--all")
+        expectFailure(try suite.run("bundle", "checkin", "go to Eastern branch", "--just-finished", "--all"), status: 1,
+                      "nothing is offered when you have just finished go to Eastern branch")
+    }
+
 }

@@ -65,6 +65,15 @@ enum Bundles {
 
     static func line(_ todo: Todo, now: Date = Date()) -> String { line(todo.summary, now: now) }
 
+    /// The check-in as a person says it: "I'm about to" / "I just finished" (`person: "you"`:
+    /// "you are about to" / "you have just finished").
+    static func saying(_ direction: CheckInDirection, person: String = "I") -> String {
+        switch direction {
+        case .aboutTo: return person == "I" ? "I'm about to" : "\(person) are about to"
+        case .justFinished: return person == "I" ? "I just finished" : "\(person) have just finished"
+        }
+    }
+
     /// `#12 text (after event) [due 2026-12-01] [in bundle #3]`.
     static func line(_ todo: TodoSummary, now: Date = Date()) -> String {
         var line = ""
