@@ -31,7 +31,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
                 let status = TodoStatus.allCases.randomElement(using: &generator)!
                 let todo = TodoSummary(id: Todo.ID(Int64(index + 1)), text: "t", eventID: nil, eventName: nil, preposition: .none,
                                        deadline: deadline, status: status, bundleID: nil)
-                let expected = todo.isOverdue(at: now, timeZone: zone) ? " [overdue: \(deadline)]" : " [due \(deadline)]"
+                // A time as people read it, in the list's zone (issue 38, §5); a day as it is.
+                let shown = Bundles.deadline(deadline, in: zone)
+                let expected = todo.isOverdue(at: now, timeZone: zone) ? " [overdue: \(shown)]" : " [due \(shown)]"
                 #expect(labels.label(deadline, status: status) == expected, "\(deadline) \(status) in \(zone.identifier)")
             }
         }

@@ -97,4 +97,30 @@ import Testing
                       "nothing is offered when you have just finished go to Eastern branch")
     }
 
+    /// §5: a deadline with a time prints as local time for people (`Thu 2026-12-03 17:00` in
+    /// Berlin for 16:00 UTC) in every human output; `--json` keeps RFC 3339.
+    @Test func deadlinesPrintAsLocalTimeForPeople() throws {
+        let suite = try Suite()
+        let utc = ["TZ": "UTC"], berlin = ["TZ": "Europe/Berlin"]
+        #expect(try suite.runProcess(["bundle", "add", "Sign it", "--before", "go to the bank", "--deadline", "2026-12-03T16:00"], environment: utc).status == 0)
+        try suite.runProcess(["bundle", "add", "Pay", "--before", "go to the bank", "--deadline", "2026-12-01"], environment: utc)
+        let people = "Thu 2026-12-03 17:00"
+        let outputs = [
+            try suite.runProcess(["bundle", "list"], environment: berlin),
+            try suite.runProcess(["bundle", "checkin", "go to the bank", "--about-to"], environment: berlin),
+            try suite.runProcess(["bundle", "checkin", "go to the bank", "--about-to", "--all"], environment: berlin),
+            try suite.runProcess(["bundle", "show"], environment: berlin),
+            try suite.runProcess(["bundle", "current"], environment: berlin),
+            try suite.runProcess(["bundle", "due", "--within", "36500d"], environment: berlin),
+            try suite.runProcess(["bundle", "remind", "--stdout", "--within", "36500d"], environment: berlin),
+        ]
+        for output in outputs {
+            #expect(output.status == 0, "\(output.stderr)")
+            #expect(output.stdout.contains(people), "\(output.stdout)")
+            #expect(!output.stdout.contains("T16:00") && !output.stdout.contains(":00Z"), "\(output.stdout)")
+            #expect(output.stdout.contains("2026-12-01"), "a day stays a day: \(output.stdout)")
+        }
+        let json = try suite.runProcess(["bundle", "show", "--json"], environment: berlin)
+        #expect(json.stdout.contains("2026-12-03T16:00:00Z"), "\(json.stdout)")
+    }
 }
