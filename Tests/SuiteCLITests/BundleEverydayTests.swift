@@ -124,3 +124,48 @@ import Testing
         #expect(json.stdout.contains("2026-12-03T16:00:00Z"), "\(json.stdout)")
     }
 }
+
+/// §6: README's tour of `suite bundle` runs as written, top to bottom, against a fresh store:
+/// every command exits 0. Lines piping another program's output in are left out.
+@Suite struct BundleTourTests {
+    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardizedFileURL
+
+    /// The commands of the tour's shell block, in order: comments dropped, `;` and `&&` lists split.
+    static func tourCommands() throws -> (commands: [String], skipped: [String]) {
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        let heading = try #require(text.range(of: "## A short tour of `suite bundle`"))
+        let open = try #require(text.range(of: "```sh\n", range: heading.upperBound..<text.endIndex))
+        let close = try #require(text.range(of: "```", range: open.upperBound..<text.endIndex))
+        var commands: [String] = [], skipped: [String] = []
+        for line in text[open.upperBound..<close.lowerBound].split(separator: "\n") {
+            let code = line.range(of: " # ").map { String(line[..<$0.lowerBound]) } ?? String(line)
+            if code.contains(" | ") { skipped.append(code); continue }
+            for part in code.components(separatedBy: " ; ").flatMap({ $0.components(separatedBy: " && ") }) {
+                let command = part.trimmingCharacters(in: .whitespaces)
+                if !command.isEmpty { commands.append(command) }
+            }
+        }
+        return (commands, skipped)
+    }
+
+    @Test func theBundleTourRunsAsWritten() throws {
+        let (commands, skipped) = try Self.tourCommands()
+        #expect(commands.count >= 25 && commands.allSatisfy { $0.hasPrefix("suite bundle ") }, "\(commands)")
+        #expect(skipped == ["task export | suite bundle import - --format taskwarrior"])
+        let suite = try Suite()
+        // The files the tour names, in the folder it runs in (its $HOME).
+        try Data("%PDF-1.4 lease\n".utf8).write(to: URL(fileURLWithPath: suite.path("lease.pdf")))
+        try Data("%PDF-1.4 form\n".utf8).write(to: URL(fileURLWithPath: suite.path("form.pdf")))
+        let start = Date().addingTimeInterval(3 * 3600)
+        let stamp = ISO8601DateFormatter.string(from: start, timeZone: TimeZone(identifier: "UTC")!, formatOptions: [.withYear, .withMonth, .withDay, .withTime, .withTimeZone])
+            .replacingOccurrences(of: "-", with: "").replacingOccurrences(of: ":", with: "")
+        try Data("BEGIN:VCALENDAR\r\nVERSION:2.0\r\nPRODID:-//Suite tests//EN\r\nBEGIN:VEVENT\r\nUID:dentist@example.org\r\nDTSTAMP:\(stamp)\r\nDTSTART:\(stamp)\r\nSUMMARY:Dentist\r\nEND:VEVENT\r\nEND:VCALENDAR\r\n".utf8)
+            .write(to: URL(fileURLWithPath: suite.path("calendar.ics")))
+        for command in commands {
+            // As a shell runs it, in $HOME, `suite` being the binary under test.
+            let result = try suite.run(["cd \"$HOME\" && suite() { \"$SUITE_BINARY\" \"$@\"; } && " + command], environment: ["SUITE_BINARY": Suite.binary.path], viaShell: true)
+            #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
+        }
+        #expect(FileManager.default.fileExists(atPath: suite.path("todos.json")))
+    }
+}
