@@ -80,6 +80,8 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
         case todoNotPending(Todo.ID, status: TodoStatus, bundle: TodoBundle.ID?, action: TodoAction)
         /// The todo is in an open bundle: throw it back through the bundle first.
         case todoInOpenBundle(Todo.ID, bundle: TodoBundle.ID, action: TodoAction)
+        /// A check-in with a routine whose todo is still in an open bundle.
+        case routineTodoInOpenBundle(Todo.ID, bundle: TodoBundle.ID, routine: String)
         /// Reopening a todo that is not done or dropped.
         case todoNotFinished(Todo.ID)
         /// Marking done a todo that is done already.
@@ -137,6 +139,8 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
                 }
             case .todoInOpenBundle(let id, let bundle, let action):
                 return "todo #\(id) is in the open bundle #\(bundle): throw it back \(action == .reopen ? "instead" : "first")"
+            case .routineTodoInOpenBundle(let id, let bundle, let routine):
+                return "todo #\(id) of the routine '\(routine)' is still in the open bundle #\(bundle): complete or abandon that bundle first"
             case .todoNotFinished(let id):
                 return "todo #\(id) is not finished; nothing to reopen"
             case .todoAlreadyDone(let id):
@@ -154,7 +158,7 @@ public enum BundleError: Error, Sendable, Equatable, CustomStringConvertible {
                 case .status(let status): why = "it is \(status.rawValue)"
                 case .preposition(let preposition): why = "it is for \(preposition.rawValue)"
                 }
-                return "todo #\(id) is not offered when you are \(direction.phrase) \(event) (\(why))"
+                return "todo #\(id) is not offered when you \(direction == .aboutTo ? "are about to" : "have just finished") \(event) (\(why))"
             case .todoNotInBundle(let id, let bundle):
                 return "todo #\(id) is not in bundle #\(bundle)"
             case .todoAlreadyFinished(let id, let bundle, let outcome):

@@ -15,11 +15,9 @@ extension BundleStore {
         }
     }
 
-    /// What a check-in lists, numbered as the person chooses: `offer(event:direction:timeZone:)`
-    /// and the todos already in an open bundle of the same event and direction (status
-    /// ``TodoStatus/inBundle``), all in one order. So the numbers a first listing showed mean the
-    /// same todos in the next one, after some were bundled: a script's second `--pick 2` picks
-    /// what the listing showed as 2. The bundled ones are listed to keep the numbers, not to be
+    /// What a check-in lists: `offer(event:direction:timeZone:)` and the todos already in an
+    /// open bundle of the same event and direction (status ``TodoStatus/inBundle``), all in one
+    /// order. The bundled ones are listed to show what this check-in already took, not to be
     /// picked again (`checkIn(event:direction:todoIDs:title:icon:timeZone:)` refuses them).
     public func checkInListing(event phrase: String, direction: CheckInDirection, timeZone: TimeZone) throws(BundleError) -> (event: TriggerEvent, todos: [Todo]) {
         let moment = now()

@@ -2,8 +2,8 @@ import Foundation
 import GRDB
 import SuiteStorage
 
-/// A bundle kept for reuse (the seed's "reusable routines"): its todos' words, to bring back as
-/// new todos at a check-in.
+/// A bundle kept for reuse (the seed's "reusable routines"): its todos, to bring back at a
+/// check-in (the same todos each time, not copies).
 public struct Routine: Codable, Sendable, Hashable, Identifiable {
     /// A routine's identifier in its store.
     public typealias ID = RecordID<Routine>
@@ -24,6 +24,15 @@ public struct Routine: Codable, Sendable, Hashable, Identifiable {
         public var text: String
         /// Its notes.
         public var notes: String
+        /// The todo it brings back (its interchange uuid); nil in a routine saved before routines
+        /// kept their todos, until its first check-in makes one.
+        public var todo: UUID?
+
+        public init(text: String, notes: String, todo: UUID? = nil) {
+            self.text = text
+            self.notes = notes
+            self.todo = todo
+        }
     }
 }
 
@@ -40,10 +49,9 @@ extension BundleStore {
             let bundle = try Self.loadBundle(bundleID, db: db)
             let key = Self.matchKey(name)
             if try Bool.fetchOne(db, sql: "SELECT 1 FROM routine WHERE key = ?", arguments: [key]) == true { throw BundleError.duplicateRoutine(name) }
-            let items = bundle.items.map { Routine.Item(text: $0.todo.text, notes: $0.todo.notes) }
-            let encoded = String(decoding: try JSONEncoder().encode(items), as: UTF8.self)
+            let items = bundle.items.map { Routine.Item(text: $0.todo.text, notes: $0.todo.notes, todo: $0.todo.uuid) }
             try db.execute(sql: "INSERT INTO routine (name, key, icon, items, created_ms) VALUES (?, ?, ?, ?, ?)",
-                           arguments: [name, key, bundle.icon, encoded, stamp])
+                           arguments: [name, key, bundle.icon, try Self.encoded(items), stamp])
             return try Self.loadRoutine(key: key, db: db)
         }
     }
@@ -66,11 +74,15 @@ extension BundleStore {
         }
     }
 
-    /// Checks in with a routine: its todos come back as new todos of the event (before it when
-    /// about to, after it when just finished) and make up a new bundle, in one step.
+    /// Checks in with a routine: its own todos come back (pending ones as they are, done or
+    /// dropped ones reopened) as todos of the event (before it when about to, after it when just
+    /// finished) and make up a new bundle, in one step. A routine todo that no longer exists (or
+    /// one saved before routines kept their todos) is made again, once: the routine keeps the new
+    /// one. So checking in with a routine never piles up copies.
     ///
     /// - Throws: ``BundleError/routineNotFound(_:)``, ``BundleError/unknownEvent(_:suggestions:)``,
-    ///   ``BundleError/invalidText(_:)`` for a title or icon.
+    ///   ``BundleError/invalidText(_:)`` for a title or icon, ``BundleError/Conflict/routineTodoInOpenBundle(_:bundle:routine:)``
+    ///   when one of its todos is still in an open bundle (nothing changes then).
     @discardableResult
     public func checkIn(event phrase: String, direction: CheckInDirection, routine name: String, title: String? = nil,
                         icon: String? = nil, timeZone: TimeZone) throws(BundleError) -> TodoBundle {
@@ -85,20 +97,54 @@ extension BundleStore {
             let event = try Self.resolveEvent(phrase, db: db)
             let stamp = Millis(moment).value
             let preposition: Preposition = direction == .aboutTo ? .before : .after
+            // The routine's todos that still exist, checked before anything is written.
+            var existing: [Int: Todo] = [:]
+            for (index, item) in routine.items.enumerated() {
+                guard let uuid = item.todo,
+                      let id = try Todo.ID.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [uuid.uuidString.lowercased()]) else { continue }
+                let todo = try Self.loadTodo(id, db: db)
+                if todo.status == .inBundle {
+                    throw BundleError.conflict(.routineTodoInOpenBundle(todo.id, bundle: todo.bundleID ?? 0, routine: routine.name))
+                }
+                existing[index] = todo
+            }
             try db.execute(sql: """
                 INSERT INTO bundle (uuid, title, icon, event_id, direction, status, created_ms) VALUES (?, ?, ?, ?, ?, 'open', ?)
                 """, arguments: [UUID().uuidString.lowercased(), title ?? "\(routine.name), \(Self.defaultTitle(event: event, direction: direction, at: moment, timeZone: timeZone))".prefix(Self.maximumNameLength).description,
                                  icon ?? routine.icon, event.id, direction.rawValue, stamp])
             let bundleID = TodoBundle.ID(db.lastInsertedRowID)
-            for (position, item) in routine.items.enumerated() {
-                try db.execute(sql: """
-                    INSERT INTO todo (uuid, text, event_id, preposition, status, notes, created_ms, modified_ms)
-                    VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
-                    """, arguments: [UUID().uuidString.lowercased(), item.text, event.id, preposition.rawValue, item.notes, stamp, stamp])
-                try Self.addItem(todo: Todo.ID(db.lastInsertedRowID), bundle: bundleID, position: position, db: db, stamp: stamp)
+            var items = routine.items
+            var added = Set<Todo.ID>()
+            for (index, item) in routine.items.enumerated() {
+                let id: Todo.ID
+                if let todo = existing[index] {
+                    guard added.insert(todo.id).inserted else { continue }
+                    id = todo.id
+                    // Back in the pile (a finished one reopened), tied to this check-in's event.
+                    try db.execute(sql: """
+                        UPDATE todo SET status = 'pending', bundle_id = NULL, completed_ms = NULL, event_id = ?, preposition = ?, modified_ms = ? WHERE id = ?
+                        """, arguments: [event.id, preposition.rawValue, stamp, id])
+                } else {
+                    let uuid = UUID()
+                    try db.execute(sql: """
+                        INSERT INTO todo (uuid, text, event_id, preposition, status, notes, created_ms, modified_ms)
+                        VALUES (?, ?, ?, ?, 'pending', ?, ?, ?)
+                        """, arguments: [uuid.uuidString.lowercased(), item.text, event.id, preposition.rawValue, item.notes, stamp, stamp])
+                    id = Todo.ID(db.lastInsertedRowID)
+                    added.insert(id)
+                    items[index].todo = uuid
+                }
+                try Self.addItem(todo: id, bundle: bundleID, position: added.count - 1, db: db, stamp: stamp)
+            }
+            if items != routine.items {
+                try db.execute(sql: "UPDATE routine SET items = ? WHERE id = ?", arguments: [try Self.encoded(items), routine.id])
             }
             return try Self.loadBundle(bundleID, db: db)
         }
+    }
+
+    static func encoded(_ items: [Routine.Item]) throws -> String {
+        String(decoding: try JSONEncoder().encode(items), as: UTF8.self)
     }
 
     static func loadRoutine(key: String, db: Database, name: String? = nil) throws -> Routine {

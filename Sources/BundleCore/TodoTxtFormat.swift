@@ -4,7 +4,9 @@ import SuiteStorage
 /// todo.txt: one todo a line. Our fields travel as `@event` (spaces as `-`, with `%2D` for a
 /// real `-` and `%25` for `%`), `prep:`, `due:`, `id:`, `bundle:` and `note:` (percent-encoded);
 /// a text that plain words cannot carry exactly (line breaks, tabs, runs of spaces, words like
-/// `due:x` or `@x`) also travels percent-encoded in `text:`.
+/// `due:x`, `t:x` or `@x`, a leading `(A)`) also travels percent-encoded in `text:`, and its
+/// readable words have those made inert, so that no todo.txt tool takes them for a threshold,
+/// recurrence, priority or hidden flag.
 /// Dropped todos are left out, as todo.txt removes them.
 enum TodoTxtFormat {
     /// One todo's line with its line feed; nothing for a dropped todo (todo.txt has no place for it).
@@ -192,12 +194,26 @@ enum TodoTxtFormat {
     /// The keys this format reads as metadata (`key:value`).
     static let keys: Set<Substring> = ["prep", "due", "id", "bundle", "note", "text"]
 
-    /// Whether a word of a todo's text would be read back as metadata: an `@context` (the event)
-    /// or one of our `key:value` pairs.
-    static func isMetadataLike(_ word: Substring) -> Bool {
+    /// URL schemes: `https://…` stays a readable word (todo.txt tools take these for links, not
+    /// for `key:value` pairs).
+    static let linkSchemes: Set<String> = ["http", "https", "mailto", "ssh", "ftp", "file"]
+
+    /// Whether a word of a todo's text would be read as metadata, by us or by another todo.txt
+    /// tool: an `@context` (our event), one of our `key:value` pairs, or any other `key:value`
+    /// of todo.txt's add-on syntax (`t:`, `rec:`, `pri:`, `h:` … which tools act on), not a link.
+    /// `first` is the text's first word, which must not look like a `(A)` priority either.
+    static func isMetadataLike(_ word: Substring, first: Bool = false) -> Bool {
         if word.hasPrefix("@") && word.count > 1 { return true }
-        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex, !word.hasPrefix("http") else { return false }
-        return keys.contains(word[..<colon])
+        if first && isPriority(word) { return true }
+        guard let colon = word.firstIndex(of: ":"), colon != word.startIndex else { return false }
+        let key = word[..<colon]
+        if keys.contains(key) { return true }
+        return word.index(after: colon) != word.endIndex && !linkSchemes.contains(key.lowercased())
+    }
+
+    /// `(A)` … `(Z)`: todo.txt's priority.
+    static func isPriority(_ word: Substring) -> Bool {
+        word.count == 3 && word.hasPrefix("(") && word.hasSuffix(")") && word.dropFirst().first.map { $0.isASCII && $0.isUppercase } == true
     }
 
     /// Whether the text reads back as itself when written as plain words: one line, single spaces,
@@ -207,15 +223,17 @@ enum TodoTxtFormat {
         guard !text.unicodeScalars.contains(where: { ($0.properties.isWhitespace && $0 != " ") || $0.properties.generalCategory == .control }) else {
             return false
         }
-        return !text.split(separator: " ").contains(where: isMetadataLike)
+        return !text.split(separator: " ").enumerated().contains { isMetadataLike($0.element, first: $0.offset == 0) }
     }
 
     /// The text's words for other tools, with metadata-like words made inert (`@x` → `%40x`,
-    /// `due:x` → `due%3Ax`); the exact text travels in `text:`.
+    /// `due:x` → `due%3Ax`, `t:x` → `t%3Ax`, a leading `(A)` → `%28A%29`); the exact text
+    /// travels in `text:`.
     static func readable(_ text: String) -> String {
-        Markup.plain(text).split(whereSeparator: { $0.isWhitespace }).map { word -> String in
-            guard isMetadataLike(word) else { return String(word) }
+        Markup.plain(text).split(whereSeparator: { $0.isWhitespace }).enumerated().map { index, word -> String in
+            guard isMetadataLike(word, first: index == 0) else { return String(word) }
             if word.hasPrefix("@") { return "%40" + word.dropFirst() }
+            if index == 0 && isPriority(word) { return "%28" + word.dropFirst().dropLast() + "%29" }
             return word.replacingOccurrences(of: ":", with: "%3A")
         }.joined(separator: " ")
     }

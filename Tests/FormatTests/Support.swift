@@ -22,6 +22,13 @@ enum Readers {
     /// are skipped (visibly) when the packages are missing.
     static let enabled = python != nil || ProcessInfo.processInfo.environment["CI"] != nil
 
+    /// Whether that Python also has pytodotxt (the todo.txt reader).
+    static let hasTodoTxt = python.map { (try? run($0, ["-c", "import pytodotxt"]))?.status == 0 } ?? false
+
+    /// The todo.txt reader's tests: run in CI (where a missing pytodotxt fails them), skipped
+    /// visibly elsewhere without it.
+    static let todoTxtEnabled = hasTodoTxt || ProcessInfo.processInfo.environment["CI"] != nil
+
     /// Runs a reader on `data` and returns what it printed, decoded from JSON.
     static func read(_ kind: String, _ data: Data) throws -> [String: Any] {
         let python = try #require(python, "no Python with icalendar and markdown-it-py: run .ci/run or set SUITE_READERS_PYTHON")

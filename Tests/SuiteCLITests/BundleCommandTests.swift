@@ -31,7 +31,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
                 let status = TodoStatus.allCases.randomElement(using: &generator)!
                 let todo = TodoSummary(id: Todo.ID(Int64(index + 1)), text: "t", eventID: nil, eventName: nil, preposition: .none,
                                        deadline: deadline, status: status, bundleID: nil)
-                let expected = todo.isOverdue(at: now, timeZone: zone) ? " [overdue: \(deadline)]" : " [due \(deadline)]"
+                // A time as people read it, in the list's zone (issue 38, §5); a day as it is.
+                let shown = Bundles.deadline(deadline, in: zone)
+                let expected = todo.isOverdue(at: now, timeZone: zone) ? " [overdue: \(shown)]" : " [due \(shown)]"
                 #expect(labels.label(deadline, status: status) == expected, "\(deadline) \(status) in \(zone.identifier)")
             }
         }
@@ -48,7 +50,7 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
 
         let offer = try suite.run("bundle", "checkin", "Go to eastern branch", "--about-to")
         #expect(offer.status == 0)
-        #expect(offer.stdout.contains("1. #1 Get the payment agreement signed"))
+        #expect(offer.stdout.contains("\n  #1 Get the payment agreement signed"))
         #expect(offer.stdout.contains("#2 Pick up the new badge"))
         #expect(offer.stdout.contains("#3 Drop off the parcel"))
         #expect(!offer.stdout.contains("Send the boss a summary"))
@@ -220,7 +222,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         ("two triggers", ["bundle", "add", "x", "--before", "a", "--after", "b"], Data(), 64, "give one of"),
         ("unknown event at check-in", ["bundle", "checkin", "go to Eastern brunch", "--about-to"], Data(), 1, "did you mean 'go to Eastern branch'"),
         ("no direction", ["bundle", "checkin", "go to Eastern branch"], Data(), 64, "--about-to or --just-finished"),
-        ("pick out of range", ["bundle", "checkin", "go to Eastern branch", "--about-to", "--pick", "7"], Data(), 64, "out of range"),
+        ("pick an unknown todo", ["bundle", "checkin", "go to Eastern branch", "--about-to", "--pick", "7"], Data(), 1, "no todo #7"),
+        ("pick a todo not offered", ["bundle", "checkin", "go to Eastern branch", "--about-to", "--pick", "1"], Data(), 1, "todo #1 is not offered when you are about to go to Eastern branch (it is done)"),
+        ("pick a range of no listed todo", ["bundle", "checkin", "go to Eastern branch", "--about-to", "--pick", "5-9"], Data(), 64, "takes no todo of the list"),
         ("pick garbage", ["bundle", "checkin", "go to Eastern branch", "--about-to", "--pick", "one"], Data(), 64, "invalid --pick"),
         ("bad duration", ["bundle", "due", "--within", "soon"], Data(), 64, "invalid duration"),
         ("bad since", ["bundle", "review", "--since", "2026-13-01"], Data(), 64, "invalid --since"),

@@ -348,8 +348,9 @@ extension BundleRoughEdgeTests {
     }
 }
 
-/// `bundle checkin … --pick N` means the todo the first listing showed as N, also after some of
-/// the check-in's todos were bundled (issue 15, §1).
+/// `bundle checkin … --pick N` means the todo the listing showed as #N, also after some of the
+/// check-in's todos were bundled (issue 15, §1; since issue 38, §3, N is the todo's number, not a
+/// position in the list).
 @Suite struct StableCheckInNumberTests {
     @Test func aSecondPickMeansWhatTheFirstListingShowed() throws {
         let suite = try Suite()
@@ -360,7 +361,7 @@ extension BundleRoughEdgeTests {
         let first = try suite.run(checkin)
         #expect(first.status == 0, "\(first.stderr)")
         let firstLines = first.stdout.split(separator: "\n").dropFirst().map(String.init)
-        #expect(firstLines.count == 3 && firstLines[1].hasPrefix("   2. #2 Pay the rent"), "\(first.stdout)")
+        #expect(firstLines.count == 3 && firstLines[1].hasPrefix("  #2 Pay the rent"), "\(first.stdout)")
         let picked = try suite.run(checkin + ["--pick", "2"])
         #expect(picked.status == 0, "\(picked.stderr)")
         #expect(picked.stdout.contains("Pay the rent") && !picked.stdout.contains("Ask about the card"), "\(picked.stdout)")
@@ -369,10 +370,10 @@ extension BundleRoughEdgeTests {
         let secondLines = second.stdout.split(separator: "\n").dropFirst().map(String.init)
         #expect(secondLines.count == 3, "\(second.stdout)")
         #expect(secondLines[0] == firstLines[0] && secondLines[2] == firstLines[2], "\(second.stdout)")
-        #expect(secondLines[1].hasPrefix("   2. (in bundle #1) #2 Pay the rent"), "\(second.stdout)")
+        #expect(secondLines[1].hasPrefix("  (in bundle #1) #2 Pay the rent"), "\(second.stdout)")
         // Picking it again is refused, nothing changes; 3 is still the third todo of the first listing.
         let before = try suite.dump("bundle.sqlite")
-        expectFailure(try suite.run(checkin + ["--pick", "2"]), status: 1, "2 (todo #2) is already in bundle #1; pick from the unmarked ones")
+        expectFailure(try suite.run(checkin + ["--pick", "2"]), status: 1, "todo #2 is already in bundle #1; pick from the unmarked ones")
         #expect(try suite.dump("bundle.sqlite") == before)
         let third = try suite.run(checkin + ["--pick", "3", "--json"])
         #expect(third.status == 0, "\(third.stderr)")

@@ -14,7 +14,9 @@ import Testing
         let result = try suite.run("bundle", "import", file)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(result.errorLines == ["suite: warning: not imported, as Suite has no place for them: RRULE in 1 todo, VALARM in 1 todo"])
-        #expect(try suite.run("bundle", "todos").stdout.contains("Sign it [due 2026-12-01T16:00:00Z]"))
+        // A time for people: local (issue 38, §5).
+        let listed = try suite.runProcess(["bundle", "todos"], environment: ["TZ": "UTC"]).stdout
+        #expect(listed.contains("Sign it [due Tue 2026-12-01 16:00]"), "\(listed)")
         #expect(try suite.run("bundle", "export", "--format", "ics").stdout.contains("UID:42@example.com\r\n"))
     }
 }

@@ -96,6 +96,8 @@ import Testing
         ["bundle", "routine", "list"],
         ["bundle", "attach", "1", "--link", "https://example.org/agreement"],
         ["bundle", "attachments", "1"],
+        // A routine brings back its own todos: not while they are in the open bundle.
+        ["bundle", "abandon"],
         ["bundle", "checkin", "go to the bank", "--about-to", "--routine", "Bank run"],
         ["bundle", "events", "import", "FILE:bundles/events.ics"],
         ["bundle", "import", "FILE:fuzz/todo.txt"],

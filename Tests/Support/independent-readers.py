@@ -5,6 +5,7 @@ Usage: independent-readers.py FORMAT FILE
   ics       Python's icalendar, from bytes and from a text-mode read: every VTODO's fields
   csv       Python's csv module: the rows
   xml       Python's xml.etree: well-formedness and the text of every <text> element
+  todotxt   pytodotxt: every task's description, priority, dates, contexts, projects and attributes
 """
 import json
 import sys
@@ -76,7 +77,26 @@ def xml(path):
     return {"texts": texts, "titles": titles}
 
 
+def todotxt(path):
+    import pytodotxt
+
+    todos = pytodotxt.TodoTxt(path, encoding="utf-8")
+    todos.parse()
+    tasks = []
+    for task in todos.tasks:
+        tasks.append({
+            "description": task.description or "",
+            "priority": task.priority,
+            "completed": bool(task.is_completed),
+            "creationDate": task.creation_date.isoformat() if task.creation_date else None,
+            "contexts": list(task.contexts),
+            "projects": list(task.projects),
+            "attributes": {key: list(values) for key, values in task.attributes.items()},
+        })
+    return {"tasks": tasks}
+
+
 if __name__ == "__main__":
     kind, path = sys.argv[1], sys.argv[2]
-    readers = {"markdown": markdown, "ics": ics, "csv": csv_rows, "xml": xml}
+    readers = {"markdown": markdown, "ics": ics, "csv": csv_rows, "xml": xml, "todotxt": todotxt}
     json.dump(readers[kind](path), sys.stdout, ensure_ascii=True)

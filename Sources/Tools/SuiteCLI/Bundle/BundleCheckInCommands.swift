@@ -9,10 +9,10 @@ extension BundleCommand {
             abstract: "Check in: \"I'm about to …\" or \"I just finished …\", and bundle the todos to do now.",
             discussion: """
                 Lists the todos this check-in offers (overdue and soonest deadline first). On a \
-                terminal it asks which to bundle; otherwise choose with --pick (the numbers on the \
-                left of the list) or --all. Without a choice and without a terminal it only lists. \
-                Todos already in an open bundle of this check-in stay in the list, marked, so the \
-                numbers do not shift; they cannot be picked again.
+                terminal it asks which to bundle; otherwise choose with --pick (the todos' numbers, \
+                #12 as the list shows them) or --all. Without a choice and without a terminal it only \
+                lists. Todos already in an open bundle of this check-in stay in the list, marked; they \
+                cannot be picked again.
 
                 Examples:
                   suite bundle checkin "go to Eastern branch" --about-to
@@ -25,11 +25,11 @@ extension BundleCommand {
         @Argument(help: ArgumentHelp("The event.", valueName: "event")) var event: String
         @Flag(name: .customLong(.aboutTo), help: "I'm about to do it.") var aboutTo = false
         @Flag(name: .customLong(.justFinished), help: "I just finished it.") var justFinished = false
-        @Option(parsing: .unconditional, help: ArgumentHelp("The offered todos to bundle, by their numbers in the list: 1,3.", valueName: "list")) var pick: String?
+        @Option(parsing: .unconditional, help: ArgumentHelp("The offered todos to bundle, by their numbers (#1 in the list): 1,3 or 2-4.", valueName: "list")) var pick: String?
         @Flag(help: "Bundle every offered todo.") var all = false
         @Option(help: ArgumentHelp("The bundle's title.", valueName: "title")) var title: String?
         @Option(help: ArgumentHelp("An emoji or short symbol.", valueName: "icon")) var icon: String?
-        @Option(help: ArgumentHelp("Bring a saved routine's todos back as new todos and bundle them ('suite bundle routine').", valueName: "name"))
+        @Option(help: ArgumentHelp("Bring a saved routine's own todos back (reopening done ones) and bundle them ('suite bundle routine').", valueName: "name"))
         var routine: String?
 
         func validate() throws {
@@ -58,58 +58,64 @@ extension BundleCommand {
             let direction: CheckInDirection = aboutTo ? .aboutTo : .justFinished
             // Only listing (nothing picked and no terminal to ask on) reads without writing.
             let store = try Bundles.open(options, readOnly: !all && pick == nil && (options.json || !Terminal.stdinIsTerminal))
-            // The listing keeps the todos already in an open bundle of this check-in, marked, so the
-            // numbers stay those of the first listing; only the others can be picked.
+            // The listing keeps the todos already in an open bundle of this check-in, marked; only
+            // the others can be picked. Todos are picked by their numbers (#12), as everywhere.
             let (found, listed) = try store.checkInListing(event: event, direction: direction, timeZone: Bundles.timeZone)
-            let open = listed.indices.filter { listed[$0].status != .inBundle }
-            var positions: [Int]?
+            let open = listed.filter { $0.status != .inBundle }.map(\.id)
+            var chosen: [Todo.ID]?
             if all {
-                positions = open
+                chosen = open
             } else if let pick {
-                positions = try parsePick(pick, count: listed.count)
+                chosen = try parsePick(pick, listed: listed)
             }
-            if positions == nil && !options.json {
-                print("I'm \(direction.phrase) \(found.name). Choose the ones to put in this bundle:")
+            if chosen == nil && !options.json {
+                print("\(Bundles.saying(direction)) \(found.name). Choose the ones to put in this bundle:")
                 if open.isEmpty { print("  (nothing \(listed.isEmpty ? "" : "more ")to do for this check-in)") }
                 let now = Date()
-                for (index, todo) in listed.enumerated() {
+                for todo in listed {
                     let mark = todo.status == .inBundle ? "(in bundle #\(todo.bundleID.map(String.init) ?? "?")) " : ""
-                    print("  \(String(index + 1).leftPadded(2)). \(mark)\(Bundles.line(todo, now: now))")
+                    print("  \(mark)\(Bundles.line(todo, now: now))")
                 }
                 guard Terminal.stdinIsTerminal, !open.isEmpty else { return }
-                Terminal.write(Data("Numbers (e.g. 1,3), 'all', or empty to cancel: ".utf8))
+                Terminal.write(Data("Todo numbers (e.g. \(open.prefix(2).map(String.init(describing:)).joined(separator: ","))), 'all', or empty to cancel: ".utf8))
                 let answer = (try LineReader().next() ?? "").trimmingCharacters(in: .whitespaces)
                 if answer.isEmpty { print("Nothing bundled."); return }
-                positions = answer.lowercased() == "all" ? open : try parsePick(answer, count: listed.count)
+                chosen = answer.lowercased() == "all" ? open : try parsePick(answer, listed: listed)
             }
-            guard let positions else {
+            guard let chosen else {
                 try Terminal.printJSON(Offer(event: found.name, direction: direction.rawValue, todos: listed))
                 return
             }
-            if let taken = positions.first(where: { listed[$0].status == .inBundle }) {
-                let todo = listed[taken]
-                throw CLIError.failed("\(taken + 1) (todo #\(todo.id)) is already in bundle #\(todo.bundleID.map(String.init) ?? "?"); pick from the unmarked ones")
+            if let taken = listed.first(where: { $0.status == .inBundle && chosen.contains($0.id) }) {
+                throw CLIError.failed("todo #\(taken.id) is already in bundle #\(taken.bundleID.map(String.init) ?? "?"); pick from the unmarked ones")
             }
-            guard !positions.isEmpty else { throw CLIError.failed("nothing is offered when you are \(direction.phrase) \(found.name)") }
-            let bundle = try store.checkIn(event: found.name, direction: direction, todoIDs: positions.map { listed[$0].id },
+            guard !chosen.isEmpty else { throw CLIError.failed("nothing is offered when \(Bundles.saying(direction, person: "you")) \(found.name)") }
+            // The core refuses a todo this check-in does not offer, and says why.
+            let bundle = try store.checkIn(event: found.name, direction: direction, todoIDs: chosen,
                                            title: title, icon: icon, timeZone: Bundles.timeZone)
             if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
         }
 
-        /// "1,3" or "1 3" or "2-4" → zero-based positions.
-        static func parsePick(_ text: String, count: Int) throws -> [Int] {
-            var result: [Int] = []
+        /// "1,3" or "#1 #3" (todo numbers, as the listing shows them) or "2-4" (the listed todos
+        /// numbered 2 to 4) → todo ids, in the order given.
+        static func parsePick(_ text: String, listed: [Todo]) throws -> [Todo.ID] {
+            func number(_ part: Substring) -> Int64? {
+                guard let value = Int64(part.hasPrefix("#") ? part.dropFirst() : part), value >= 1 else { return nil }
+                return value
+            }
+            var result: [Todo.ID] = []
             for part in text.split(whereSeparator: { $0 == "," || $0 == " " }) {
                 let bounds = part.split(separator: "-", maxSplits: 1, omittingEmptySubsequences: false)
-                guard let first = bounds.first, let low = Int(first), let high = bounds.count == 2 ? Int(bounds[1]) : low, low >= 1, high >= low else {
-                    throw CLIError.usage("invalid --pick '\(text)': use numbers from the list, like 1,3 or 2-4")
+                guard let first = bounds.first, let low = number(first), let high = bounds.count == 2 ? number(bounds[1]) : low, high >= low else {
+                    throw CLIError.usage("invalid --pick '\(VisibleText.visible(text, oneLine: true))': use todo numbers from the list, like 1,3 or 2-4")
                 }
-                guard high <= count else {
-                    throw CLIError.usage("--pick \(high) is out of range: the check-in offers \(count) todo\(count == 1 ? "" : "s")")
-                }
-                for number in low...high where !result.contains(number - 1) { result.append(number - 1) }
+                let ids = bounds.count == 2
+                    ? listed.map(\.id).filter { (low...high).contains($0.rawValue) }
+                    : [Todo.ID(low)]
+                guard !ids.isEmpty else { throw CLIError.usage("--pick \(part) takes no todo of the list") }
+                for id in ids where !result.contains(id) { result.append(id) }
             }
-            if result.isEmpty { throw CLIError.usage("invalid --pick '\(text)': use numbers from the list, like 1,3") }
+            if result.isEmpty { throw CLIError.usage("invalid --pick '\(VisibleText.visible(text, oneLine: true))': use todo numbers from the list, like 1,3") }
             return result
         }
     }
@@ -175,7 +181,8 @@ extension BundleCommand {
             if let bundle {
                 if options.json { try Terminal.printJSON(bundle) } else { print(Bundles.describe(bundle)) }
             } else {
-                if options.json { try Terminal.printJSON(done) } else { print("Done: \(Bundles.line(done))") }
+                // Said plainly: it was in no open bundle, so no bundle records it.
+                if options.json { try Terminal.printJSON(done) } else { print("Done: #\(done.id) '\(done.text)' (not in a bundle)") }
             }
         }
     }

@@ -65,6 +65,24 @@ enum Bundles {
 
     static func line(_ todo: Todo, now: Date = Date()) -> String { line(todo.summary, now: now) }
 
+    /// The check-in as a person says it: "I'm about to" / "I just finished" (`person: "you"`:
+    /// "you are about to" / "you have just finished").
+    static func saying(_ direction: CheckInDirection, person: String = "I") -> String {
+        switch direction {
+        case .aboutTo: return person == "I" ? "I'm about to" : "\(person) are about to"
+        case .justFinished: return person == "I" ? "I just finished" : "\(person) have just finished"
+        }
+    }
+
+    /// A deadline as people read it: a day as `2026-12-01`, a time as the README's time for
+    /// people (``PeopleTime``: local, `Thu 2026-12-03 16:00`); `--json` keeps RFC 3339.
+    static func deadline(_ deadline: Deadline, in timeZone: TimeZone = timeZone) -> String {
+        switch deadline {
+        case .day: return deadline.description
+        case .time(let date): return PeopleTime.stamp(date, in: timeZone)
+        }
+    }
+
     /// `#12 text (after event) [due 2026-12-01] [in bundle #3]`.
     static func line(_ todo: TodoSummary, now: Date = Date()) -> String {
         var line = ""
@@ -120,9 +138,9 @@ enum Bundles {
             if let found = known[deadline] {
                 labels = found
             } else {
-                let text = deadline.description
-                let due = " [due " + text + "]"
                 let timeZone = self.timeZone ?? zone()
+                let text = Bundles.deadline(deadline, in: timeZone)
+                let due = " [due " + text + "]"
                 self.timeZone = timeZone
                 labels = (deadline.hasPassed(at: now, in: timeZone) ? " [overdue: " + text + "]" : due, due)
                 known[deadline] = labels
@@ -141,7 +159,7 @@ enum Bundles {
             case .thrownBack: mark = "[<]"
             }
             let elsewhere = item.alsoIn.map { " (also in bundle #\($0): checked in on two devices at once)" } ?? ""
-            lines.append("  \(mark) #\(item.todo.id) \(item.todo.text)\(item.todo.deadline.map { " [due \($0)]" } ?? "")\(elsewhere)")
+            lines.append("  \(mark) #\(item.todo.id) \(item.todo.text)\(item.todo.deadline.map { " [due \(Bundles.deadline($0))]" } ?? "")\(elsewhere)")
         }
         if bundle.status == .open {
             lines.append(bundle.canComplete ? "All done or thrown back: 'suite bundle complete' files it." : "Mark todos with 'done ID' or 'throwback ID'; 'pull ID' adds another.")
