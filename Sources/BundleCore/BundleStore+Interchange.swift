@@ -311,6 +311,7 @@ extension BundleStore {
             func add(_ part: ImportSummary) {
                 total.created += part.created
                 total.updated += part.updated
+                total.unchanged += part.unchanged
                 total.eventsCreated += part.eventsCreated
                 total.bundles += part.bundles
             }
@@ -493,17 +494,33 @@ extension BundleStore {
                 ("foreign_fields", foreign),
             ]
             let uuid = todo.uuid.uuidString.lowercased()
-            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, bundle_id FROM todo WHERE uuid = ?"), arguments: [uuid])
+            let existing = try Row.fetchOne(db.cachedStatement(sql: "SELECT id, status, bundle_id, created_ms, modified_ms, completed_ms FROM todo WHERE uuid = ?"),
+                                            arguments: [uuid])
             if let existing {
                 let id: Int64 = existing["id"]
-                try db.cachedStatement(sql: "UPDATE todo SET \(values.map { "\($0.0) = ?" }.joined(separator: ", ")) WHERE id = ?")
-                    .execute(arguments: StatementArguments(values.map(\.1) + [id]))
+                // A format that keeps whole seconds (Taskwarrior, iCalendar) gives back a time the
+                // store keeps to the millisecond: the same second is the same time.
+                var values = values
+                for (index, column) in values.enumerated() where ["created_ms", "modified_ms", "completed_ms"].contains(column.0) {
+                    if let given = column.1 as? Int64, given % 1000 == 0, let kept = existing[column.0] as Int64?,
+                       kept - kept % 1000 == given {
+                        values[index].1 = kept
+                    }
+                }
+                // Written only when a value differs: an unchanged todo is no change (for sync,
+                // observers, and the summary).
+                let numbered = values.enumerated()
+                try db.cachedStatement(sql: """
+                    UPDATE todo SET \(numbered.map { "\($0.element.0) = ?\($0.offset + 1)" }.joined(separator: ", "))
+                    WHERE id = ?\(values.count + 1) AND (\(numbered.map { "\($0.element.0) IS NOT ?\($0.offset + 1)" }.joined(separator: " OR ")))
+                    """).execute(arguments: StatementArguments(values.map(\.1) + [id]))
+                let changed = db.changesCount > 0
                 // Leaving a bundle: its item records what happened.
                 if let oldBundle: Int64 = existing["bundle_id"], oldBundle != bundle {
                     try db.execute(sql: "UPDATE bundle_item SET outcome = ? WHERE bundle_id = ? AND todo_id = ? AND outcome = 'open'",
                                    arguments: [todo.status == .done ? "done" : "thrown-back", oldBundle, id])
                 }
-                summary.updated += 1
+                if changed { summary.updated += 1 } else { summary.unchanged += 1 }
             } else {
                 try db.cachedStatement(sql: "INSERT INTO todo (uuid, \(values.map(\.0).joined(separator: ", "))) VALUES (?\(String(repeating: ", ?", count: values.count)))")
                     .execute(arguments: StatementArguments([uuid] + values.map(\.1)))

@@ -58,8 +58,10 @@ extension InterchangeFormat {
 public struct ImportSummary: Sendable, Hashable, Codable {
     /// Todos that were new.
     public var created: Int
-    /// Todos that existed (same id) and were updated.
+    /// Todos that existed (same id) and that the file changed.
     public var updated: Int
+    /// Todos that existed and that the file left as they were (re-importing an unchanged file).
+    public var unchanged: Int = 0
     /// Trigger events created on the way.
     public var eventsCreated: Int
     /// Bundles created or updated.

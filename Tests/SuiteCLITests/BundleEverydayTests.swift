@@ -128,24 +128,9 @@ import Testing
 /// §6: README's tour of `suite bundle` runs as written, top to bottom, against a fresh store:
 /// every command exits 0. Lines piping another program's output in are left out.
 @Suite struct BundleTourTests {
-    static let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../README.md").standardizedFileURL
-
-    /// The commands of the tour's shell block, in order: comments dropped, `;` and `&&` lists split.
+    /// The commands of the tour's shell block, in order (``ReadmeTour``).
     static func tourCommands() throws -> (commands: [String], skipped: [String]) {
-        let text = try String(contentsOf: readme, encoding: .utf8)
-        let heading = try #require(text.range(of: "## A short tour of `suite bundle`"))
-        let open = try #require(text.range(of: "```sh\n", range: heading.upperBound..<text.endIndex))
-        let close = try #require(text.range(of: "```", range: open.upperBound..<text.endIndex))
-        var commands: [String] = [], skipped: [String] = []
-        for line in text[open.upperBound..<close.lowerBound].split(separator: "\n") {
-            let code = line.range(of: " # ").map { String(line[..<$0.lowerBound]) } ?? String(line)
-            if code.contains(" | ") { skipped.append(code); continue }
-            for part in code.components(separatedBy: " ; ").flatMap({ $0.components(separatedBy: " && ") }) {
-                let command = part.trimmingCharacters(in: .whitespaces)
-                if !command.isEmpty { commands.append(command) }
-            }
-        }
-        return (commands, skipped)
+        try ReadmeTour.commands(of: "suite bundle")
     }
 
     @Test func theBundleTourRunsAsWritten() throws {
@@ -163,7 +148,7 @@ import Testing
             .write(to: URL(fileURLWithPath: suite.path("calendar.ics")))
         for command in commands {
             // As a shell runs it, in $HOME, `suite` being the binary under test.
-            let result = try suite.run(["cd \"$HOME\" && suite() { \"$SUITE_BINARY\" \"$@\"; } && " + command], environment: ["SUITE_BINARY": Suite.binary.path], viaShell: true)
+            let result = try ReadmeTour.run(command, in: suite)
             #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: suite.path("todos.json")))

@@ -119,7 +119,9 @@ extension BundleCommand {
                 Terminal.printError("suite: warning: not imported, as Suite has no place for them: \(summary.dropped.joined(separator: ", "))")
             }
             if options.json { try Terminal.printJSON(summary); return }
-            print("Imported \(summary.created) new and \(summary.updated) updated todo\(summary.created + summary.updated == 1 ? "" : "s") (\(summary.eventsCreated) new event\(summary.eventsCreated == 1 ? "" : "s"), \(summary.bundles) bundle\(summary.bundles == 1 ? "" : "s")).")
+            print("Imported \(summary.created) new and \(summary.updated) updated todo\(summary.created + summary.updated == 1 ? "" : "s") ("
+                  + (summary.unchanged > 0 ? "\(summary.unchanged) unchanged, " : "")
+                  + "\(summary.eventsCreated) new event\(summary.eventsCreated == 1 ? "" : "s"), \(summary.bundles) bundle\(summary.bundles == 1 ? "" : "s")).")
         }
     }
 }
