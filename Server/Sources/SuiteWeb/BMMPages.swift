@@ -249,10 +249,5 @@ struct BMMPages {
         return page("bmm-print", title: "Print \(model.name)", current: "/bmm/print", values: values)
     }
 
-    static func stamp(_ date: Date) -> String {
-        let formatter = ISO8601DateFormatter()
-        formatter.formatOptions = [.withFullDate, .withTime, .withColonSeparatorInTime, .withSpaceBetweenDateAndTime]
-        formatter.timeZone = .current
-        return formatter.string(from: date)
-    }
+    static func stamp(_ date: Date) -> String { PeopleTime.stamp(date) }
 }

@@ -223,7 +223,9 @@ struct QuotePages {
         shown["categories"] = try await store.categories().map { ["name": $0.name, "selected": $0.name == values["category"]] as [String: Any] }
         if let error { shown["error"] = error }
         if let current {
-            shown["next"] = current.nextSlots(after: Date(), count: 5).map { ["when": BMMPages.stamp($0)] }
+            // In the schedule's own zone, named when it is not the local one.
+            let zone = TimeZone(identifier: current.timeZoneIdentifier) ?? .current
+            shown["next"] = current.nextSlots(after: Date(), count: 5).map { ["when": PeopleTime.stamp($0, in: zone)] }
         }
         return page("quotes-schedule", title: "Settings", current: "/quotes/schedule", values: shown, status: status)
     }

@@ -3,6 +3,7 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 import SuiteSyncProtocol
+import SuiteWeb
 
 /// A shared list for anyone with its link: `/s/ID` as an HTML page without script (every text
 /// escaped, a policy that allows no script), `/s/ID.json` as JSON.
@@ -24,7 +25,7 @@ package enum SharedListPage {
 
     /// The list as an HTML page.
     package static func html(_ list: SharedList) -> String {
-        var body = "<h1>\(escape(list.title))</h1>\n<p class=\"meta\">\(list.quotes.count) quote\(list.quotes.count == 1 ? "" : "s"), shared \(escape(ISO8601DateFormatter().string(from: list.createdAt)))</p>\n"
+        var body = "<h1>\(escape(list.title))</h1>\n<p class=\"meta\">\(list.quotes.count) quote\(list.quotes.count == 1 ? "" : "s"), shared <time datetime=\"\(escape(ISO8601DateFormatter().string(from: list.createdAt)))\">\(escape(PeopleTime.universal(list.createdAt)))</time></p>\n"
         for quote in list.quotes {
             body += "<blockquote><p>\(escape(quote.text).replacingOccurrences(of: "\n", with: "<br>"))</p>"
             let attribution = [quote.source, quote.citation].compactMap { $0 }.filter { !$0.isEmpty }.map(escape).joined(separator: ", ")

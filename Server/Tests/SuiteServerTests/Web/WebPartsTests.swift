@@ -66,4 +66,20 @@ struct WebPartsMoreTests {
         #expect(WebGuard.withoutToken(path: "//evil.example/", query: "token=t") == "/")
         #expect(WebGuard.withoutToken(path: "/\\evil.example", query: "token=t") == "/")
     }
+
+    /// Times for people: local, `Mon 2026-11-23 16:31`, the zone named when it is not the local
+    /// one; never an ISO stamp in UTC (issue: the schedule showed UTC, deadlines a Z time).
+    @Test func timesAreShownAsPeopleReadThem() throws {
+        let moment = try #require(ISO8601DateFormatter().date(from: "2026-12-03T16:00:00Z"))
+        let berlin = try #require(TimeZone(identifier: "Europe/Berlin"))
+        let local = PeopleTime.stamp(moment)
+        #expect(!local.contains("T16:00") && !local.hasSuffix("Z"))
+        #expect(local.range(of: #"^(Sun|Mon|Tue|Wed|Thu|Fri|Sat) 2026-12-0[34] \d\d:\d\d"#, options: .regularExpression) != nil, "\(local)")
+        let named = PeopleTime.stamp(moment, in: berlin)
+        #expect(named == "Thu 2026-12-03 17:00" || named == "Thu 2026-12-03 17:00 Europe/Berlin", "\(named)")
+        if TimeZone.current.secondsFromGMT(for: moment) != 3600 { #expect(named == "Thu 2026-12-03 17:00 Europe/Berlin") }
+        #expect(PeopleTime.deadline(.day(year: 2026, month: 12, day: 3)) == "Thu 2026-12-03")
+        #expect(PeopleTime.deadline(.time(moment), in: berlin) == named)
+        #expect(PeopleTime.universal(moment) == "Thu 2026-12-03 16:00 UTC")
+    }
 }
