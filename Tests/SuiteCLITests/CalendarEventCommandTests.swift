@@ -85,6 +85,9 @@ import Testing
         // The text listing, then a reminder before the dentist (once).
         let listing = try suite.run("bundle", "upcoming", "--within", "1d")
         #expect(listing.stdout.contains("Dentist — "))
+        // Times for people by the one rule: `Tue 2026-11-25 15:00`, never `Tue 25 Nov`.
+        #expect(listing.stdout.range(of: #"Dentist — (Sun|Mon|Tue|Wed|Thu|Fri|Sat) \d{4}-\d{2}-\d{2} \d{2}:\d{2}"#, options: .regularExpression) != nil,
+                "\(listing.stdout)")
         #expect(listing.stdout.contains(": 1 todo\n  "))
         let remind = try suite.run("bundle", "remind", "--within", "6h", "--stdout")
         #expect(remind.status == 0, "\(remind.stderr)")

@@ -64,11 +64,18 @@ enum ReadmeTour {
         return (commands, skipped)
     }
 
-    /// Runs one command as a shell runs it, in $HOME, `suite` being the binary under test.
+    /// Runs one command as a shell runs it, in $HOME, `suite` on the PATH being the binary under
+    /// test (a link to it, so `VAR=value suite …` works as it does for the installed one).
     static func run(_ command: String, in suite: Suite, environment: [String: String?] = [:]) throws -> Suite.Result {
+        let bin = suite.path("tour-bin")
+        if !FileManager.default.fileExists(atPath: bin + "/suite") {
+            try FileManager.default.createDirectory(atPath: bin, withIntermediateDirectories: true)
+            try FileManager.default.createSymbolicLink(atPath: bin + "/suite", withDestinationPath: Suite.binary.path)
+        }
         var environment = environment
-        environment["SUITE_BINARY"] = Suite.binary.path
-        return try suite.run(["cd \"$HOME\" && suite() { \"$SUITE_BINARY\" \"$@\"; } && " + command], environment: environment, viaShell: true)
+        let path = environment["PATH"].flatMap { $0 } ?? suite.environment["PATH"] ?? "/usr/bin:/bin"
+        environment["PATH"] = bin + ":" + path
+        return try suite.run(["cd \"$HOME\" && " + command], environment: environment, viaShell: true)
     }
 }
 
@@ -141,5 +148,40 @@ extension ReadmeTourTests {
         }
         #expect(FileManager.default.fileExists(atPath: suite.path("today.wav")))
         #expect(FileManager.default.fileExists(atPath: suite.path("favourites.md")))
+    }
+}
+
+extension ReadmeTourTests {
+    /// The places tour with OpenStreetMap, Yelp and Nominatim as loopback servers answering as
+    /// they do (`SUITE_OVERPASS_URL`, `SUITE_YELP_URL`, `SUITE_NOMINATIM_URL`): fourteen places
+    /// around Sydney, where the tour's second `location set` puts you, and Café Blau by address.
+    @Test func thePlacesTourRunsAsWritten() async throws {
+        let (commands, skipped) = try ReadmeTour.commands(of: "suite places")
+        #expect(skipped.isEmpty)
+        #expect(commands.count >= 13 && commands.allSatisfy { $0.hasPrefix("suite places ") || $0.hasPrefix("YELP_API_KEY=") }, "\(commands)")
+        let server = try await TestServer()
+        defer { Task { await server.stop() } }
+        let nodes = (1...14).map { index in
+            let kind = index % 2 == 0 ? "\"amenity\": \"cafe\"" : "\"amenity\": \"library\""
+            return "{\"type\": \"node\", \"id\": \(index), \"lat\": \(-33.8688 + Double(index) * 0.0004), \"lon\": 151.2093, \"tags\": {\(kind), \"name\": \"Place \(index)\", \"opening_hours\": \"Mo-Su 00:00-24:00\"}}"
+        }
+        await server.script.set("/api/interpreter", [.init(status: 200, body: "{\"elements\": [\(nodes.joined(separator: ","))]}")])
+        await server.script.set("/v3/businesses/search", [.init(status: 200, body: """
+            {"total": 1, "businesses": [{"id": "abc", "name": "Harbour Coffee", "categories": [{"alias": "coffee", "title": "Coffee"}],
+             "coordinates": {"latitude": -33.8690, "longitude": 151.2095}, "location": {"display_address": ["George St 1"]}, "display_phone": ""}]}
+            """)])
+        await server.script.set("/v3/businesses/abc", [.init(status: 200, body: "{\"hours\": [{\"hours_type\": \"REGULAR\", \"open\": [{\"day\": 0, \"start\": \"0700\", \"end\": \"1900\", \"is_overnight\": false}]}]}")])
+        let nominatim = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Fixtures/places/nominatim-cafe.json").standardizedFileURL
+        await server.script.set("/search", [.init(status: 200, body: try String(contentsOf: nominatim, encoding: .utf8))])
+        let base = server.baseURL.absoluteString
+        let providers: [String: String?] = ["SUITE_OVERPASS_URL": base + "/api", "SUITE_YELP_URL": base + "/v3", "SUITE_NOMINATIM_URL": base]
+        let suite = try Suite()
+        for command in commands {
+            let result = try await InProcess.onThread { try ReadmeTour.run(command, in: suite, environment: providers) }
+            #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
+        }
+        #expect(try suite.run(["places", "show", "12"]).stdout.contains("wifi"))
+        #expect(FileManager.default.fileExists(atPath: suite.path("map.svg")))
+        #expect(try suite.run(["places", "list"]).stdout.contains("Café Blau"))
     }
 }

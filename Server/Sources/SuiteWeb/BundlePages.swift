@@ -61,12 +61,10 @@ struct BundlePages {
         try await store.events().map { ["name": $0.name] }
     }
 
-    /// "Tue 25 Nov 15:00" (or "Tue 25 Nov, all day") in the web app's time zone.
+    /// "Tue 2026-11-25 15:00" (or "Tue 2026-11-25, all day") in the web app's time zone, by the
+    /// one rule for people (``PeopleTime``).
     static func when(_ occurrence: EventOccurrence) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.dateFormat = occurrence.isAllDay ? "EEE d MMM" : "EEE d MMM HH:mm"
-        return formatter.string(from: occurrence.start) + (occurrence.isAllDay ? ", all day" : "")
+        occurrence.isAllDay ? String(PeopleTime.unnamed(occurrence.start, in: .current).prefix(14)) + ", all day" : PeopleTime.stamp(occurrence.start)
     }
 
     // MARK: - The pile

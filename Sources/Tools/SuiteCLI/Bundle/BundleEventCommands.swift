@@ -146,22 +146,23 @@ extension BundleCommand {
 }
 
 extension Bundles {
-    /// When an event time is, as people read it: "Tue 25 Nov 15:00" (or "Tue 25 Nov, all day").
+    /// When an event time is, by the one rule for people (``PeopleTime``): "Tue 2026-11-25 15:00"
+    /// (or "Tue 2026-11-25, all day").
     static func when(_ occurrence: EventOccurrence) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = occurrence.isAllDay ? "EEE d MMM" : "EEE d MMM HH:mm"
-        return formatter.string(from: occurrence.start) + (occurrence.isAllDay ? ", all day" : "")
+        let stamp = PeopleTime.stamp(occurrence.start, in: timeZone)
+        guard occurrence.isAllDay else { return stamp }
+        // The day alone: the stamp without its time (and a zone it may name).
+        return String(stamp.prefix(14)) + ", all day"
     }
 
     /// An event reminder: "before Dentist at 15:00: 2 todos".
     static func reminder(_ occurrence: EventOccurrence) -> String {
-        let formatter = DateFormatter()
-        formatter.locale = Locale(identifier: "en_GB")
-        formatter.timeZone = timeZone
-        formatter.dateFormat = Calendar.current.isDate(occurrence.start, inSameDayAs: Date()) ? "HH:mm" : "EEE d MMM HH:mm"
+        // Today the time is enough; another day is written by the one rule (PeopleTime).
+        let stamp = PeopleTime.stamp(occurrence.start, in: timeZone)
+        var calendar = Calendar(identifier: .gregorian)
+        calendar.timeZone = timeZone
+        let at = calendar.isDate(occurrence.start, inSameDayAs: Date()) ? String(stamp.dropFirst(15).prefix(5)) : stamp
         let count = occurrence.todos.count
-        return "before \(occurrence.eventName) at \(formatter.string(from: occurrence.start)): \(count) todo\(count == 1 ? "" : "s")"
+        return "before \(occurrence.eventName) at \(at): \(count) todo\(count == 1 ? "" : "s")"
     }
 }
