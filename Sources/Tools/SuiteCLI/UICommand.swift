@@ -9,8 +9,8 @@ struct UICommand: ParsableCommand {
         abstract: "Open the four apps in a browser (runs 'suite-server ui' on this store folder).",
         discussion: """
             Prints the URL to open (with this run's token) and serves until Ctrl-C. Needs \
-            suite-server, from the server package: swift build -c release --package-path Server, \
-            then put .build/release/suite-server on your PATH (or beside suite).
+            suite-server beside suite or on your PATH: Scripts/install (or the Debian package) \
+            installs both.
 
             Example:
               suite ui
@@ -25,7 +25,7 @@ struct UICommand: ParsableCommand {
         let folder = try options.storeFolder()
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("suite-server")
         guard let server = Executables.find("suite-server") ?? (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) else {
-            throw CLIError.unavailable("'suite ui' needs suite-server: swift build -c release --package-path Server, then put Server/.build/release/suite-server on your PATH")
+            throw CLIError.unavailable("'suite ui' needs suite-server beside suite or on your PATH: Scripts/install installs both")
         }
         let arguments = [server.path, "ui", "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])
         // The web app takes over this process: Ctrl-C and SIGTERM reach it directly.
