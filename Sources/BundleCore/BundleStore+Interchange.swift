@@ -447,7 +447,12 @@ extension BundleStore {
                 let arguments: StatementArguments = [bundle.title, bundle.icon, eventID, bundle.direction.rawValue, bundle.status.rawValue,
                                                      Millis(bundle.createdAt).value, bundle.finishedAt.map { Millis($0).value }]
                 if let id = try bundleID(bundle.uuid) {
-                    try db.execute(sql: "UPDATE bundle SET title = ?, icon = ?, event_id = ?, direction = ?, status = ?, created_ms = ?, finished_ms = ? WHERE id = \(id)", arguments: arguments)
+                    // Written only when a value differs, as todos are.
+                    try db.execute(sql: """
+                        UPDATE bundle SET title = ?1, icon = ?2, event_id = ?3, direction = ?4, status = ?5, created_ms = ?6, finished_ms = ?7
+                        WHERE id = \(id) AND (title IS NOT ?1 OR icon IS NOT ?2 OR event_id IS NOT ?3 OR direction IS NOT ?4 OR status IS NOT ?5
+                            OR created_ms IS NOT ?6 OR finished_ms IS NOT ?7)
+                        """, arguments: arguments)
                 } else {
                     try db.execute(sql: "INSERT INTO bundle (title, icon, event_id, direction, status, created_ms, finished_ms, uuid) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                                    arguments: arguments + [bundle.uuid.uuidString.lowercased()])
@@ -550,11 +555,19 @@ extension BundleStore {
         mutating func items(_ bundles: [InterchangeBundle]) throws {
             for bundle in bundles {
                 guard let id = try bundleID(bundle.uuid) else { continue }
-                try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
-                for (position, item) in bundle.items.enumerated() {
+                var wanted: [(todo: Int64, outcome: String)] = []
+                for item in bundle.items {
                     guard let todoID = try Int64.fetchOne(db, sql: "SELECT id FROM todo WHERE uuid = ?", arguments: [item.todo.uuidString.lowercased()]) else { continue }
+                    wanted.append((todoID, item.outcome.rawValue))
+                }
+                // The items as they are already: left alone (an unchanged file changes nothing).
+                let present = try Row.fetchAll(db, sql: "SELECT todo_id, outcome FROM bundle_item WHERE bundle_id = ? ORDER BY position", arguments: [id])
+                    .map { (todo: $0[0] as Int64, outcome: $0[1] as String) }
+                if present.map(\.todo) == wanted.map(\.todo) && present.map(\.outcome) == wanted.map(\.outcome) { continue }
+                try db.execute(sql: "DELETE FROM bundle_item WHERE bundle_id = ?", arguments: [id])
+                for (position, item) in wanted.enumerated() {
                     try db.execute(sql: "INSERT INTO bundle_item (bundle_id, todo_id, position, outcome, sync_key) VALUES (?1, ?2, ?3, ?4, \(itemKeySQL))",
-                                   arguments: [id, todoID, position, item.outcome.rawValue])
+                                   arguments: [id, item.todo, position, item.outcome])
                 }
             }
         }

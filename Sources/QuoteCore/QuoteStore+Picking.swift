@@ -105,8 +105,9 @@ extension QuoteStore {
                 try db.execute(sql: "DELETE FROM day_pick WHERE day < ?", arguments: [key - 10_000])
             }
         } catch let error {
-            // A store opened read-only answers by the rule, unkept.
-            guard case .store(let failure) = error, failure.kind == .readOnly else { throw error }
+            // A store opened read-only, or busy with a long write of another process (an import,
+            // a sync), answers by the rule, unkept: the next ask keeps it.
+            guard case .store(let failure) = error, failure.kind == .readOnly || failure.kind == .busy else { throw error }
         }
     }
 

@@ -159,7 +159,13 @@ public final class QuoteStore: Sendable {
         migrator.registerStoreMigration("v7-nottodo", migrate: migrateToNotToDo)
         migrator.registerStoreMigration("v8-day-pick") { db in
             // The quote of each day, kept when first asked for: imports later that day do not change it.
-            try db.execute(sql: "CREATE TABLE day_pick (day INTEGER PRIMARY KEY, quote_id INTEGER NOT NULL)")
+            // A removed quote's days are forgotten with it: a quote added later may take its number.
+            try db.execute(sql: """
+                CREATE TABLE day_pick (day INTEGER PRIMARY KEY, quote_id INTEGER NOT NULL);
+                CREATE TRIGGER day_pick_forget AFTER DELETE ON quote BEGIN
+                    DELETE FROM day_pick WHERE quote_id = old.id;
+                END;
+                """)
         }
         return migrator
     }

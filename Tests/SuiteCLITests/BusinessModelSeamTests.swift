@@ -17,7 +17,8 @@ import Testing
     @Test func aMistypedWalkCommandIsRefusedAndGoGoesToASection() throws {
         let suite = try Suite()
         try suite.run("bmm", "add", "Acme")
-        let walk = try suite.run("bmm", "walk", stdin: """
+        // Typed at a terminal: a mistyped command is refused and asked again.
+        let walk = suite.runTyped(["bmm", "walk"], stdin: """
             :go ps
             :g ps
             Sourdough
@@ -41,6 +42,18 @@ import Testing
         #expect(try text(suite, "ps") == .string("Sourdough"))
         #expect(try text(suite, "cn") == .string("Warm bread\n:-) before seven"))
         #expect(try text(suite, "ch") == .string(""))
+    }
+
+    /// From a pipe nobody can be asked again: a line that is no walk command stops the walk with
+    /// exit 65, and the section it was in is not saved (its text would be lost otherwise).
+    @Test func aPipedWalkStopsAtALineThatIsNoCommandAndSavesNothingOfThatSection() throws {
+        let suite = try Suite()
+        try suite.run("bmm", "add", "Acme")
+        try suite.run("bmm", "set", "vp", "--text", "Bread by 7")
+        let before = try suite.dump("bmm.sqlite")
+        let walk = try suite.runProcess(["bmm", "walk"], stdin: Data("Hi\n:-) yes\n.\n".utf8))
+        expectFailure(walk, status: 65, "':-) yes' is not a walk command; Customer Needs was not saved (write '::' to start a line with ':')")
+        #expect(try suite.dump("bmm.sqlite") == before)
     }
 
     /// The walk resumes at the first section not written, saying so; with every section written it

@@ -39,6 +39,16 @@ import Testing
         try text.write(toFile: file, atomically: true, encoding: .utf8)
         let changed = try suite.runProcess(["bundle", "import", file, "--format", "taskwarrior"])
         #expect(changed.stdout.hasPrefix("Imported 0 new and 1 updated todo (2 unchanged"), "\(changed.stdout)")
+        // With a bundle and its items, Suite JSON read back leaves the store byte for byte as it was.
+        #expect(try suite.run(["bundle", "checkin", "go to the Eastern branch", "--about-to", "--all"]).status == 0)
+        #expect(try suite.run(["bundle", "done", "1"]).status == 0)
+        let whole = suite.path("whole.json")
+        #expect(try suite.run(["bundle", "export", "--format", "json", "-o", whole]).status == 0)
+        #expect(try suite.runProcess(["bundle", "import", whole, "--format", "json"]).status == 0)
+        let settled = try suite.dump("bundle.sqlite")
+        let again = try suite.runProcess(["bundle", "import", whole, "--format", "json"])
+        #expect(again.stdout.hasPrefix("Imported 0 new and 0 updated todos (3 unchanged"), "\(again.stdout)")
+        #expect(try suite.dump("bundle.sqlite") == settled)
     }
 }
 

@@ -113,6 +113,12 @@ struct Suite: Sendable {
         try await InProcess.onThread { try self.runProcess(arguments, environment: extra) }
     }
 
+    /// ``run(_:stdin:environment:viaShell:)`` as if a person typed `stdin` at a terminal.
+    @discardableResult
+    func runTyped(_ arguments: [String], stdin: String) -> Result {
+        InProcess.run(arguments, stdin: Data(stdin.utf8), environment: environment, stdinIsTerminal: true)
+    }
+
     @discardableResult
     func run(_ arguments: String..., stdin: String = "") throws -> Result {
         try run(arguments, stdin: Data(stdin.utf8))
@@ -174,11 +180,11 @@ enum InProcess {
         var text: String { lock.lock(); defer { lock.unlock() }; return String(decoding: bytes, as: UTF8.self) }
     }
 
-    static func run(_ arguments: [String], stdin: Data, environment: [String: String]) -> Suite.Result {
+    static func run(_ arguments: [String], stdin: Data, environment: [String: String], stdinIsTerminal: Bool = false) -> Suite.Result {
         let output = Capture(), errors = Capture()
         let context = CLIContext(environment: environment, standardOutput: CLIOutput { output.append($0) },
                                  standardError: CLIOutput { errors.append($0) }, standardInput: CLIInput(stdin),
-                                 executable: Suite.binary.path)
+                                 stdinIsTerminal: stdinIsTerminal, executable: Suite.binary.path)
         // On a thread of its own while the caller waits (blocked, as for a process): the caller may
         // be one of the cooperative pool's few threads, which an HTTP server in this process needs.
         let status = onThreadWaiting {

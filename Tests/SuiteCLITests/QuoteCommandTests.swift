@@ -214,5 +214,6 @@ import Testing
                       "invalid --at '2099-02-30T10:00': use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time) or 2026-11-23T09:00:00Z")
         // history --since takes the same forms.
         #expect(try suite.runProcess(["quotes", "history", "--since", "2026-11-01T08:30"], environment: berlin).status == 0)
+        #expect(try suite.runProcess(["bundle", "review", "--since", "2026-11-01 08:30", "--until", "2026-12-01T00:00:00Z"], environment: berlin).status == 0)
     }
 }

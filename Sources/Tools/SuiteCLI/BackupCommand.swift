@@ -213,6 +213,30 @@ struct RestoreCommand: ParsableCommand {
             StoreBackup.remove(staged)
             do {
                 try StoreBackup.copy(from: copy, to: staged)
+            } catch {
+                StoreBackup.remove(staged)
+                throw CLIError.badInput("the backup's \(entry.file) cannot be restored: \(ErrorReport.classify(error)?.1 ?? "\(error)")")
+            }
+            // Only the schema suite makes (a trigger, a cascade or a view in a copy would act in
+            // the live store), checked before the copy is opened (at its own version) and after.
+            // A check that cannot run refuses too.
+            func requireSuiteSchema() throws {
+                guard let check = CheckCommand.stores.first(where: { $0.fileName == entry.file })?.check else { return }
+                let problems: [String]
+                do {
+                    problems = try check(URL(fileURLWithPath: staged))
+                } catch {
+                    problems = [ErrorReport.classify(error)?.1 ?? "\(error)"]
+                }
+                guard problems.isEmpty else {
+                    StoreBackup.remove(staged)
+                    let shown = problems.prefix(3).map { $0.hasPrefix(StoreCheck.schemaPrefix) ? String($0.dropFirst(StoreCheck.schemaPrefix.count)) : $0 }
+                    throw CLIError.badInput("the backup's \(entry.file) cannot be restored: its schema is not the one suite makes: "
+                        + shown.joined(separator: "; ") + (problems.count > 3 ? "; and \(problems.count - 3) more" : ""))
+                }
+            }
+            try requireSuiteSchema()
+            do {
                 // Opening it as its store checks its kind and version, and updates an older one.
                 if let store = known[entry.file] { _ = try store.open(URL(fileURLWithPath: staged)) }
                 // Its todos point at the attached files where this restore puts them.
@@ -221,16 +245,7 @@ struct RestoreCommand: ParsableCommand {
                 StoreBackup.remove(staged)
                 throw CLIError.badInput("the backup's \(entry.file) cannot be restored: \(ErrorReport.classify(error)?.1 ?? "\(error)")")
             }
-            // Only the schema suite makes: a trigger or view in a copy would run in the live store.
-            if let check = CheckCommand.stores.first(where: { $0.fileName == entry.file })?.check {
-                let problems = (try? check(URL(fileURLWithPath: staged))) ?? []
-                guard problems.isEmpty else {
-                    StoreBackup.remove(staged)
-                    let shown = problems.prefix(3).map { $0.hasPrefix(StoreCheck.schemaPrefix) ? String($0.dropFirst(StoreCheck.schemaPrefix.count)) : $0 }
-                    throw CLIError.badInput("the backup's \(entry.file) cannot be restored: its schema is not the one suite makes: "
-                        + shown.joined(separator: "; ") + (problems.count > 3 ? "; and \(problems.count - 3) more" : ""))
-                }
-            }
+            try requireSuiteSchema()
             var action = Action.create
             if FileManager.default.fileExists(atPath: live) {
                 let current = folder.appendingPathComponent(".current-\(entry.file)").path
@@ -264,7 +279,8 @@ struct RestoreCommand: ParsableCommand {
                 _ = try BundleStore.copyStoredFiles(attachedNames, from: source.appendingPathComponent(BackupManifest.attachmentFolder).path,
                                                     to: BundleStore.attachmentFolder(ofStoreAt: folder.appendingPathComponent(BundleStore.fileName).path))
             } catch {
-                throw CLIError.io("nothing restored: the attached files cannot be put back: \(ErrorReport.classify(error)?.1 ?? "\(error)")")
+                throw CLIError.io("no store restored: the attached files cannot all be put back (those copied are in \(folder.path)/attachments): "
+                                  + (ErrorReport.classify(error)?.1 ?? "\(error)"))
             }
             print("attachments: \(attachedNames.count) file\(attachedNames.count == 1 ? "" : "s") in \(folder.path)/attachments")
         }

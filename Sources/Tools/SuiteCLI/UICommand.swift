@@ -2,7 +2,7 @@ import ArgumentParser
 import Foundation
 
 /// `suite ui`: starts the local web app (`suite-server ui`) on the same store folder, when the
-/// server package's binary is installed (on $PATH or beside `suite`); otherwise says how to get it.
+/// server package's binary is installed (beside `suite`, else on $PATH); otherwise says how to get it.
 struct UICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
@@ -24,7 +24,8 @@ struct UICommand: ParsableCommand {
     func run() throws {
         let folder = try options.storeFolder()
         let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("suite-server")
-        guard let server = Executables.find("suite-server") ?? (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) else {
+        // The one installed with this suite first (Scripts/install, the package), then PATH's.
+        guard let server = (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) ?? Executables.find("suite-server") else {
             throw CLIError.unavailable("'suite ui' needs suite-server beside suite or on your PATH: Scripts/install installs both")
         }
         let arguments = [server.path, "ui", "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])

@@ -179,14 +179,10 @@ enum Bundles {
         return value * unit
     }
 
-    /// Parses a day (`YYYY-MM-DD`) as the start of that day in the local time zone.
+    /// A moment typed for `option` (`--since`, `--until`), in every time option's forms
+    /// (``TimeOption``): a day is its start in the local time zone.
     static func day(_ text: String, option: String) throws -> Date {
-        guard case .day(let year, let month, let day)? = try? Deadline.parse(text, timeZone: timeZone) else {
-            throw CLIError.usage("invalid \(option) '\(text)': use YYYY-MM-DD with a real date")
-        }
-        var calendar = Calendar(identifier: .gregorian)
-        calendar.timeZone = timeZone
-        return calendar.date(from: DateComponents(year: year, month: month, day: day)) ?? Date()
+        try TimeOption.moment(text, option: option, timeZone: timeZone)
     }
 }
 

@@ -20,8 +20,8 @@ extension BundleCommand {
 
         @OptionGroup var options: CommonOptions
         @Option(help: ArgumentHelp("Only this event's bundles.", valueName: "event")) var event: String?
-        @Option(help: ArgumentHelp("From this day (YYYY-MM-DD).", valueName: "day")) var since: String?
-        @Option(help: ArgumentHelp("Before this day (YYYY-MM-DD).", valueName: "day")) var until: String?
+        @Option(help: ArgumentHelp("From this day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM).", valueName: "when")) var since: String?
+        @Option(help: ArgumentHelp("Before this day (YYYY-MM-DD) or time (YYYY-MM-DDTHH:MM).", valueName: "when")) var until: String?
         @Flag(help: "File the bundles under their events instead of their days.") var byEvent = false
 
         func run() throws {

@@ -91,6 +91,13 @@ extension BMMCommand {
                     if line == "." { move = .next; break }
                     guard line.hasPrefix(":") else { lines.append(line); continue }
                     if line.hasPrefix("::") { lines.append(String(line.dropFirst())); continue }
+                    // From a pipe or a file nobody can be asked again: a line that is no walk
+                    // command stops the walk before this section is saved (its text would be
+                    // lost otherwise).
+                    if !Terminal.stdinIsTerminal, Self.command(line) == nil || Self.command(line) == .section(nil) {
+                        throw CLIError.badInput("'\(VisibleText.visible(String(line.prefix(80)), oneLine: true))' is not a walk command; "
+                            + "\(id.title) was not saved (write '::' to start a line with ':')")
+                    }
                     switch Self.command(line) {
                     case .some(.section(nil)):
                         let name = Self.argument(of: line)

@@ -99,7 +99,12 @@ extension QuotesCommand {
         @Option(help: ArgumentHelp("The work it is from (a book, a film …).", valueName: "title")) var citation: String?
 
         func run() throws {
-            let quote = try options.open().add(text, source: source, kind: kind, categories: category, citation: citation)
+            // The starter collection comes with a new store, after the quote is taken: a quote
+            // refused leaves the store as it was.
+            let new = options.storeIsNew
+            let store = try options.openUnseeded()
+            let quote = try store.add(text, source: source, kind: kind, categories: category, citation: citation)
+            if new { try store.installStarterCollection() }
             if options.json { try Terminal.printJSON(quote) } else { print("Added #\(quote.id).") }
         }
     }
@@ -173,8 +178,9 @@ extension QuotesCommand {
         struct Output: Encodable { let quote: Quote; let notes: [Note] }
 
         func run() throws {
+            let number = try Quotes.id(id)
             let store = try options.open(readOnly: true)
-            let quote = try store.quote(try Quotes.id(id))
+            let quote = try store.quote(number)
             let notes = try store.notes(on: quote.id, user: options.userName)
             if options.json { try Terminal.printJSON(Output(quote: quote, notes: notes)); return }
             print(Quotes.render(quote))
@@ -196,7 +202,8 @@ extension QuotesCommand {
         @Option(parsing: .unconditional, help: ArgumentHelp("How many.", valueName: "n"), transform: NumberOption.int(1...100, "--limit")) var limit = 5
 
         func run() throws {
-            try Quotes.printList(try options.open(readOnly: true).similar(to: try Quotes.id(id), limit: limit), json: options.json, empty: "Nothing similar found.")
+            let quote = try Quotes.id(id)
+            try Quotes.printList(try options.open(readOnly: true).similar(to: quote, limit: limit), json: options.json, empty: "Nothing similar found.")
         }
     }
 

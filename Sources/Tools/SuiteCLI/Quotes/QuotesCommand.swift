@@ -76,13 +76,17 @@ extension QuotesContext {
         try QuoteStore(url: common.storeFile(QuoteStore.fileName), readOnly: readOnly)
     }
 
-    /// Opens the store, adding the starter collection quietly when the store says it is due
-    /// (``QuoteStore/needsStarterCollection()``: a new store, or one whose every quote was
-    /// removed), so that a new store has its quotes from the first command (`categories`, `list`,
-    /// `fav 19`), not only after `random`; a read-only open is reopened for writing only then.
-    /// `readOnly` for commands that only read.
+    /// Whether there is no store file yet: the first command makes it.
+    var storeIsNew: Bool { (try? common.storeFilePath(QuoteStore.fileName)).map { !FileManager.default.fileExists(atPath: $0) } ?? false }
+
+    /// Opens the store; a new one (no file yet) comes with the starter collection, added quietly,
+    /// so that its quotes are there from the first command (`categories`, `list`, `fav 19`), not
+    /// only after `random`. A store that exists is left as it is (one emptied by hand stays
+    /// empty until `random`, `today` or `tick`, which say when they refill it). `readOnly` for
+    /// commands that only read (a new store is created for writing all the same).
     func open(readOnly: Bool = false) throws -> QuoteStore {
-        try openSeeded(readOnly: readOnly, quietly: true)
+        guard storeIsNew else { return try openUnseeded(readOnly: readOnly) }
+        return try openSeeded(readOnly: false, quietly: true)
     }
 
     /// ``open(readOnly:)``, saying on stderr when the starter collection was added (`random`,

@@ -18,7 +18,8 @@ extension QuotesCommand {
         }
 
         func run() throws {
-            let quote = try options.open().editQuote(try Quotes.id(id), text: text, source: source)
+            let number = try Quotes.id(id)
+            let quote = try options.open().editQuote(number, text: text, source: source)
             if options.json { try Terminal.printJSON(quote) } else { print(Quotes.render(quote)) }
         }
     }

@@ -69,7 +69,8 @@ extension QuotesCommand {
 
             func run() throws {
                 let change: String?? = noCategory ? .some(nil) : category.map { .some($0) }
-                let item = try options.open().editNotToDo(try NotToDoGroup.id(id), text: text, category: change, user: options.userName)
+                let number = try NotToDoGroup.id(id)
+                let item = try options.open().editNotToDo(number, text: text, category: change, user: options.userName)
                 if options.json { try Terminal.printJSON(item) } else { print(NotToDoGroup.line(item)) }
             }
         }
@@ -81,7 +82,8 @@ extension QuotesCommand {
             @Argument(help: ArgumentHelp("Its number.", valueName: "id")) var id: String
 
             func run() throws {
-                let item = try options.open().removeNotToDo(try NotToDoGroup.id(id), user: options.userName)
+                let number = try NotToDoGroup.id(id)
+                let item = try options.open().removeNotToDo(number, user: options.userName)
                 print("Removed not-to-do #\(item.id.rawValue).")
             }
         }

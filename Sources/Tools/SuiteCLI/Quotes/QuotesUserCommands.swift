@@ -11,7 +11,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
 
         func run() throws {
-            let added = try options.open().favorite(try Quotes.id(id), user: options.userName)
+            let quote = try Quotes.id(id)
+            let added = try options.open().favorite(quote, user: options.userName)
             print(added ? "Added #\(id) to your favourites." : "#\(id) is already a favourite.")
         }
     }
@@ -23,7 +24,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String
 
         func run() throws {
-            let removed = try options.open().unfavorite(try Quotes.id(id), user: options.userName)
+            let quote = try Quotes.id(id)
+            let removed = try options.open().unfavorite(quote, user: options.userName)
             print(removed ? "Removed #\(id) from your favourites." : "#\(id) was not a favourite.")
         }
     }
@@ -36,12 +38,13 @@ extension QuotesCommand {
         @Flag(help: "Take the quote off your skipped ones.") var undo = false
 
         func run() throws {
+            let number = try Quotes.id(id)
             let store = try options.open()
             if undo {
-                let removed = try store.unskip(try Quotes.id(id), user: options.userName)
+                let removed = try store.unskip(number, user: options.userName)
                 print(removed ? "#\(id) is no longer skipped." : "#\(id) was not skipped.")
             } else {
-                let added = try store.skip(try Quotes.id(id), user: options.userName)
+                let added = try store.skip(number, user: options.userName)
                 print(added ? "Skipped #\(id): tailored picks leave it out." : "#\(id) is already skipped.")
             }
         }
@@ -147,7 +150,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The note.", valueName: "text")) var text: String
 
         func run() throws {
-            let note = try options.open().addNote(text, on: try Quotes.id(id), user: options.userName)
+            let quote = try Quotes.id(id)
+            let note = try options.open().addNote(text, on: quote, user: options.userName)
             if options.json { try Terminal.printJSON(note) } else { print("Note #\(note.id) saved on #\(note.quoteID).") }
         }
     }
@@ -159,7 +163,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The quote's number.", valueName: "id")) var id: String?
 
         func run() throws {
-            let notes = try options.open(readOnly: true).notes(on: try id.map(Quotes.id), user: options.userName)
+            let quote = try id.map(Quotes.id)
+            let notes = try options.open(readOnly: true).notes(on: quote, user: options.userName)
             if options.json { try Terminal.printJSON(notes); return }
             if notes.isEmpty { print("No notes.") }
             for note in notes { print("#\(note.id) on quote #\(note.quoteID): \(note.text)") }
@@ -174,7 +179,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The new text.", valueName: "text")) var text: String
 
         func run() throws {
-            let note = try options.open().editNote(try Quotes.noteID(id), text: text, user: options.userName)
+            let number = try Quotes.noteID(id)
+            let note = try options.open().editNote(number, text: text, user: options.userName)
             print("Note #\(note.id) changed.")
         }
     }
@@ -186,7 +192,8 @@ extension QuotesCommand {
         @Argument(help: ArgumentHelp("The note's number.", valueName: "note-id")) var id: String
 
         func run() throws {
-            try options.open().deleteNote(try Quotes.noteID(id), user: options.userName)
+            let number = try Quotes.noteID(id)
+            try options.open().deleteNote(number, user: options.userName)
             print("Note #\(id) deleted.")
         }
     }

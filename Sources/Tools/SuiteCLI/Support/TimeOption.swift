@@ -1,8 +1,9 @@
 import BundleCore
 import Foundation
 
-/// The one reading of a time a person types, for every time option (`--at`, `--since`,
-/// `--until`, `--deadline`): a day `YYYY-MM-DD` (its start), a local time `YYYY-MM-DDTHH:MM[:SS]`
+/// The one reading of a time a person types, for every time option (`quotes tick --at`,
+/// `quotes history --since`, `bundle review --since/--until`; `--deadline` reads the same forms
+/// through `Deadline.parse`): a day `YYYY-MM-DD` (its start), a local time `YYYY-MM-DDTHH:MM[:SS]`
 /// or `YYYY-MM-DD HH:MM[:SS]` in the local time zone, or an RFC 3339 time with `Z` or an offset
 /// (`2026-11-23T09:00:00Z`, `2026-11-23T10:00+01:00`). Impossible dates are refused, never rolled
 /// over. The rule is ``Deadline/parse(_:timeZone:)``'s.
