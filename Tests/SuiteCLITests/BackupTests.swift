@@ -211,6 +211,30 @@ import Testing
         #expect(try suite.runProcess(["check"]).stdout.contains("the trigger '\(trigger)' is missing"))
     }
 
+    /// What a forged copy could change besides triggers: an index Suite makes, on other columns;
+    /// the migrations list (which would hide the rest from the comparison).
+    @Test func aChangedIndexOrAForgedMigrationsListIsNamed() throws {
+        let suite = try Suite()
+        try suite.run(["bundle", "add", "Mine"])
+        let backup = suite.path("b")
+        #expect(try suite.run(["backup", backup]).status == 0)
+        let copy = backup + "/bundle.sqlite"
+        let index = try #require(try DatabaseQueue(path: copy).read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name LIMIT 1")
+        })
+        for suffix in ["-wal", "-shm"] { unlink(copy + suffix) }
+        let pristine = try Data(contentsOf: URL(fileURLWithPath: copy))
+        try Self.plant("DROP INDEX \"\(index)\"; CREATE INDEX \"\(index)\" ON todo(text)", in: copy)
+        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "the index '\(index)' is not the one Suite makes")
+        try pristine.write(to: URL(fileURLWithPath: copy))
+        try Self.plant("DELETE FROM grdb_migrations WHERE identifier = 'v1'; CREATE TRIGGER hidden AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: copy)
+        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "the migrations it records are not a sequence Suite makes")
+        try pristine.write(to: URL(fileURLWithPath: copy))
+        try Self.plant("INSERT INTO grdb_migrations VALUES ('zz-later'); CREATE TRIGGER hidden AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: copy)
+        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "unknown: 'zz-later'")
+        #expect(try suite.run(["bundle", "list"]).stdout.contains("Mine"))
+    }
+
     @Test func everyStoreSuiteMakesAndUsesMatchesItsSchema() throws {
         let suite = try Suite()
         try suite.run(["bmm", "add", "Acme"])
