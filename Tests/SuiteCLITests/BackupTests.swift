@@ -114,13 +114,13 @@ import Testing
         return String(try #require(fileLine.range(of: " at ").map { fileLine[$0.upperBound...] }))
     }
 
-    @Test func aBackupCarriesAttachedFilesAndRestorePutsThemWhereTheTodosPoint() throws {
+    @Test func aBackupCarriesAttachedFilesAndRestorePutsThemWhereTheTodosPoint() async throws {
         let suite = try Suite()
         let lease = suite.path("lease.pdf")
         try Data("%PDF-1.4 the lease".utf8).write(to: URL(fileURLWithPath: lease))
-        #expect(try suite.runProcess(["bundle", "add", "Sign the lease", "--attach", lease]).status == 0)
+        #expect(try await suite.runProcessAsync(["bundle", "add", "Sign the lease", "--attach", lease]).status == 0)
         let backup = suite.path("b")
-        let made = try suite.runProcess(["backup", backup])
+        let made = try await suite.runProcessAsync(["backup", backup])
         #expect(made.status == 0, "\(made.stderr)")
         #expect(made.stdout.contains("attachments: 1 file, 18 bytes"), "\(made.stdout)")
         let copies = try FileManager.default.contentsOfDirectory(atPath: backup + "/attachments")
@@ -133,19 +133,19 @@ import Testing
         // Restored into another store folder, while the first one is gone: the todo's file is there.
         let elsewhere: [String: String?] = ["SUITE_HOME": suite.path("elsewhere")]
         try FileManager.default.removeItem(at: suite.storeFolder)
-        let restored = try suite.runProcess(["restore", backup], environment: elsewhere)
+        let restored = try await suite.runProcessAsync(["restore", backup], environment: elsewhere)
         #expect(restored.status == 0, "\(restored.stderr)")
         let stored = try Self.storedPath(suite, environment: elsewhere)
         #expect(stored.hasPrefix(suite.path("elsewhere") + "/attachments/"), "\(stored)")
         #expect(FileManager.default.contents(atPath: stored) == Data("%PDF-1.4 the lease".utf8))
-        #expect(try suite.runProcess(["check"], environment: elsewhere).status == 0)
+        #expect(try await suite.runProcessAsync(["check"], environment: elsewhere).status == 0)
         // Restoring the same backup again finds the store as restored: nothing to overwrite.
-        let again = try suite.runProcess(["restore", backup], environment: elsewhere)
+        let again = try await suite.runProcessAsync(["restore", backup], environment: elsewhere)
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout.contains("bundle.sqlite: unchanged since the backup"), "\(again.stdout)")
     }
 
-    @Test func aBackupWithAnAttachmentMissingOrOutsideItsFolderIsRefusedWithNothingChanged() throws {
+    @Test func aBackupWithAnAttachmentMissingOrOutsideItsFolderIsRefusedWithNothingChanged() async throws {
         let suite = try Suite()
         let lease = suite.path("lease.pdf")
         try Data("lease".utf8).write(to: URL(fileURLWithPath: lease))
@@ -155,15 +155,24 @@ import Testing
         let elsewhere: [String: String?] = ["SUITE_HOME": suite.path("elsewhere")]
         let copies = try FileManager.default.contentsOfDirectory(atPath: backup + "/attachments")
         try FileManager.default.removeItem(atPath: backup + "/attachments/" + copies[0])
-        expectFailure(try suite.runProcess(["restore", backup], environment: elsewhere), status: 65, "is missing: the backup is incomplete")
+        expectFailure(try await suite.runProcessAsync(["restore", backup], environment: elsewhere), status: 65, "is missing: the backup is incomplete")
         #expect(!FileManager.default.fileExists(atPath: suite.path("elsewhere") + "/bundle.sqlite"))
 
         let manifestPath = backup + "/suite-backup.json"
         let manifest = try String(contentsOfFile: manifestPath, encoding: .utf8)
         try manifest.replacingOccurrences(of: "\"attachments/\(copies[0])\"", with: "\"attachments/../../outside\"")
             .write(toFile: manifestPath, atomically: true, encoding: .utf8)
-        expectFailure(try suite.runProcess(["restore", backup], environment: elsewhere), status: 65, "names an attached file suite does not make")
+        expectFailure(try await suite.runProcessAsync(["restore", backup], environment: elsewhere), status: 65, "names an attached file suite does not make")
         #expect(!FileManager.default.fileExists(atPath: suite.path("elsewhere") + "/bundle.sqlite"))
+    }
+
+    /// The first (by name) object of `type` in the database at `path` that Suite made (with SQL).
+    static func firstName(in path: String, of type: String) throws -> String? {
+        let queue = try DatabaseQueue(path: path)
+        defer { try? queue.close() }
+        return try queue.read { db in
+            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = ? AND sql IS NOT NULL ORDER BY name LIMIT 1", arguments: [type])
+        }
     }
 
     /// SQL added to a store file, as a backup could carry it.
@@ -174,7 +183,7 @@ import Testing
         for suffix in ["-wal", "-shm"] { unlink(path + suffix) }
     }
 
-    @Test func restoreAndCheckRefuseAStoreWithSQLSuiteDoesNotMake() throws {
+    @Test func restoreAndCheckRefuseAStoreWithSQLSuiteDoesNotMake() async throws {
         let suite = try Suite()
         try suite.run(["quotes", "add", "A quote of my own"])
         try suite.run(["bundle", "add", "Mine"])
@@ -183,66 +192,62 @@ import Testing
         try Self.plant("CREATE TRIGGER eat_notes AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: backup + "/bundle.sqlite")
         try suite.run(["bundle", "add", "After the backup"])
         let before = try suite.dump("bundle.sqlite")
-        let refused = try suite.runProcess(["restore", backup, "--force"])
+        let refused = try await suite.runProcessAsync(["restore", backup, "--force"])
         expectFailure(refused, status: 65, "bundle.sqlite cannot be restored: its schema is not the one suite makes: an unexpected trigger 'eat_notes' (Suite does not make it)")
         #expect(try suite.dump("bundle.sqlite") == before)
 
         // The same trigger planted in a live store: check names it, and exits 74.
         let live = suite.storeFolder.appendingPathComponent("quotes.sqlite").path
         try Self.plant("CREATE VIEW peek AS SELECT 1", in: live)
-        let checked = try suite.runProcess(["check"])
+        let checked = try await suite.runProcessAsync(["check"])
         #expect(checked.status == 74, "\(checked.stdout)\(checked.stderr)")
         #expect(checked.stdout.contains("quotes: ALTERED (\(live)): an unexpected view 'peek' (Suite does not make it)"), "\(checked.stdout)")
         #expect(checked.stdout.contains("bundle: healthy"))
-        let json = try suite.runProcess(["check", "--json"])
+        let json = try await suite.runProcessAsync(["check", "--json"])
         #expect(json.stdout.contains("schema: an unexpected view 'peek'"), "\(json.stdout)")
 
         // A trigger Suite makes, changed: named too.
         try Self.plant("DROP VIEW peek", in: live)
-        let trigger = try #require(try DatabaseQueue(path: live).read { db in
-            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'trigger' ORDER BY name LIMIT 1")
-        })
+        let trigger = try #require(try Self.firstName(in: live, of: "trigger"))
         for suffix in ["-wal", "-shm"] { unlink(live + suffix) }
         try Self.plant("DROP TRIGGER \"\(trigger)\"; CREATE TRIGGER \"\(trigger)\" AFTER INSERT ON quote BEGIN DELETE FROM quote; END", in: live)
-        let changed = try suite.runProcess(["check"])
+        let changed = try await suite.runProcessAsync(["check"])
         #expect(changed.status == 74)
         #expect(changed.stdout.contains("the trigger '\(trigger)' is not the one Suite makes"), "\(changed.stdout)")
         try Self.plant("DROP TRIGGER \"\(trigger)\"", in: live)
-        #expect(try suite.runProcess(["check"]).stdout.contains("the trigger '\(trigger)' is missing"))
+        #expect(try await suite.runProcessAsync(["check"]).stdout.contains("the trigger '\(trigger)' is missing"))
     }
 
     /// What a forged copy could change besides triggers: an index Suite makes, on other columns;
     /// the migrations list (which would hide the rest from the comparison).
-    @Test func aChangedIndexOrAForgedMigrationsListIsNamed() throws {
+    @Test func aChangedIndexOrAForgedMigrationsListIsNamed() async throws {
         let suite = try Suite()
         try suite.run(["bundle", "add", "Mine"])
         let backup = suite.path("b")
         #expect(try suite.run(["backup", backup]).status == 0)
         let copy = backup + "/bundle.sqlite"
-        let index = try #require(try DatabaseQueue(path: copy).read { db in
-            try String.fetchOne(db, sql: "SELECT name FROM sqlite_schema WHERE type = 'index' AND sql IS NOT NULL ORDER BY name LIMIT 1")
-        })
+        let index = try #require(try Self.firstName(in: copy, of: "index"))
         for suffix in ["-wal", "-shm"] { unlink(copy + suffix) }
         let pristine = try Data(contentsOf: URL(fileURLWithPath: copy))
         try Self.plant("DROP INDEX \"\(index)\"; CREATE INDEX \"\(index)\" ON todo(text)", in: copy)
-        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "the index '\(index)' is not the one Suite makes")
+        expectFailure(try await suite.runProcessAsync(["restore", backup, "--force"]), status: 65, "the index '\(index)' is not the one Suite makes")
         try pristine.write(to: URL(fileURLWithPath: copy))
         try Self.plant("DELETE FROM grdb_migrations WHERE identifier = 'v1'; CREATE TRIGGER hidden AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: copy)
-        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "the migrations it records are not a sequence Suite makes")
+        expectFailure(try await suite.runProcessAsync(["restore", backup, "--force"]), status: 65, "the migrations it records are not a sequence Suite makes")
         try pristine.write(to: URL(fileURLWithPath: copy))
         try Self.plant("INSERT INTO grdb_migrations VALUES ('zz-later'); CREATE TRIGGER hidden AFTER INSERT ON todo BEGIN DELETE FROM todo; END", in: copy)
-        expectFailure(try suite.runProcess(["restore", backup, "--force"]), status: 65, "unknown: 'zz-later'")
+        expectFailure(try await suite.runProcessAsync(["restore", backup, "--force"]), status: 65, "unknown: 'zz-later'")
         #expect(try suite.run(["bundle", "list"]).stdout.contains("Mine"))
     }
 
-    @Test func everyStoreSuiteMakesAndUsesMatchesItsSchema() throws {
+    @Test func everyStoreSuiteMakesAndUsesMatchesItsSchema() async throws {
         let suite = try Suite()
         try suite.run(["bmm", "add", "Acme"])
         try suite.run(["bmm", "set", "vp", "--text", "Bread"])
         try suite.run(["places", "add", "--name", "Corner café", "--at", "48.85,2.35"])
         try suite.run(["quotes", "random"])
         try suite.run(["bundle", "add", "Mine", "--before", "go out"])
-        let result = try suite.runProcess(["check"])
+        let result = try await suite.runProcessAsync(["check"])
         #expect(result.status == 0, "\(result.stdout)\(result.stderr)")
         #expect(result.stdout.split(separator: "\n").count == 4, "\(result.stdout)")
     }

@@ -99,20 +99,20 @@ import Testing
 
     /// §5: a deadline with a time prints as local time for people (`Thu 2026-12-03 17:00` in
     /// Berlin for 16:00 UTC) in every human output; `--json` keeps RFC 3339.
-    @Test func deadlinesPrintAsLocalTimeForPeople() throws {
+    @Test func deadlinesPrintAsLocalTimeForPeople() async throws {
         let suite = try Suite()
         let utc = ["TZ": "UTC"], berlin = ["TZ": "Europe/Berlin"]
-        #expect(try suite.runProcess(["bundle", "add", "Sign it", "--before", "go to the bank", "--deadline", "2026-12-03T16:00"], environment: utc).status == 0)
-        try suite.runProcess(["bundle", "add", "Pay", "--before", "go to the bank", "--deadline", "2026-12-01"], environment: utc)
+        #expect(try await suite.runProcessAsync(["bundle", "add", "Sign it", "--before", "go to the bank", "--deadline", "2026-12-03T16:00"], environment: utc).status == 0)
+        try await suite.runProcessAsync(["bundle", "add", "Pay", "--before", "go to the bank", "--deadline", "2026-12-01"], environment: utc)
         let people = "Thu 2026-12-03 17:00"
         let outputs = [
-            try suite.runProcess(["bundle", "list"], environment: berlin),
-            try suite.runProcess(["bundle", "checkin", "go to the bank", "--about-to"], environment: berlin),
-            try suite.runProcess(["bundle", "checkin", "go to the bank", "--about-to", "--all"], environment: berlin),
-            try suite.runProcess(["bundle", "show"], environment: berlin),
-            try suite.runProcess(["bundle", "current"], environment: berlin),
-            try suite.runProcess(["bundle", "due", "--within", "36500d"], environment: berlin),
-            try suite.runProcess(["bundle", "remind", "--stdout", "--within", "36500d"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "list"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "checkin", "go to the bank", "--about-to"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "checkin", "go to the bank", "--about-to", "--all"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "show"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "current"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "due", "--within", "36500d"], environment: berlin),
+            try await suite.runProcessAsync(["bundle", "remind", "--stdout", "--within", "36500d"], environment: berlin),
         ]
         for output in outputs {
             #expect(output.status == 0, "\(output.stderr)")
@@ -120,7 +120,7 @@ import Testing
             #expect(!output.stdout.contains("T16:00") && !output.stdout.contains(":00Z"), "\(output.stdout)")
             #expect(output.stdout.contains("2026-12-01"), "a day stays a day: \(output.stdout)")
         }
-        let json = try suite.runProcess(["bundle", "show", "--json"], environment: berlin)
+        let json = try await suite.runProcessAsync(["bundle", "show", "--json"], environment: berlin)
         #expect(json.stdout.contains("2026-12-03T16:00:00Z"), "\(json.stdout)")
     }
 }
@@ -133,7 +133,7 @@ import Testing
         try ReadmeTour.commands(of: "suite bundle")
     }
 
-    @Test func theBundleTourRunsAsWritten() throws {
+    @Test func theBundleTourRunsAsWritten() async throws {
         let (commands, skipped) = try Self.tourCommands()
         #expect(commands.count >= 25 && commands.allSatisfy { $0.hasPrefix("suite bundle ") }, "\(commands)")
         #expect(skipped == ["task export | suite bundle import - --format taskwarrior"])
@@ -148,7 +148,7 @@ import Testing
             .write(to: URL(fileURLWithPath: suite.path("calendar.ics")))
         for command in commands {
             // As a shell runs it, in $HOME, `suite` being the binary under test.
-            let result = try ReadmeTour.run(command, in: suite)
+            let result = try await ReadmeTour.runAsync(command, in: suite)
             #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: suite.path("todos.json")))

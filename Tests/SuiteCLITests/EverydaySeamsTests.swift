@@ -21,15 +21,15 @@ import Testing
 
 /// Re-importing a file that changes nothing says so, in every app that imports by identity.
 @Suite struct UnchangedReimportTests {
-    @Test func reimportingUnchangedTodosSaysUnchanged() throws {
+    @Test func reimportingUnchangedTodosSaysUnchanged() async throws {
         let suite = try Suite()
         for text in ["Get the agreement signed", "Buy stamps", "Water the plant"] {
-            #expect(try suite.run(["bundle", "add", text, "--before", "go to the Eastern branch"]).status == 0)
+            #expect(try await suite.runAsync(["bundle", "add", text, "--before", "go to the Eastern branch"]).status == 0)
         }
         for format in ["taskwarrior", "ics", "json"] {
             let file = suite.path("todos.\(format)")
-            #expect(try suite.run(["bundle", "export", "--format", format, "-o", file]).status == 0)
-            let again = try suite.runProcess(["bundle", "import", file, "--format", format])
+            #expect(try await suite.runAsync(["bundle", "export", "--format", format, "-o", file]).status == 0)
+            let again = try await suite.runProcessAsync(["bundle", "import", file, "--format", format])
             #expect(again.status == 0, "\(format): \(again.stderr)")
             #expect(again.stdout.hasPrefix("Imported 0 new and 0 updated todos (3 unchanged, 0 new events"), "\(format): \(again.stdout)")
         }
@@ -37,16 +37,16 @@ import Testing
         let file = suite.path("todos.taskwarrior")
         let text = try String(contentsOfFile: file, encoding: .utf8).replacingOccurrences(of: "Buy stamps", with: "Buy ten stamps")
         try text.write(toFile: file, atomically: true, encoding: .utf8)
-        let changed = try suite.runProcess(["bundle", "import", file, "--format", "taskwarrior"])
+        let changed = try await suite.runProcessAsync(["bundle", "import", file, "--format", "taskwarrior"])
         #expect(changed.stdout.hasPrefix("Imported 0 new and 1 updated todo (2 unchanged"), "\(changed.stdout)")
         // With a bundle and its items, Suite JSON read back leaves the store byte for byte as it was.
-        #expect(try suite.run(["bundle", "checkin", "go to the Eastern branch", "--about-to", "--all"]).status == 0)
-        #expect(try suite.run(["bundle", "done", "1"]).status == 0)
+        #expect(try await suite.runAsync(["bundle", "checkin", "go to the Eastern branch", "--about-to", "--all"]).status == 0)
+        #expect(try await suite.runAsync(["bundle", "done", "1"]).status == 0)
         let whole = suite.path("whole.json")
-        #expect(try suite.run(["bundle", "export", "--format", "json", "-o", whole]).status == 0)
-        #expect(try suite.runProcess(["bundle", "import", whole, "--format", "json"]).status == 0)
+        #expect(try await suite.runAsync(["bundle", "export", "--format", "json", "-o", whole]).status == 0)
+        #expect(try await suite.runProcessAsync(["bundle", "import", whole, "--format", "json"]).status == 0)
         let settled = try suite.dump("bundle.sqlite")
-        let again = try suite.runProcess(["bundle", "import", whole, "--format", "json"])
+        let again = try await suite.runProcessAsync(["bundle", "import", whole, "--format", "json"])
         #expect(again.stdout.hasPrefix("Imported 0 new and 0 updated todos (3 unchanged"), "\(again.stdout)")
         #expect(try suite.dump("bundle.sqlite") == settled)
     }
@@ -72,6 +72,12 @@ enum ReadmeTour {
             }
         }
         return (commands, skipped)
+    }
+
+    /// ``run(_:in:environment:)`` on a thread of its own: a tour's dozens of processes must not
+    /// hold one of the few threads of Swift's cooperative pool, which async tests need.
+    static func runAsync(_ command: String, in suite: Suite, environment: [String: String?] = [:]) async throws -> Suite.Result {
+        try await InProcess.onThread { try run(command, in: suite, environment: environment) }
     }
 
     /// Runs one command as a shell runs it, in $HOME, `suite` on the PATH being the binary under
@@ -111,7 +117,7 @@ enum ReadmeTour {
                 "DISPLAY": ":0"]
     }
 
-    @Test func theBmmTourRunsAsWritten() throws {
+    @Test func theBmmTourRunsAsWritten() async throws {
         let (commands, skipped) = try ReadmeTour.commands(of: "suite bmm")
         #expect(commands.count >= 15 && commands.allSatisfy { $0.hasPrefix("suite bmm ") }, "\(commands)")
         #expect(skipped.isEmpty)
@@ -119,7 +125,7 @@ enum ReadmeTour {
         try "Commuters and night-shift nurses who want bread before work.\n".write(toFile: suite.path("needs.md"), atomically: true, encoding: .utf8)
         let tools = try Self.tools(in: suite)
         for command in commands {
-            let result = try ReadmeTour.run(command, in: suite, environment: tools)
+            let result = try await ReadmeTour.runAsync(command, in: suite, environment: tools)
             #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: suite.path("acme.html")))
@@ -151,9 +157,7 @@ extension ReadmeTourTests {
         let suite = try Suite()
         let openLibrary = server.baseURL.absoluteString
         for command in tour {
-            let result = try await InProcess.onThread {
-                try ReadmeTour.run(command, in: suite, environment: ["SUITE_OPENLIBRARY_URL": openLibrary, "TZ": "Europe/Berlin"])
-            }
+            let result = try await ReadmeTour.runAsync(command, in: suite, environment: ["SUITE_OPENLIBRARY_URL": openLibrary, "TZ": "Europe/Berlin"])
             #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
         }
         #expect(FileManager.default.fileExists(atPath: suite.path("today.wav")))
@@ -187,7 +191,7 @@ extension ReadmeTourTests {
         let providers: [String: String?] = ["SUITE_OVERPASS_URL": base + "/api", "SUITE_YELP_URL": base + "/v3", "SUITE_NOMINATIM_URL": base]
         let suite = try Suite()
         for command in commands {
-            let result = try await InProcess.onThread { try ReadmeTour.run(command, in: suite, environment: providers) }
+            let result = try await ReadmeTour.runAsync(command, in: suite, environment: providers)
             #expect(result.status == 0, "\(command): exit \(result.status), \(result.stderr)")
         }
         #expect(try suite.run(["places", "show", "12"]).stdout.contains("wifi"))

@@ -103,14 +103,14 @@ struct Suite: Sendable {
     /// ``run(_:stdin:environment:viaShell:)`` on a thread of its own, so an async test never blocks
     /// Swift's cooperative pool (an HTTP server in the same process needs those threads to answer).
     @discardableResult
-    func runAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
-        try await InProcess.onThread { try self.run(arguments, environment: extra) }
+    func runAsync(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:]) async throws -> Result {
+        try await InProcess.onThread { try self.run(arguments, stdin: stdin, environment: extra) }
     }
 
     /// ``runProcess(_:stdin:environment:)`` on a thread of its own (see ``runAsync(_:environment:)``).
     @discardableResult
-    func runProcessAsync(_ arguments: [String], environment extra: [String: String?] = [:]) async throws -> Result {
-        try await InProcess.onThread { try self.runProcess(arguments, environment: extra) }
+    func runProcessAsync(_ arguments: [String], stdin: Data = Data(), environment extra: [String: String?] = [:]) async throws -> Result {
+        try await InProcess.onThread { try self.runProcess(arguments, stdin: stdin, environment: extra) }
     }
 
     /// ``run(_:stdin:environment:viaShell:)`` as if a person typed `stdin` at a terminal.

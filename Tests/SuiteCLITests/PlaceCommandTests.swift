@@ -195,35 +195,35 @@ let placesFixture = URL(fileURLWithPath: #filePath).deletingLastPathComponent().
 /// `places near` that finds nothing says why: nothing stored, nothing within the radius, or which
 /// filter leaves none.
 @Suite struct PlaceNothingFoundTests {
-    @Test func nearSaysWhichFilterExcludedEveryPlace() throws {
+    @Test func nearSaysWhichFilterExcludedEveryPlace() async throws {
         let suite = try Suite()
-        let empty = try suite.runProcess(["places", "near", "--at", "52.52,13.40"])
+        let empty = try await suite.runProcessAsync(["places", "near", "--at", "52.52,13.40"])
         #expect(empty.status == 0)
         #expect(empty.stdout == "No places stored yet. Fetch some: suite places fetch --provider osm\n", "\(empty.stdout)")
         #expect(try suite.run("places", "add", "--name", "Reading room", "--at", "52.5163,13.3777", "--type", "library").status == 0)
         #expect(try suite.run("places", "add", "--name", "Loud café", "--at", "52.5170,13.3780", "--type", "coffee-shop").status == 0)
         #expect(try suite.run("places", "rate", "2", "--noise", "4").status == 0)
 
-        let far = try suite.runProcess(["places", "near", "--at", "48.85,2.35", "--radius", "2km"])
+        let far = try await suite.runProcessAsync(["places", "near", "--at", "48.85,2.35", "--radius", "2km"])
         #expect(far.stdout.hasPrefix("No places within 2km of "), "\(far.stdout)")
         #expect(far.stdout.contains("widen --radius or use --anywhere"))
 
-        let type = try suite.runProcess(["places", "near", "--at", "52.5163,13.3777", "--type", "coworking"])
+        let type = try await suite.runProcessAsync(["places", "near", "--at", "52.5163,13.3777", "--type", "coworking"])
         #expect(type.stdout == "No places match: 2 places within 1.5km, but none is a coworking (--type)\n", "\(type.stdout)")
-        let quiet = try suite.runProcess(["places", "near", "--at", "52.5163,13.3777", "--max", "noise=2"])
+        let quiet = try await suite.runProcessAsync(["places", "near", "--at", "52.5163,13.3777", "--max", "noise=2"])
         #expect(quiet.stdout == "No places match: 2 places within 1.5km, but none has those ratings (--max noise=2; 1 of them rated at all)\n", "\(quiet.stdout)")
-        let both = try suite.runProcess(["places", "near", "--at", "52.5163,13.3777", "--type", "library", "--max", "noise=5"])
+        let both = try await suite.runProcessAsync(["places", "near", "--at", "52.5163,13.3777", "--type", "library", "--max", "noise=5"])
         #expect(both.stdout.hasPrefix("No places match all the filters together: 2 places within 1.5km"), "\(both.stdout)")
     }
 
-    @Test func reimportingAnUnchangedFileSaysNothingChanged() throws {
+    @Test func reimportingAnUnchangedFileSaysNothingChanged() async throws {
         let suite = try Suite()
         #expect(try suite.run("places", "add", "--name", "Reading room", "--at", "52.5163,13.3777", "--type", "library").status == 0)
         #expect(try suite.run("places", "rate", "1", "--noise", "1", "--wifi", "4").status == 0)
         let file = suite.path("places.geojson")
         #expect(try suite.run("places", "export", "--format", "geojson", "-o", file).status == 0)
         let before = try suite.dump("places.sqlite")
-        let again = try suite.runProcess(["places", "import", file])
+        let again = try await suite.runProcessAsync(["places", "import", file])
         #expect(again.status == 0, "\(again.stderr)")
         #expect(again.stdout == "Imported 0 new and 0 updated places (1 unchanged).\n", "\(again.stdout)")
         #expect(try suite.dump("places.sqlite") == before)

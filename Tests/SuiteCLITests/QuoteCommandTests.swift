@@ -152,19 +152,19 @@ import Testing
 /// A new quotes store has its starter collection from the first command that reads quotes, and
 /// the quote of the day stays the same all day whatever is imported.
 @Suite struct QuoteStarterAndTodayTests {
-    @Test func aNewStoreShowsTheStarterCollectionFromItsFirstCommand() throws {
+    @Test func aNewStoreShowsTheStarterCollectionFromItsFirstCommand() async throws {
         let suite = try Suite()
-        let categories = try suite.runProcess(["quotes", "categories"])
+        let categories = try await suite.runProcessAsync(["quotes", "categories"])
         #expect(categories.status == 0, "\(categories.stderr)")
         #expect(!categories.stdout.isEmpty && categories.stderr.isEmpty, "\(categories.stdout)\(categories.stderr)")
 
         let other = try Suite()
-        let favourite = try other.runProcess(["quotes", "fav", "19"])
+        let favourite = try await other.runProcessAsync(["quotes", "fav", "19"])
         #expect(favourite.status == 0, "\(favourite.stderr)")
         #expect(try other.run(["quotes", "favorites"]).stdout.contains("#19"))
 
         let third = try Suite()
-        let list = try third.runProcess(["quotes", "list", "--json"])
+        let list = try await third.runProcessAsync(["quotes", "list", "--json"])
         #expect(list.status == 0)
         #expect(list.stdout.contains("\"text\""), "\(list.stdout)")
 
@@ -172,48 +172,48 @@ import Testing
         let fourth = try Suite()
         let file = fourth.path("mine.txt")
         try "One of mine.\n%\nAnother of mine.\n".write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try fourth.runProcess(["quotes", "import", file, "--format", "fortune"]).status == 0)
+        #expect(try await fourth.runProcessAsync(["quotes", "import", file, "--format", "fortune"]).status == 0)
         let imported = try JSONSerialization.jsonObject(with: Data(try fourth.run(["quotes", "list", "--json"]).stdout.utf8)) as? [Any]
         #expect(imported?.count == 2)
     }
 
-    @Test func todayStaysTheSameAllDayWhenQuotesAreImported() throws {
+    @Test func todayStaysTheSameAllDayWhenQuotesAreImported() async throws {
         let suite = try Suite()
-        let first = try suite.runProcess(["quotes", "today", "--json"])
+        let first = try await suite.runProcessAsync(["quotes", "today", "--json"])
         #expect(first.status == 0, "\(first.stderr)")
         let file = suite.path("more.txt")
         // Enough new quotes that the rule alone would pick from a range twenty times larger.
         try (1...400).map { "Imported thought number \($0)." }.joined(separator: "\n%\n").write(toFile: file, atomically: true, encoding: .utf8)
-        #expect(try suite.runProcess(["quotes", "import", file, "--format", "fortune"]).status == 0)
-        let again = try suite.runProcess(["quotes", "today", "--json"])
+        #expect(try await suite.runProcessAsync(["quotes", "import", file, "--format", "fortune"]).status == 0)
+        let again = try await suite.runProcessAsync(["quotes", "today", "--json"])
         #expect(again.stdout == first.stdout)
         // The day's quote removed: another one, kept from then on.
         let object = try #require(try JSONSerialization.jsonObject(with: Data(first.stdout.utf8)) as? [String: Any])
         let id = try #require(object["id"] as? Int)
         #expect(try suite.run(["quotes", "remove", String(id), "--yes"]).status == 0)
-        let replaced = try suite.runProcess(["quotes", "today", "--json"])
+        let replaced = try await suite.runProcessAsync(["quotes", "today", "--json"])
         #expect(replaced.status == 0 && replaced.stdout != first.stdout)
-        #expect(try suite.runProcess(["quotes", "today", "--json"]).stdout == replaced.stdout)
+        #expect(try await suite.runProcessAsync(["quotes", "today", "--json"]).stdout == replaced.stdout)
     }
 
-    @Test func tickAtTakesTheLocalFormsDeadlineTakes() throws {
+    @Test func tickAtTakesTheLocalFormsDeadlineTakes() async throws {
         let suite = try Suite()
         #expect(try suite.run("quotes", "schedule", "set", "09:00", "--tz", "Europe/Berlin").status == 0)
         let berlin: [String: String?] = ["TZ": "Europe/Berlin"]
         // The same moment three ways: local with T, local with a space, and with an offset.
         var shown: [String] = []
         for at in ["2099-01-01T10:00", "2099-01-01 10:00", "2099-01-01T09:00:00Z"] {
-            let tried = try suite.runProcess(["quotes", "tick", "--stdout", "--at", at, "--json"], environment: berlin)
+            let tried = try await suite.runProcessAsync(["quotes", "tick", "--stdout", "--at", at, "--json"], environment: berlin)
             #expect(tried.status == 0, "\(at): \(tried.stderr)")
             shown.append(String(tried.stdout.split(separator: "\n").first { $0.contains("\"slot\"") } ?? ""))
         }
         #expect(shown[0] == shown[1] && shown[1] == shown[2] && !shown[0].isEmpty, "\(shown)")
         // A day alone is its start; an impossible day is refused with the forms named.
-        #expect(try suite.runProcess(["quotes", "tick", "--stdout", "--at", "2099-01-02"], environment: berlin).status == 0)
-        expectFailure(try suite.runProcess(["quotes", "tick", "--at", "2099-02-30T10:00"], environment: berlin), status: 64,
+        #expect(try await suite.runProcessAsync(["quotes", "tick", "--stdout", "--at", "2099-01-02"], environment: berlin).status == 0)
+        expectFailure(try await suite.runProcessAsync(["quotes", "tick", "--at", "2099-02-30T10:00"], environment: berlin), status: 64,
                       "invalid --at '2099-02-30T10:00': use YYYY-MM-DD, YYYY-MM-DDTHH:MM (local time) or 2026-11-23T09:00:00Z")
         // history --since takes the same forms.
-        #expect(try suite.runProcess(["quotes", "history", "--since", "2026-11-01T08:30"], environment: berlin).status == 0)
-        #expect(try suite.runProcess(["bundle", "review", "--since", "2026-11-01 08:30", "--until", "2026-12-01T00:00:00Z"], environment: berlin).status == 0)
+        #expect(try await suite.runProcessAsync(["quotes", "history", "--since", "2026-11-01T08:30"], environment: berlin).status == 0)
+        #expect(try await suite.runProcessAsync(["bundle", "review", "--since", "2026-11-01 08:30", "--until", "2026-12-01T00:00:00Z"], environment: berlin).status == 0)
     }
 }
