@@ -109,7 +109,7 @@ let package = Package(
         // Test helpers: a scripted HTTP server on loopback; a recorder of observations.
         .target(
             name: "SuiteTestSupport",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "FlyingFox", package: "FlyingFox")],
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift"), .product(name: "FlyingFox", package: "FlyingFox")],
             path: "Tests/Support/SuiteTestSupport"
         ),
         .testTarget(

@@ -74,8 +74,8 @@ extension BundleStore {
             SyncField("completed", columns: ["completed_ms"]), SyncField("foreign", columns: ["foreign_fields"]),
         ]),
         SyncEntity(name: "bundle-item", table: "bundle_item", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("bundle", columns: ["bundle_id"], reference: "bundle", required: true),
-            SyncField("todo", columns: ["todo_id"], reference: "todo", required: true),
+            SyncField("bundle", columns: ["bundle_id"], reference: "bundle", required: true, identity: true),
+            SyncField("todo", columns: ["todo_id"], reference: "todo", required: true, identity: true),
             SyncField("position"), SyncField("outcome"),
         ]),
     ])

@@ -22,7 +22,8 @@ extension BusinessModelStore {
             SyncField.text("name", columns: ["synced_name"]), SyncField("created", columns: ["created_ms"]),
         ], insertDefaults: [("name", "'\u{1}' || lower(hex(randomblob(16)))"), ("updated_ms", "0")]),
         SyncEntity(name: "section", table: "section_entry", idColumn: "sync_key", keyColumn: "sync_key", fields: [
-            SyncField("model", columns: ["model_id"], reference: "model", required: true), SyncField("section"), SyncField("confidence"),
+            SyncField("model", columns: ["model_id"], reference: "model", required: true, identity: true), SyncField("section", identity: true),
+            SyncField("confidence"),
         ], insertDefaults: [("text", "''"), ("updated_ms", "0")]),
         SyncEntity(name: "version", table: "section_version", idColumn: "sync_key", keyColumn: "sync_key", fields: [
             SyncField("model", columns: ["model_id"], reference: "model", required: true), SyncField("section"),

@@ -23,7 +23,7 @@ extension QuoteStore {
     /// What synced before the not-to-do list existed: migration v6 installs this much.
     static let syncedBeforeNotToDo = SyncSchema(entities: syncedBeforeSkipped.entities + [
         SyncEntity(name: "skipped", table: "skipped", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
+            SyncField("user", identity: true), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true, identity: true), SyncField("created", columns: ["created_ms"]),
         ]),
     ])
 
@@ -36,18 +36,18 @@ extension QuoteStore {
             SyncField("personal"), SyncField("added", columns: ["added_ms"]), SyncField("dedupe"),
         ]),
         SyncEntity(name: "quote-category", table: "quote_category", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("category", columns: ["category_id"], reference: "category", required: true),
-            SyncField("quote", columns: ["quote_id"], reference: "quote", required: true),
+            SyncField("category", columns: ["category_id"], reference: "category", required: true, identity: true),
+            SyncField("quote", columns: ["quote_id"], reference: "quote", required: true, identity: true),
         ]),
         SyncEntity(name: "favorite", table: "favorite", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField("created", columns: ["created_ms"]),
+            SyncField("user", identity: true), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true, identity: true), SyncField("created", columns: ["created_ms"]),
         ]),
         SyncEntity(name: "note", table: "note", keyColumn: "sync_key", fields: [
             SyncField("user"), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true), SyncField.text("text"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
         ]),
         SyncEntity(name: "delivery", table: "delivery", idColumn: "rowid", keyColumn: "sync_key", fields: [
-            SyncField("user"), SyncField("slot", columns: ["slot_ms"]), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true),
+            SyncField("user", identity: true), SyncField("slot", columns: ["slot_ms"], identity: true), SyncField("quote", columns: ["quote_id"], reference: "quote", required: true),
             SyncField("delivered", columns: ["delivered_ms"]), SyncField("channel"),
         ]),
         SyncEntity(name: "schedule", table: "schedule", idColumn: "rowid", keyColumn: "user", fields: [SyncField("definition")]),

@@ -13,12 +13,12 @@ extension PlaceStore {
     static let syncSchema = SyncSchema(entities: [
         SyncEntity(name: "place", table: "place", keyColumn: "sync_key", fields: [
             SyncField.text("name"), SyncField("type"), SyncField("lat"), SyncField("lon"), SyncField.text("address"), SyncField("phone"),
-            SyncField("website"), SyncField.text("hours", columns: ["opening_hours"]), SyncField("categories"), SyncField("origin"),
-            SyncField("provider-id", columns: ["provider_id"]), SyncField("fetched", columns: ["fetched_ms"]),
+            SyncField("website"), SyncField.text("hours", columns: ["opening_hours"]), SyncField("categories"), SyncField("origin", identity: true),
+            SyncField("provider-id", columns: ["provider_id"], identity: true), SyncField("fetched", columns: ["fetched_ms"]),
             SyncField("created", columns: ["created_ms"]), SyncField("saved"),
         ]),
         SyncEntity(name: "rating", table: "rating", idColumn: "place_id", keyColumn: "sync_key", fields: [
-            SyncField("place", columns: ["place_id"], reference: "place", required: true),
+            SyncField("place", columns: ["place_id"], reference: "place", required: true, identity: true),
             SyncField("noise"), SyncField("outlets"), SyncField("wifi"), SyncField("cost"), SyncField("seating"),
             SyncField("wifi-mbps", columns: ["wifi_mbps"]), SyncField.text("menu"), SyncField.text("notes"), SyncField("pin-color", columns: ["pin_color"]),
             SyncField("type-override", columns: ["type_override"]), SyncField("updated", columns: ["updated_ms"]),

@@ -305,9 +305,16 @@ public final class PlaceStore: Sendable {
             if let pin = checked.pinColor { rating.pinColor = pin }
             try rating.validate()
             let override = try checked.type?.rawValue ?? String.fetchOne(db, sql: "SELECT type_override FROM rating WHERE place_id = ?", arguments: [id])
+            // An UPSERT, never INSERT OR REPLACE: replacing deletes the row and inserts it again,
+            // which sync would take for a change of every field, and a concurrent change of
+            // another field on another device would be lost.
             try db.execute(sql: """
-                INSERT OR REPLACE INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, type_override, updated_ms)
+                INSERT INTO rating (place_id, noise, outlets, wifi, cost, seating, wifi_mbps, menu, notes, pin_color, type_override, updated_ms)
                 VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+                ON CONFLICT (place_id) DO UPDATE SET noise = excluded.noise, outlets = excluded.outlets, wifi = excluded.wifi,
+                    cost = excluded.cost, seating = excluded.seating, wifi_mbps = excluded.wifi_mbps, menu = excluded.menu,
+                    notes = excluded.notes, pin_color = excluded.pin_color, type_override = excluded.type_override,
+                    updated_ms = excluded.updated_ms
                 """, arguments: [id, rating.values[.noise], rating.values[.outlets], rating.values[.wifi], rating.values[.cost],
                                  rating.values[.seating], rating.wifiMbps, rating.menu?.rawValue, rating.notes, rating.pinColor?.rawValue,
                                  override, stamp])

@@ -132,6 +132,31 @@ struct Device {
         #expect(Set(try store.syncPending().map { "\($0.key).\($0.field)=\($0.value)" }) == ["yelp:x1._exists=1", "yelp:x1.a=\"yelp\"", "yelp:x1.b=\"x1\""])
     }
 
+    /// A write that leaves a field as it was — the row written whole again, or deleted and
+    /// inserted again as INSERT OR REPLACE does — changes nothing that syncs: stamping it would
+    /// make it beat another device's concurrent change of that field.
+    @Test func aRowWrittenAgainWithTheSameValuesStampsOnlyWhatChanged() throws {
+        let device = try Device(millis: 1_000_000)
+        try device.store.write { db in
+            try db.execute(sql: "INSERT INTO folder (uuid, name) VALUES ('f1', 'Home')")
+            try db.execute(sql: "INSERT INTO item (uuid, title, folder_id, seen_ms) VALUES ('i1', 'Milk', 1, 0)")
+        }
+        let first = try device.store.syncPending().map(\.id)
+        try device.store.syncAcknowledge(first)
+        device.clock.now += 1_000
+        try device.store.write { db in
+            try db.execute(sql: "UPDATE item SET title = 'Milk', folder_id = 1, generation = 0, status = 'open' WHERE uuid = 'i1'")
+            try db.execute(sql: "INSERT OR REPLACE INTO folder (id, uuid, name) VALUES (1, 'f1', 'Home')")
+        }
+        #expect(try device.store.syncPending().isEmpty)
+        device.clock.now += 1_000
+        try device.store.write { db in
+            try db.execute(sql: "DELETE FROM item WHERE uuid = 'i1'")
+            try db.execute(sql: "INSERT INTO item (uuid, title, folder_id, status, seen_ms) VALUES ('i1', 'Milk', 1, 'started', 5)")
+        }
+        #expect(try device.store.syncPending().map { "\($0.key).\($0.field)" } == ["i1.status"])
+    }
+
     @Test func nothingIsRecordedUntilSyncIsTurnedOnThenEverythingIs() throws {
         let clock = TestClock(millis: 1_000_000)
         let store = try Store<TestStoreError>.inMemory(

@@ -191,9 +191,14 @@ package enum SyncLedger {
             .map(change(from:))
     }
 
+    /// A value as `sync_field` keeps it (JSON); nil when it cannot be read.
+    private static func value(fromJSON json: String) -> SyncValue? {
+        try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))
+    }
+
     private static func change(from row: Row) throws -> SyncChange {
         let json: String = row["value"]
-        let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        let value = Self.value(fromJSON: json) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
                           time: HybridTime(rawValue: row["time"]), device: row["device"], base: row["base"])
     }
@@ -249,13 +254,17 @@ package enum SyncLedger {
             }
             let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
             var base: String?
-            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank, op FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank, op, value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                              arguments: [entityName, key, fieldName]) {
                 base = winner["op"]
                 // A field that already has a winner keeps it for the baseline; a local change
                 // that ranks below the winner would lose on every other device, so it is undone
                 // here too (the row is rewritten from its winners below).
                 if baseline { continue }
+                // A write that left the field as it was (a whole row written again, or deleted
+                // and inserted again) is no change: stamping it would make it beat another
+                // device's concurrent change of that field, which this device never touched.
+                if Self.value(fromJSON: winner["value"]) == value { continue }
                 if rank < winner["rank"] as Int64 {
                     outranked.insert(RowKey(entity: entityName, key: key))
                     continue
@@ -282,7 +291,7 @@ package enum SyncLedger {
     }
 
     /// A field's value in its row, references as the referenced row's key; nil when the row is gone.
-    private static func currentValue(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String) throws -> SyncValue? {
+    package static func currentValue(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String) throws -> SyncValue? {
         guard let row = try Row.fetchOne(cached: db, sql: """
             SELECT \(field.columns.map(\.quotedIdentifier).joined(separator: ", ")) FROM \(entity.table.quotedIdentifier)
             WHERE \(entity.keyColumn.quotedIdentifier) = ?

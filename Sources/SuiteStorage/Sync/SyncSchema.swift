@@ -74,16 +74,22 @@ package struct SyncField: Sendable {
     /// Free text a person wrote: when two devices changed it without seeing each other's
     /// change, the losing text is kept in the store's conflict log instead of vanishing.
     package var keepsLosers: Bool
+    /// Part of what the row's global key is made of (a favourite's quote, a rating's place):
+    /// set when the row is made and never changed by the app, since another value would be
+    /// another row. Every other field can change on two devices at once, and both changes must
+    /// survive (the per-field merge tests change every field that is not identity).
+    package var identity: Bool
 
     package init(
         _ name: String, columns: [String]? = nil, reference: String? = nil, required: Bool = false,
-        keepsLosers: Bool = false, rank: (@Sendable (SyncValue) -> Int64)? = nil
+        keepsLosers: Bool = false, identity: Bool = false, rank: (@Sendable (SyncValue) -> Int64)? = nil
     ) {
         self.name = name
         self.columns = columns ?? [name]
         self.reference = reference
         self.required = required
         self.keepsLosers = keepsLosers
+        self.identity = identity
         self.rank = rank
     }
 

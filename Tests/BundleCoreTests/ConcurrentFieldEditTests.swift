@@ -1,0 +1,49 @@
+import Foundation
+import SuiteStorage
+import SuiteTestSupport
+import Testing
+@testable import BundleCore
+
+/// README's per-field merge, for every synced entity of the bundle store (see
+/// `ConcurrentFieldEdits`: the entities and fields come from the store's sync schema).
+@Suite struct BundleConcurrentFieldEditTests {
+    @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
+        let utc = TimeZone(identifier: "UTC")!
+        let devices = try (0..<3).map { _ in try BundleStore.inMemory(now: { Date(timeIntervalSince1970: 1_800_000_000) }) }
+        let store = devices[0]
+        let stamps = try await store.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true)
+        let form = try await store.addTodo("Post the form", event: "go to the post office", preposition: .before)
+        _ = try await store.addTodo("Water the plants", event: "get home", preposition: .after, allowNewEvent: true)
+        _ = try await store.addAlias("the post office", to: "go to the post office")
+        _ = try await store.addLink("https://example.org/stamps", to: stamps.id)
+        _ = try await store.addLink("https://example.org/form", to: form.id)
+        let bundle = try await store.checkIn(event: "go to the post office", direction: .aboutTo, todoIDs: [stamps.id, form.id], title: "Post office run", timeZone: utc)
+        _ = try await store.saveRoutine(named: "post run", fromBundle: bundle.id)
+        _ = try await store.importCalendarEvents(Data("""
+            BEGIN:VCALENDAR\r
+            VERSION:2.0\r
+            PRODID:-//Example//Calendar//EN\r
+            BEGIN:VEVENT\r
+            UID:dentist-1@example.org\r
+            DTSTAMP:20261120T100000Z\r
+            DTSTART:20270120T150000Z\r
+            DTEND:20270120T154500Z\r
+            SUMMARY:Dentist\r
+            END:VEVENT\r
+            BEGIN:VEVENT\r
+            UID:dentist-2@example.org\r
+            DTSTAMP:20261120T100000Z\r
+            DTSTART:20270127T150000Z\r
+            DTEND:20270127T154500Z\r
+            SUMMARY:Dentist\r
+            END:VEVENT\r
+            END:VCALENDAR\r
+
+            """.utf8), timeZone: utc)
+        for device in devices { try device.syncStore.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "bundle")
+        #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+        #expect(Set(report.entitiesChecked + report.singleField) == Set(BundleStore.syncSchema.entities.map(\.name)))
+        #expect(report.edits.count == ConcurrentFieldEdits.editCount(BundleStore.syncSchema))
+    }
+}

@@ -1,0 +1,32 @@
+import Foundation
+import SuiteStorage
+import SuiteTestSupport
+import Testing
+@testable import QuoteCore
+
+/// README's per-field merge, for every synced entity of the quotes store (see
+/// `ConcurrentFieldEdits`: the entities and fields come from the store's sync schema).
+@Suite struct QuoteConcurrentFieldEditTests {
+    @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
+        let day = Date(timeIntervalSince1970: 1_800_000_000)
+        let devices = try (0..<3).map { _ in try QuoteStore.inMemory(now: { day }) }
+        let store = devices[0]
+        let quotes = [
+            try await store.add("Well begun is half done.", source: "Aristotle", categories: ["beginnings", "work"]),
+            try await store.add("Nothing will work unless you do.", source: "Maya Angelou", categories: ["work"], citation: "interview"),
+            try await store.add("Done is better than perfect.", source: "Sheryl Sandberg", categories: ["focus"]),
+        ]
+        _ = try await store.favorite(quotes[0].id, user: "ada")
+        _ = try await store.favorite(quotes[1].id, user: "ada")
+        _ = try await store.skip(quotes[2].id, user: "ada")
+        _ = try await store.addNote("Read this before the talk", on: quotes[0].id, user: "ada")
+        _ = try await store.addNotToDo("Check mail before ten", category: "focus", user: "ada")
+        try await store.setSchedule(try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", reminders: true), user: "ada")
+        _ = try #require(try await store.deliverDue(now: day.addingTimeInterval(86_400), user: "ada", channel: "test"))
+        for device in devices { try device.syncStore.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "quotes")
+        #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
+        #expect(Set(report.entitiesChecked + report.singleField) == Set(QuoteStore.syncSchema.entities.map(\.name)))
+        #expect(report.edits.count == ConcurrentFieldEdits.editCount(QuoteStore.syncSchema))
+    }
+}
