@@ -18,7 +18,28 @@ extension QuoteStore {
             SyncField("user"), SyncField.text("text"), SyncField("category"),
             SyncField("created", columns: ["created_ms"]), SyncField("modified", columns: ["modified_ms"]),
         ]),
-    ])
+    ], afterApply: { db, touched in try refreshDedupe(db, quotes: touched["quote"] ?? []) })
+
+    /// A quote's dedupe key follows its words and source. When one device changed the words and
+    /// another the source at the same time, each pushed the key of its own half; once both halves
+    /// are here, the key is made again from what the quote now says (every device makes the same
+    /// one) and pushed as this device's change. A key another quote already has is left as it is
+    /// (the merge made a duplicate; nothing is lost).
+    static func refreshDedupe(_ db: Database, quotes keys: Set<String>) throws {
+        for key in keys.sorted() {
+            guard let row = try Row.fetchOne(db, sql: """
+                SELECT quote.id, quote.text, quote.dedupe, source.name FROM quote LEFT JOIN source ON source.id = quote.source_id
+                WHERE quote.sync_key = ?
+                """, arguments: [key]) else { continue }
+            let dedupe = dedupeKey(text: row["text"], source: row["name"])
+            guard row["dedupe"] as Data? != dedupe,
+                  try !Bool.fetchOne(db, sql: "SELECT EXISTS (SELECT 1 FROM quote WHERE dedupe = ? AND id <> ?)", arguments: [dedupe, row["id"] as Int64])!
+            else { continue }
+            try SyncLedger.capturing(db) {
+                try db.execute(sql: "UPDATE quote SET dedupe = ? WHERE id = ?", arguments: [dedupe, row["id"] as Int64])
+            }
+        }
+    }
 
     /// What synced before the not-to-do list existed: migration v6 installs this much.
     static let syncedBeforeNotToDo = SyncSchema(entities: syncedBeforeSkipped.entities + [

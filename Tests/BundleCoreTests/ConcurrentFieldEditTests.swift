@@ -9,7 +9,10 @@ import Testing
 @Suite struct BundleConcurrentFieldEditTests {
     @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
         let utc = TimeZone(identifier: "UTC")!
-        let devices = try (0..<3).map { _ in try BundleStore.inMemory(now: { Date(timeIntervalSince1970: 1_800_000_000) }) }
+        // One wall clock that moves on a millisecond each time a device reads it: later writes
+        // are stamped later, whichever device makes them.
+        let clock = DeviceClock(millis: 1_800_000_000_000)
+        let devices = try (0..<3).map { _ in try BundleStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
         let stamps = try await store.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true)
         let form = try await store.addTodo("Post the form", event: "go to the post office", preposition: .before)

@@ -8,7 +8,10 @@ import Testing
 /// `ConcurrentFieldEdits`: the entities and fields come from the store's sync schema).
 @Suite struct MotivationConcurrentFieldEditTests {
     @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
-        let devices = try (0..<3).map { _ in try BusinessModelStore.inMemory(now: { Date(timeIntervalSince1970: 1_800_000_000) }) }
+        // One wall clock that moves on a millisecond each time a device reads it: later writes
+        // are stamped later, whichever device makes them.
+        let clock = DeviceClock(millis: 1_800_000_000_000)
+        let devices = try (0..<3).map { _ in try BusinessModelStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
         let cafe = try await store.create(name: "Corner café")
         _ = try await store.create(name: "Bike repair", makeCurrent: false)

@@ -9,7 +9,10 @@ import Testing
 @Suite struct QuoteConcurrentFieldEditTests {
     @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
         let day = Date(timeIntervalSince1970: 1_800_000_000)
-        let devices = try (0..<3).map { _ in try QuoteStore.inMemory(now: { day }) }
+        // One wall clock that moves on a millisecond each time a device reads it: later writes
+        // are stamped later, whichever device makes them.
+        let clock = DeviceClock(millis: 1_800_000_000_000)
+        let devices = try (0..<3).map { _ in try QuoteStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
         let quotes = [
             try await store.add("Well begun is half done.", source: "Aristotle", categories: ["beginnings", "work"]),

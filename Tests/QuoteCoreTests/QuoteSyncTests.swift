@@ -15,6 +15,28 @@ import Testing
         for store in stores { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
     }
 
+    /// One device changes a quote's words, the other its source, at once: both changes stay, and
+    /// the quote's dedupe key is made again from the merged quote on every device, so adding the
+    /// same quote again is still caught as a duplicate.
+    @Test func wordsAndSourceChangedAtOnceBothStayAndTheQuoteIsStillKnownAsItself() async throws {
+        let server = InMemorySyncServer()
+        let laptop = try device(), phone = try device()
+        let quote = try await laptop.add("Small steps every day.", source: "Ada")
+        try await sync(laptop, phone, through: server)
+        let onPhone = try #require(try await phone.browse(QuoteFilter(), user: "ada", limit: 10).first)
+        _ = try await laptop.editQuote(quote.id, text: "Small steps, every day.")
+        _ = try await phone.editQuote(onPhone.id, source: "Ada Lovelace")
+        try await sync(laptop, phone, laptop, phone, through: server)
+        for store in [laptop, phone] {
+            let merged = try #require(try await store.browse(QuoteFilter(), user: "ada", limit: 10).first)
+            #expect(merged.text == "Small steps, every day." && merged.source?.name == "Ada Lovelace")
+            let dedupe = try store.syncStore.syncWinners().first { $0.entity == "quote" && $0.field == "dedupe" }?.value
+            #expect(dedupe == .blob(QuoteStore.dedupeKey(text: "Small steps, every day.", source: "Ada Lovelace")))
+            await #expect(throws: QuoteError.self) { try await store.add("Small steps, every day.", source: "Ada Lovelace") }
+        }
+        #expect(try laptop.syncStore.syncWinners() == phone.syncStore.syncWinners())
+    }
+
     @Test func favouritesNotesAndOwnQuotesFollowTheUser() async throws {
         let server = InMemorySyncServer()
         let laptop = try device(), phone = try device()

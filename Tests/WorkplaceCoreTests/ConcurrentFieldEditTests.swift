@@ -8,7 +8,10 @@ import Testing
 /// `ConcurrentFieldEdits`: the entities and fields come from the store's sync schema).
 @Suite struct PlaceConcurrentFieldEditTests {
     @Test func concurrentChangesOfDifferentFieldsAllSurviveInEveryEntity() async throws {
-        let devices = try (0..<3).map { _ in try PlaceStore.inMemory(now: { Date(timeIntervalSince1970: 1_800_000_000) }) }
+        // One wall clock that moves on a millisecond each time a device reads it: later writes
+        // are stamped later, whichever device makes them.
+        let clock = DeviceClock(millis: 1_800_000_000_000)
+        let devices = try (0..<3).map { _ in try PlaceStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
         let cafe = try await store.add(PlaceRecord(name: "Café des Arts", type: .coffeeShop, coordinate: try Coordinate(latitude: 48.85, longitude: 2.35),
                                              address: "1 rue des Arts", origin: .openStreetMap, providerID: "node/42"))

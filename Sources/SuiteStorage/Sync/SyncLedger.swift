@@ -191,14 +191,14 @@ package enum SyncLedger {
             .map(change(from:))
     }
 
-    /// A value as `sync_field` keeps it (JSON); nil when it cannot be read.
-    private static func value(fromJSON json: String) -> SyncValue? {
-        try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))
+    /// A value as `sync_field` keeps it (JSON).
+    private static func json(_ value: SyncValue) throws -> String {
+        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
     }
 
     private static func change(from row: Row) throws -> SyncChange {
         let json: String = row["value"]
-        let value = Self.value(fromJSON: json) ?? .null
+        let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
                           time: HybridTime(rawValue: row["time"]), device: row["device"], base: row["base"])
     }
@@ -261,10 +261,14 @@ package enum SyncLedger {
                 // that ranks below the winner would lose on every other device, so it is undone
                 // here too (the row is rewritten from its winners below).
                 if baseline { continue }
-                // A write that left the field as it was (a whole row written again, or deleted
-                // and inserted again) is no change: stamping it would make it beat another
+                // A write that left a field as it was (a whole row written again, or deleted and
+                // inserted again) is no change of it: stamping it would make it beat another
                 // device's concurrent change of that field, which this device never touched.
-                if Self.value(fromJSON: winner["value"]) == value { continue }
+                // Values are compared as they travel (JSON: a REAL 3.0 is the 3 that arrived).
+                // Existence is always stamped: a row inserted again may be one that another
+                // device's change removed here without a stamp (a cascade, a deleted reference),
+                // and the other devices must learn that it is back.
+                if fieldName != SyncField.existence, winner["value"] as String == (try Self.json(value)) { continue }
                 if rank < winner["rank"] as Int64 {
                     outranked.insert(RowKey(entity: entityName, key: key))
                     continue
@@ -309,7 +313,7 @@ package enum SyncLedger {
     }
 
     private static func record(_ db: Database, _ change: SyncChange, rank: Int64, pending: Bool) throws {
-        let json = String(decoding: try JSONEncoder().encode(change.value), as: UTF8.self)
+        let json = try json(change.value)
         try db.executeCached(sql: """
             INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
             ON CONFLICT (entity, key, field) DO UPDATE SET

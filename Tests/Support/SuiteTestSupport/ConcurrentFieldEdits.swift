@@ -9,7 +9,8 @@ import SuiteStorage
 /// The first device holds the data (at least one row of every synced entity, and a second row
 /// wherever a reference needs another row to point at); every device gets it through an
 /// in-memory server. Then, before any of them syncs again, device `j % n` changes field `j` of
-/// one row of each entity (every field but the row's identity), with a value the store's own constraints and triggers accept. After
+/// one row of each entity (every field but the row's identity; half of them by writing the whole
+/// row again, where nothing refers to the row), with a value the store's own constraints and triggers accept. After
 /// two rounds of syncing, every device must hold every one of those changes, and the same
 /// winners for every field.
 package enum ConcurrentFieldEdits {
@@ -60,17 +61,26 @@ package enum ConcurrentFieldEdits {
             rows[entity.name] = key
             if changeable(entity).count < 2 { report.singleField.append(entity.name) } else { report.entitiesChecked.append(entity.name) }
         }
-        // The concurrent changes: field j of each row on device j % n.
-        for entity in schema.entities where changeable(entity).count >= 2 {
-            guard let key = rows[entity.name] else { continue }
-            for (index, field) in changeable(entity).enumerated() {
-                let device = index % devices.count
-                let value = try devices[device].write { db in try change(db, schema: schema, entity: entity, field: field, key: key) }
-                guard let value else {
-                    report.failures.append("\(entity.name).\(field.name): no new value the store accepts on device \(device)")
-                    continue
+        // The concurrent changes: field j of each row on device j % n. The odd fields first, as
+        // an UPDATE of the field; then the even ones, on a row nothing refers to by deleting it
+        // and inserting it again with the field changed (as a whole-row write does), so that
+        // with clocks that move on these writes come later and would win every field they
+        // rewrote if the ledger took a field left as it was for a change.
+        for pass in [1, 0] {
+            for entity in schema.entities where changeable(entity).count >= 2 {
+                guard let key = rows[entity.name] else { continue }
+                let leaf = !schema.entities.contains { $0.fields.contains { $0.reference == entity.name } }
+                for (index, field) in changeable(entity).enumerated() where index % 2 == pass {
+                    let device = index % devices.count
+                    let value = try devices[device].write { db in
+                        try change(db, schema: schema, entity: entity, field: field, key: key, rewrite: leaf && pass == 0)
+                    }
+                    guard let value else {
+                        report.failures.append("\(entity.name).\(field.name): no new value the store accepts on device \(device)")
+                        continue
+                    }
+                    report.edits.append(Edit(entity: entity.name, key: key, field: field.name, device: device, value: value))
                 }
-                report.edits.append(Edit(entity: entity.name, key: key, field: field.name, device: device, value: value))
             }
         }
         for _ in 0..<rounds { try await syncAll() }
@@ -109,7 +119,8 @@ package enum ConcurrentFieldEdits {
 
     /// Changes one field of one row to a new value the store accepts (its constraints, triggers
     /// and the field's rank), and returns the value as sync sees it; nil when none was found.
-    private static func change(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String) throws -> SyncValue? {
+    /// With `rewrite`, the row is deleted and inserted again with the new value.
+    private static func change(_ db: Database, schema: SyncSchema, entity: SyncEntity, field: SyncField, key: String, rewrite: Bool) throws -> SyncValue? {
         guard let old = try SyncLedger.currentValue(db, schema: schema, entity: entity, field: field, key: key) else { return nil }
         let table = entity.table.quotedDatabaseIdentifier, keyColumn = entity.keyColumn.quotedDatabaseIdentifier
         let current = try Row.fetchOne(db, sql: "SELECT \(field.columns.map(\.quotedDatabaseIdentifier).joined(separator: ", ")) FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
@@ -119,9 +130,19 @@ package enum ConcurrentFieldEdits {
             var accepted: SyncValue?
             try db.inSavepoint {
                 do {
-                    try db.execute(
-                        sql: "UPDATE \(table) SET \(field.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
-                        arguments: StatementArguments(candidate + [key.databaseValue]))
+                    if rewrite, let whole = try Row.fetchOne(db, sql: "SELECT * FROM \(table) WHERE \(keyColumn) = ?", arguments: [key]) {
+                        var values = Dictionary(uniqueKeysWithValues: whole.columnNames.map { ($0, whole[$0] as DatabaseValue) })
+                        for (column, value) in zip(field.columns, candidate) { values[column] = value }
+                        let columns = Array(whole.columnNames)
+                        try db.execute(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
+                        try db.execute(
+                            sql: "INSERT INTO \(table) (\(columns.map(\.quotedDatabaseIdentifier).joined(separator: ", "))) VALUES (\(columns.map { _ in "?" }.joined(separator: ", ")))",
+                            arguments: StatementArguments(columns.map { values[$0] ?? .null }))
+                    } else {
+                        try db.execute(
+                            sql: "UPDATE \(table) SET \(field.columns.map { "\($0.quotedDatabaseIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
+                            arguments: StatementArguments(candidate + [key.databaseValue]))
+                    }
                 } catch is DatabaseError {
                     return .rollback
                 }
