@@ -121,6 +121,7 @@ public final class BundleStore: Sendable {
         migrator.registerStoreMigration("v4-event-times", migrate: migrateToEventTimes)
         migrator.registerStoreMigration("v5-routines", migrate: migrateToRoutines)
         migrator.registerStoreMigration("v6-attachments", migrate: migrateToAttachments)
+        migrator.registerStoreMigration("v7-sync-set-aside", migrate: SyncLedger.addSetAsideLog)
         return migrator
     }
 

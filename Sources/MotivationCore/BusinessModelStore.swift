@@ -95,6 +95,7 @@ public final class BusinessModelStore: Sendable {
                 """)
         }
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
+        migrator.registerStoreMigration("v3-sync-set-aside", migrate: SyncLedger.addSetAsideLog)
         return migrator
     }
 

@@ -167,6 +167,7 @@ public final class QuoteStore: Sendable {
                 END;
                 """)
         }
+        migrator.registerStoreMigration("v9-sync-set-aside", migrate: SyncLedger.addSetAsideLog)
         return migrator
     }
 

@@ -4,15 +4,24 @@ import SuiteStorage
 import SuiteSyncProtocol
 
 /// Seals each operation for the server: the payload is ChaCha20-Poly1305 ciphertext of the
-/// encoded change, bound by its additional data to the account, the operation id and the slot
-/// (so the server cannot move a payload to another operation or slot); the slot is a keyed hash
-/// (HMAC-SHA256) of entity, key and field, so the server can tell which operations supersede
-/// which without learning what they are about. A version byte leads every payload.
+/// encoded change, bound by its additional data to the account, the log, the operation id and the
+/// slot (so the server cannot move a payload to another log, operation or slot); the slot is a
+/// keyed hash (HMAC-SHA256) of entity, key and field, so the server can tell which operations
+/// supersede which without learning what they are about. A version byte leads every payload.
+///
+/// Formats: **2** (what ``seal(_:log:)`` writes) binds the log; **1**, written before, binds
+/// account, id and slot only. Payloads of format 1 already on servers still open: nothing in
+/// their seal stops a server from moving one to another log, so the ledger guards them instead —
+/// an operation naming an entity its store does not have is set aside, never applied, and entity
+/// names are unique across Suite's stores (a moved format-1 operation always names a foreign one).
+/// Whatever does not open throws ``SyncOperationFailure`` (never a password or key error: the
+/// session sets that operation aside and goes on).
 package struct EncryptedSyncCodec: SyncCodec {
     private let sealingKey: SymmetricKey
     private let slotKey: SymmetricKey
     private let account: String
-    private static let version: UInt8 = 1
+    /// The format ``seal(_:log:)`` writes.
+    package static let version: UInt8 = 2
 
     /// - Parameters:
     ///   - dataKey: the account's data key (``AccountKeys``).
@@ -28,31 +37,38 @@ package struct EncryptedSyncCodec: SyncCodec {
         self.init(dataKey: SymmetricKey(data: dataKeyBytes), account: account)
     }
 
-    package func seal(_ change: SyncChange) throws -> SyncEnvelope {
-        try seal(change, nonce: ChaChaPoly.Nonce())
+    package func seal(_ change: SyncChange, log: String) throws -> SyncEnvelope {
+        try seal(change, log: log, nonce: ChaChaPoly.Nonce())
     }
 
-    /// ``seal(_:)`` with a chosen nonce: for test vectors only (a nonce must never repeat).
-    package func seal(_ change: SyncChange, nonce: ChaChaPoly.Nonce) throws -> SyncEnvelope {
+    /// ``seal(_:log:)`` with a chosen nonce: for test vectors only (a nonce must never repeat).
+    package func seal(_ change: SyncChange, log: String, nonce: ChaChaPoly.Nonce) throws -> SyncEnvelope {
         let slot = slot(entity: change.entity, key: change.key, field: change.field)
         let plaintext = try SyncChange.encoder.encode(change)
-        let box = try ChaChaPoly.seal(plaintext, using: sealingKey, nonce: nonce, authenticating: additionalData(id: change.id, slot: slot))
+        let box = try ChaChaPoly.seal(plaintext, using: sealingKey, nonce: nonce,
+                                      authenticating: additionalData(version: Self.version, log: log, id: change.id, slot: slot))
         return SyncEnvelope(id: change.id, slot: slot, payload: Data([Self.version]) + box.combined)
     }
 
-    package func open(_ envelope: SyncEnvelope) throws -> SyncChange {
-        guard let version = envelope.payload.first else { throw AccountKeys.Failure.wrongKey }
-        guard version == Self.version else { throw AccountKeys.Failure.unknownFormat(version) }
+    package func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange {
+        guard let version = envelope.payload.first else { throw SyncOperationFailure.doesNotOpen }
+        guard version == 1 || version == 2 else { throw SyncOperationFailure.unknownFormat(version) }
         let plaintext: Data
         do {
             let box = try ChaChaPoly.SealedBox(combined: envelope.payload.dropFirst())
-            plaintext = try ChaChaPoly.open(box, using: sealingKey, authenticating: additionalData(id: envelope.id, slot: envelope.slot))
+            plaintext = try ChaChaPoly.open(box, using: sealingKey,
+                                            authenticating: additionalData(version: version, log: log, id: envelope.id, slot: envelope.slot))
         } catch {
-            throw AccountKeys.Failure.wrongKey
+            throw SyncOperationFailure.doesNotOpen
         }
-        let change = try JSONDecoder().decode(SyncChange.self, from: plaintext)
+        let change: SyncChange
+        do {
+            change = try JSONDecoder().decode(SyncChange.self, from: plaintext)
+        } catch {
+            throw SyncOperationFailure.unreadable
+        }
         guard change.id == envelope.id, slot(entity: change.entity, key: change.key, field: change.field) == envelope.slot else {
-            throw SyncProtocolError.mismatchedOperation(envelope.id)
+            throw SyncOperationFailure.mismatched
         }
         return change
     }
@@ -63,7 +79,10 @@ package struct EncryptedSyncCodec: SyncCodec {
         return mac.map { String(format: "%02x", $0) }.joined()
     }
 
-    private func additionalData(id: String, slot: String) -> Data {
-        Data("suite-sync/1\u{0}\(account)\u{0}\(id)\u{0}\(slot)".utf8)
+    /// What a payload of format `version` is bound to: format 1 without the log.
+    private func additionalData(version: UInt8, log: String, id: String, slot: String) -> Data {
+        version == 1
+            ? Data("suite-sync/1\u{0}\(account)\u{0}\(id)\u{0}\(slot)".utf8)
+            : Data("suite-sync/2\u{0}\(account)\u{0}\(log)\u{0}\(id)\u{0}\(slot)".utf8)
     }
 }

@@ -169,6 +169,7 @@ public final class PlaceStore: Sendable {
         migrator.registerStoreMigration("v2-sync", migrate: migrateToSync)
         migrator.registerStoreMigration("v3-sync-conflicts", migrate: SyncLedger.addConflictLog)
         migrator.registerStoreMigration("v4-community", migrate: migrateToCommunity)
+        migrator.registerStoreMigration("v5-sync-set-aside", migrate: SyncLedger.addSetAsideLog)
         return migrator
     }
 

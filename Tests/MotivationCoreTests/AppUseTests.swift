@@ -30,7 +30,7 @@ func temporaryStoreURL() -> URL {
             try store.read { db in try String.fetchAll(db, sql: "SELECT sql FROM sqlite_master WHERE sql IS NOT NULL ORDER BY name") }
         }
         #expect(try schema(memory) == schema(file))
-        #expect(try memory.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-sync"])
+        #expect(try memory.read { db in try String.fetchAll(db, sql: "SELECT identifier FROM grdb_migrations") } == ["v1", "v2-sync", "v3-sync-set-aside"])
         let model = try memory.create(name: "Acme")
         try memory.save(text: "Bread by 7", section: .valueProposition, in: model.id)
         #expect(try memory.current().completeness.done == [.valueProposition])

@@ -103,6 +103,7 @@ import Testing
         ["bundle", "import", "FILE:fuzz/todo.txt"],
         ["sync", "status"],
         ["sync", "conflicts"],
+        ["sync", "set-aside"],
     ]
 
     func seeded() throws -> Suite {

@@ -35,7 +35,10 @@ enum Toy {
                 );
                 """)
         }
-        migrator.registerStoreMigration("sync") { db in try SyncLedger.install(db, schema: schema) }
+        migrator.registerStoreMigration("sync") { db in
+            try SyncLedger.install(db, schema: schema)
+            try SyncLedger.addSetAsideLog(db)
+        }
         return migrator
     }
 }

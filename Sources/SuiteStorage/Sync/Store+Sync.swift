@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSyncProtocol
 
 /// Sync on a store whose configuration names a ``SyncSchema`` (its migrations installed the
 /// ledger with ``SyncLedger/install(_:schema:)``).
@@ -90,6 +91,47 @@ extension Store {
             try SyncLedger.setServerPosition(db, position)
             return outcome
         }
+    }
+
+    /// Applies operations pulled from `log`, sets aside those that cannot be used, and moves the
+    /// position past all of them, in one transaction (see
+    /// ``SyncLedger/apply(_:schema:pulled:refused:log:now:)``).
+    @discardableResult
+    package func syncApply(_ pulled: [SyncPulled], settingAside refused: [SyncRefused], log: String, at position: SyncPosition) throws(Failure) -> SyncLedger.ApplyOutcome {
+        let schema = try schema()
+        let now = Millis(clock()).value
+        return try write { db in
+            let outcome = try SyncLedger.apply(db, schema: schema, pulled: pulled, refused: refused, log: log, now: now)
+            try SyncLedger.setServerPosition(db, position)
+            return outcome
+        }
+    }
+
+    /// Up to `limit` set-aside operations of `log` to try again, least recently tried first.
+    package func syncSetAsideForRetry(log: String, limit: Int) throws(Failure) -> [SyncEnvelope] {
+        _ = try schema()
+        return try read { db in try SyncLedger.setAsideForRetry(db, log: log, limit: limit) }
+    }
+
+    /// Applies set-aside operations that open now; those that still cannot be used stay set aside
+    /// with the reason of this try.
+    @discardableResult
+    package func syncRetrySetAside(_ pulled: [SyncPulled], stillRefused refused: [SyncRefused], log: String) throws(Failure) -> SyncLedger.ApplyOutcome {
+        let schema = try schema()
+        let now = Millis(clock()).value
+        return try write { db in try SyncLedger.apply(db, schema: schema, pulled: pulled, refused: refused, log: log, now: now) }
+    }
+
+    /// The operations pulled from the server that could not be used, first set aside first.
+    package func syncSetAside(limit: Int = 1000) throws(Failure) -> [SyncSetAside] {
+        _ = try schema()
+        return try read { db in try SyncLedger.setAside(db, limit: limit) }
+    }
+
+    /// How many operations pulled from the server are set aside.
+    package func syncSetAsideCount() throws(Failure) -> Int {
+        _ = try schema()
+        return try read { db in try SyncLedger.setAsideCount(db) }
     }
 
     /// The server's log is not the one this store followed (wiped, restored from an older

@@ -332,6 +332,10 @@ package enum SyncLedger {
         package var ignored = 0
         /// The latest clock reading seen (for showing skew).
         package var latest = HybridTime.zero
+        /// Operations set aside that were not set aside before (see ``setAside(_:log:envelope:reason:now:)``).
+        package var setAside = 0
+        /// Set-aside operations that were applied (or lost to what is here) on a retry.
+        package var recovered = 0
     }
 
     /// Merges changes from other devices: each one wins its field or is ignored, and the rows

@@ -10,36 +10,82 @@ package protocol SyncTransport: Sendable {
 }
 
 /// Turns changes into envelopes and back. The plain codec encodes them as JSON; an encrypting
-/// one seals the payload and hides the slot.
+/// one seals the payload, binds it to its log, and hides the slot.
 package protocol SyncCodec: Sendable {
-    func seal(_ change: SyncChange) throws -> SyncEnvelope
-    func open(_ envelope: SyncEnvelope) throws -> SyncChange
+    /// The envelope of `change` for the log `log`.
+    func seal(_ change: SyncChange, log: String) throws -> SyncEnvelope
+    /// The change in `envelope`, pulled from the log `log`.
+    ///
+    /// - Throws: ``SyncOperationFailure`` (or any error) when the envelope cannot be opened: the
+    ///   session sets that one operation aside and goes on with the others.
+    func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange
 }
 
+/// JSON payloads, readable by the server: for tests and local relays. Nothing binds a payload to
+/// its log; the ledger sets aside an operation whose entity the store does not have.
 package struct PlainSyncCodec: SyncCodec {
     package init() {}
 
-    package func seal(_ change: SyncChange) throws -> SyncEnvelope {
+    package func seal(_ change: SyncChange, log: String) throws -> SyncEnvelope {
         SyncEnvelope(id: change.id, slot: "\(change.entity)|\(change.key)|\(change.field)", payload: try SyncChange.encoder.encode(change))
     }
 
-    package func open(_ envelope: SyncEnvelope) throws -> SyncChange {
-        let change = try JSONDecoder().decode(SyncChange.self, from: envelope.payload)
-        guard change.id == envelope.id else { throw SyncProtocolError.mismatchedOperation(envelope.id) }
+    package func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange {
+        let change: SyncChange
+        do {
+            change = try JSONDecoder().decode(SyncChange.self, from: envelope.payload)
+        } catch {
+            throw SyncOperationFailure.unreadable
+        }
+        guard change.id == envelope.id else { throw SyncOperationFailure.mismatched }
         return change
+    }
+}
+
+/// Why one operation pulled from the server was set aside instead of applied (see
+/// ``SyncLedger/setAside(_:log:envelope:reason:now:)``). None of these stops a sync: the
+/// operation is kept, counted and retried, and everything else goes on.
+package enum SyncOperationFailure: Error, Sendable, Equatable, CustomStringConvertible {
+    /// The payload does not open with the account's key: damaged on the server, moved there
+    /// from another log, operation or slot, or sealed with another key.
+    case doesNotOpen
+    /// A payload format this version does not know (a newer Suite's).
+    case unknownFormat(UInt8)
+    /// The payload opens but is not a change this version can read.
+    case unreadable
+    /// The payload is another operation's or another field's than the envelope says.
+    case mismatched
+    /// The change names an entity this store does not have: moved from another log (an
+    /// operation sealed before payloads named their log), or written by a newer Suite.
+    case unknownEntity(String)
+    /// The store could not apply the change.
+    case notApplied(String)
+
+    package var description: String {
+        switch self {
+        case .doesNotOpen: return "does not open with the account's key (damaged on the server, moved there from another log, or sealed with another key)"
+        case .unknownFormat(let version): return "sealed in a format this version does not know (version \(version); from a newer Suite?)"
+        case .unreadable: return "opens, but is not a change this version can read"
+        case .mismatched: return "its payload belongs to another operation or field (moved on the server)"
+        case .unknownEntity(let entity): return "names '\(entity)', which this store does not have (moved from another log, or from a newer Suite)"
+        case .notApplied(let reason): return "could not be applied: \(reason)"
+        }
+    }
+
+    /// The reason recorded for an operation that failed with `error`.
+    package static func reason(_ error: any Error) -> String {
+        let text = (error as? SyncOperationFailure)?.description ?? "does not open: \(error)"
+        return text.count > 300 ? String(text.prefix(300)) + "…" : text
     }
 }
 
 /// A server answer that breaks the protocol.
 package enum SyncProtocolError: Error, Sendable, Equatable, CustomStringConvertible {
-    /// An operation whose payload names another operation id.
-    case mismatchedOperation(String)
     /// A pull that did not move forward although the server says it has more.
     case stalledPull(cursor: Int64)
 
     package var description: String {
         switch self {
-        case .mismatchedOperation(let id): return "the server sent operation \(id) with the payload of another"
         case .stalledPull(let cursor): return "the server's log did not move past position \(cursor)"
         }
     }
@@ -55,12 +101,20 @@ package enum SyncProtocolError: Error, Sendable, Equatable, CustomStringConverti
 /// pulled there (restored from an older copy) — the store pushes
 /// everything it knows again with the original stamps and pulls from the start. Nothing local
 /// is ever deleted for it.
+///
+/// An operation that cannot be used — it does not open, it is not a change this version reads,
+/// it names an entity this store does not have, or the store cannot apply it — is set aside
+/// (kept in the ledger with its log, id and why: ``Store/syncSetAside(limit:)``) and the cursor
+/// moves past it: one bad operation never stops a sync. Up to ``retryLimit`` set-aside operations
+/// are tried again at the start of each run (after an upgrade, say), least recently tried first.
 package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Sendable {
     package let store: Store<Failure>
     package let log: String
     package let transport: any SyncTransport
     package let codec: any SyncCodec
     package var batchSize = 500
+    /// How many set-aside operations one run tries again.
+    package var retryLimit = 50
 
     package init(store: Store<Failure>, log: String, transport: any SyncTransport, codec: any SyncCodec = PlainSyncCodec()) {
         self.store = store
@@ -73,6 +127,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
 
     package func run() async throws -> Outcome {
         var outcome = Outcome()
+        try retrySetAside(&outcome)
         // At most one restart a run: a server that keeps changing its epoch is reported by the
         // next run, not looped on.
         // Pull first: a server restored from an older copy shows a head behind the cursor only
@@ -93,7 +148,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         while true {
             let pending = try store.syncPending(limit: batchSize)
             if pending.isEmpty { return true }
-            let reply = try await transport.push(log: log, operations: try pending.map(codec.seal))
+            let reply = try await transport.push(log: log, operations: try pending.map { try codec.seal($0, log: log) })
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             try store.syncAcknowledge(pending.map(\.id))
             outcome.pushed += pending.count
@@ -110,14 +165,40 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
-            let changes = try reply.operations.map(codec.open)
-            let applied = try store.syncApply(changes, at: SyncPosition(
+            let (opened, refused) = open(reply.operations)
+            let applied = try store.syncApply(opened, settingAside: refused, log: log, at: SyncPosition(
                 epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor))
-            outcome.pulled += changes.count
+            outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
+            outcome.setAside += applied.setAside
+            outcome.recovered += applied.recovered
             if !reply.hasMore { return true }
             if reply.next <= position.cursor { throw SyncProtocolError.stalledPull(cursor: position.cursor) }
         }
+    }
+
+    /// Opens each envelope; those that do not open, with why.
+    private func open(_ envelopes: [SyncEnvelope]) -> (opened: [SyncPulled], refused: [SyncRefused]) {
+        var opened: [SyncPulled] = [], refused: [SyncRefused] = []
+        for envelope in envelopes {
+            do {
+                opened.append(SyncPulled(envelope: envelope, change: try codec.open(envelope, log: log)))
+            } catch {
+                refused.append(SyncRefused(envelope: envelope, reason: SyncOperationFailure.reason(error)))
+            }
+        }
+        return (opened, refused)
+    }
+
+    /// Tries the least recently tried set-aside operations of this log again: those that open and
+    /// apply now leave the set-aside list; the others stay, with the reason of this try.
+    private func retrySetAside(_ outcome: inout Outcome) throws {
+        let kept = try store.syncSetAsideForRetry(log: log, limit: retryLimit)
+        guard !kept.isEmpty else { return }
+        let (opened, refused) = open(kept)
+        let applied = try store.syncRetrySetAside(opened, stillRefused: refused, log: log)
+        outcome.applied += applied.applied
+        outcome.recovered += applied.recovered
     }
 
     /// Checks the server's log against the store's position: a first sync adopts the epoch; a
@@ -138,6 +219,33 @@ package struct SyncOutcome: Sendable, Equatable {
     package var applied = 0
     /// Whether the server's log had changed under the store (it pushed everything again).
     package var restarted = false
+    /// Operations pulled in this run that could not be used and were set aside (not counting
+    /// those set aside before).
+    package var setAside = 0
+    /// Operations set aside before that opened and were applied now.
+    package var recovered = 0
 
     package init() {}
+}
+
+/// An operation pulled from the server and opened.
+package struct SyncPulled: Sendable, Hashable {
+    package var envelope: SyncEnvelope
+    package var change: SyncChange
+
+    package init(envelope: SyncEnvelope, change: SyncChange) {
+        self.envelope = envelope
+        self.change = change
+    }
+}
+
+/// An operation pulled from the server that cannot be used, and why.
+package struct SyncRefused: Sendable, Hashable {
+    package var envelope: SyncEnvelope
+    package var reason: String
+
+    package init(envelope: SyncEnvelope, reason: String) {
+        self.envelope = envelope
+        self.reason = reason
+    }
 }

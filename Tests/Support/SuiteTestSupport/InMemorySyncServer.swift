@@ -51,6 +51,27 @@ package actor InMemorySyncServer: SyncTransport {
     /// Back to an earlier copy (its epoch and log as they were).
     package func restore(_ copy: State) { state = copy }
 
+    /// Replaces the payload of operation `id` in `log` (damaged on the server).
+    package func damage(log: String, id: String, payload: Data = Data("not what was pushed".utf8)) {
+        guard let index = state.logs[log]?.firstIndex(where: { $0.id == id }) else { return }
+        state.logs[log]?[index].payload = payload
+    }
+
+    /// Adds an operation to the end of `log` as it is, as anyone holding a device token can.
+    package func append(log: String, _ operation: SyncEnvelope) {
+        state.logs[log, default: []].append(operation)
+    }
+
+    /// Puts operation `id` of the log `from` at the end of the log `to` too (a server moving an
+    /// operation to another log; the source keeps its positions).
+    package func copy(id: String, from: String, to: String) {
+        guard let operation = state.logs[from]?.first(where: { $0.id == id }) else { return }
+        state.logs[to, default: []].append(operation)
+    }
+
+    /// The operations of a log, in order.
+    package func operations(log: String) -> [SyncEnvelope] { state.logs[log] ?? [] }
+
     /// Every operation id in a log.
     package func operationIDs(log: String) -> [String] { (state.logs[log] ?? []).map(\.id) }
 }

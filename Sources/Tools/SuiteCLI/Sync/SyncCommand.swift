@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Publish.self, Devices.self, Revoke.self, Logout.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, SetAside.self, Publish.self, Devices.self, Revoke.self, Logout.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -44,7 +44,10 @@ struct SyncCommand: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "now",
             abstract: "Push and pull every store until this device has everything the server has (the default).",
-            discussion: "Exits 0 when done, 69 when the server cannot be reached (nothing is lost: changes stay queued), 75 when it is busy.")
+            discussion: """
+                Exits 0 when done, 69 when the server cannot be reached (nothing is lost: changes stay queued), 75 when it is busy, \
+                65 when operations from the server could not be used: they are set aside (suite sync set-aside) and everything else synced.
+                """)
 
         @OptionGroup var options: CommonOptions
 
@@ -62,7 +65,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             do {
                 let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
-                account.lastError = nil
+                let setAside = SyncCommand.setAsideMessage(outcomes)
+                account.lastError = setAside
                 let community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
                 account.lastSuccess = Date()
                 try account.save(in: folder)
@@ -70,16 +74,25 @@ struct SyncCommand: AsyncParsableCommand {
                     try Terminal.printJSON(outcomes)
                 } else {
                     for outcome in outcomes {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
+                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
                     }
                     if let community, let line = CommunitySync.summary(community) { print(line) }
                 }
+                // Everything else synced and was saved; the exit status says something was set aside.
+                if let setAside { throw SetAsideReport(message: setAside) }
+            } catch let report as SetAsideReport {
+                throw CLIError.badInput(report.message)
             } catch {
                 account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
                 try? account.save(in: folder)
                 throw error
             }
         }
+    }
+
+    /// A sync that set operations aside (exit 65), after everything else was done and saved.
+    private struct SetAsideReport: Error {
+        var message: String
     }
 
     struct Signup: AsyncParsableCommand {
@@ -145,7 +158,7 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     struct Status: AsyncParsableCommand {
-        static let configuration = CommandConfiguration(abstract: "Show the server, the account, what waits to be sent, the last success and the last error.")
+        static let configuration = CommandConfiguration(abstract: "Show the server, the account, what waits to be sent, operations set aside, the last success and the last error.")
 
         @OptionGroup var options: CommonOptions
 
@@ -155,6 +168,8 @@ struct SyncCommand: AsyncParsableCommand {
                 var pending: Int
                 /// Texts that lost to a concurrent edit (`suite sync conflicts`).
                 var conflicts: Int
+                /// Operations from the server that could not be used (`suite sync set-aside`).
+                var setAside: Int
             }
             var syncing: Bool
             var server: String?
@@ -173,7 +188,8 @@ struct SyncCommand: AsyncParsableCommand {
             var stores: [Report.Store] = []
             for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
                 let opened = try store.open(folder.appendingPathComponent(store.fileName))
-                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count))
+                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count,
+                                          setAside: try opened.setAsideCount()))
             }
             let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
                                 device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
@@ -190,7 +206,8 @@ struct SyncCommand: AsyncParsableCommand {
             print("Account: \(account.account) (this device: \(account.deviceID))")
             for store in stores {
                 let conflicts = store.conflicts == 0 ? "" : "; \(store.conflicts) text\(store.conflicts == 1 ? "" : "s") lost to edits elsewhere (suite sync conflicts)"
-                print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send\(conflicts)")
+                let setAside = store.setAside == 0 ? "" : "; \(store.setAside) operation\(store.setAside == 1 ? "" : "s") from the server set aside (suite sync set-aside)"
+                print("\(store.store): \(store.pending) change\(store.pending == 1 ? "" : "s") to send\(conflicts)\(setAside)")
             }
             let publishing = account.community ?? CommunitySettings()
             print("Publishing: favourites \(publishing.favourites ? "on" : "off"), ratings \(publishing.ratings ? (publishing.ratingNotes ? "on (with notes)" : "on") : "off")"
@@ -251,6 +268,63 @@ struct SyncCommand: AsyncParsableCommand {
             for entry in entries {
                 print("\(PeopleTime.stamp(entry.writtenAt))  \(entry.store) \(entry.entity) \(entry.field) (\(entry.key.prefix(12))):")
                 for line in entry.text.split(separator: "\n", omittingEmptySubsequences: false) { print("  \(VisibleText.visible(String(line)))") }
+            }
+        }
+    }
+
+    struct SetAside: AsyncParsableCommand {
+        static let configuration = CommandConfiguration(
+            commandName: "set-aside",
+            abstract: "Operations from the server that could not be used, with their log, id and why.",
+            discussion: """
+                An operation that does not open (damaged on the server, moved there from another log, sealed \
+                with another key), names something this version does not know, or cannot be applied is set \
+                aside: kept here, tried again by later syncs, and never stops the rest of the sync. \
+                'suite sync' exits 65 when it sets new ones aside.
+
+                Example:
+                  suite sync set-aside
+                  suite sync set-aside --json
+                """)
+
+        @OptionGroup var options: CommonOptions
+        @Option(help: ArgumentHelp("Show at most this many.", valueName: "n"), transform: NumberOption.int(1...100_000, "--limit"))
+        var limit = 50
+
+        struct Entry: Encodable {
+            var store: String
+            var log: String
+            var operation: String
+            var reason: String
+            var bytes: Int
+            var firstSeenAt: Date
+            var lastTriedAt: Date
+            var tries: Int
+        }
+
+        func run() async throws {
+            let folder = try options.storeFolder()
+            var entries: [Entry] = []
+            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
+                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+                entries += try opened.setAside(limit: limit).map { kept in
+                    Entry(store: store.log, log: kept.log, operation: kept.id, reason: kept.reason, bytes: kept.size,
+                          firstSeenAt: kept.firstSeen, lastTriedAt: kept.lastTried, tries: kept.tries)
+                }
+            }
+            entries.sort { ($0.firstSeenAt, $0.log, $0.operation) < ($1.firstSeenAt, $1.log, $1.operation) }
+            entries = Array(entries.prefix(limit))
+            if options.json {
+                try Terminal.printJSON(entries)
+                return
+            }
+            if entries.isEmpty {
+                print("Nothing set aside: every operation from the server was used.")
+                return
+            }
+            for entry in entries {
+                print("\(PeopleTime.stamp(entry.firstSeenAt))  \(entry.log) \(VisibleText.visible(entry.operation)): \(VisibleText.visible(entry.reason))"
+                      + (entry.tries > 1 ? " (tried \(entry.tries) times)" : ""))
             }
         }
     }
@@ -323,6 +397,28 @@ struct SyncCommand: AsyncParsableCommand {
         var pulled: Int
         var applied: Int
         var restarted: Bool
+        /// Operations from the server set aside in this sync (`suite sync set-aside`).
+        var setAside: Int
+        /// Operations set aside before that were used now.
+        var recovered: Int
+    }
+
+    /// The line saying which stores set operations aside in this sync, or nil when none did.
+    static func setAsideMessage(_ outcomes: [StoreOutcome]) -> String? {
+        let stores = outcomes.filter { $0.setAside > 0 }
+        guard !stores.isEmpty else { return nil }
+        let total = stores.reduce(0) { $0 + $1.setAside }
+        let logs = stores.map { "\($0.store) \($0.setAside)" }.joined(separator: ", ")
+        return "\(total) operation\(total == 1 ? "" : "s") from the server could not be used and \(total == 1 ? "was" : "were") set aside (\(logs)); "
+            + "everything else synced: suite sync set-aside says why"
+    }
+
+    /// What one store's line adds about set-aside operations.
+    static func setAsideNote(_ outcome: StoreOutcome) -> String {
+        var parts: [String] = []
+        if outcome.setAside > 0 { parts.append("\(outcome.setAside) set aside") }
+        if outcome.recovered > 0 { parts.append("\(outcome.recovered) set aside before now used") }
+        return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
     /// Syncs every store of the folder (creating those missing, so that a new device receives
@@ -348,7 +444,8 @@ struct SyncCommand: AsyncParsableCommand {
         var outcomes: [StoreOutcome] = []
         for (log, store) in opened where logs?.contains(log) ?? true {
             let outcome = try await store.sync(log, transport, codec)
-            outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted))
+            outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
+                                         setAside: outcome.setAside, recovered: outcome.recovered))
         }
         return outcomes
     }
@@ -417,6 +514,8 @@ protocol SyncableStoreBox: Sendable {
     func enable() throws
     func pendingCount() throws -> Int
     func conflicts(limit: Int) throws -> [SyncConflict]
+    func setAside(limit: Int) throws -> [SyncSetAside]
+    func setAsideCount() throws -> Int
     func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
 }
 
@@ -430,6 +529,10 @@ private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: Syncable
     func pendingCount() throws -> Int { try store.syncPendingCount() }
 
     func conflicts(limit: Int) throws -> [SyncConflict] { try store.syncConflicts(limit: limit) }
+
+    func setAside(limit: Int) throws -> [SyncSetAside] { try store.syncSetAside(limit: limit) }
+
+    func setAsideCount() throws -> Int { try store.syncSetAsideCount() }
 
     func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
         try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()

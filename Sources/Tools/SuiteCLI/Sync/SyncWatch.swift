@@ -33,12 +33,13 @@ struct SyncWatch {
             if everything || !logs.isEmpty {
                 do {
                     let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
-                    account.lastError = nil
+                    account.lastError = SyncCommand.setAsideMessage(outcomes)
+                    if let setAside = account.lastError { Terminal.printError("suite: \(setAside)") }
                     if everything, let community = await CommunitySync.runAfterLogs(folder: folder, account: &account),
                        let line = CommunitySync.summary(community) { print(line) }
                     account.lastSuccess = Date()
-                    for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
+                    for outcome in outcomes where outcome.pushed + outcome.pulled + outcome.recovered > 0 {
+                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))")
                     }
                     failures = 0
                 } catch SyncClientError.signedOut {
