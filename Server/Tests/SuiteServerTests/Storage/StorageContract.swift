@@ -198,7 +198,8 @@ struct StorageContract: Sendable {
             let pushed = try await service.push(log: "quotes", request: SyncPushRequest(operations: operations), session: session)
 
             let empty = try await service.pull(log: "never-pushed", after: 0, limit: 10, session: session)
-            #expect(empty == SyncPullReply(epoch: pushed.epoch, head: 0, operations: [], next: 0, anchor: nil))
+            #expect(empty == SyncPullReply(epoch: pushed.epoch, head: 0, operations: [], next: 0, anchor: nil, serverTime: empty.serverTime))
+            #expect(empty.serverTime != nil && pushed.serverTime != nil, "every answer says the server's time")
 
             let first = try await service.pull(log: "quotes", after: 0, limit: 10, session: session)
             #expect(first.operations == Array(operations[0..<10]))
