@@ -55,6 +55,10 @@ package enum SyncProtocolError: Error, Sendable, Equatable, CustomStringConverti
 /// pulled there (restored from an older copy) — the store pushes
 /// everything it knows again with the original stamps and pulls from the start. Nothing local
 /// is ever deleted for it.
+///
+/// When the server says its time, the device's clock is checked against it before every push:
+/// more than ``SyncClock/maximumLead`` ahead, the store still receives but sends nothing and the
+/// run throws ``SyncClockError/aheadOfServer(by:pending:)``; its changes wait.
 package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Sendable {
     package let store: Store<Failure>
     package let log: String
@@ -80,7 +84,9 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         // The last pull picks up what others pushed meanwhile, and is needed only after a push.
         for _ in 0..<2 {
             let pushed = outcome.pushed
-            guard try await pullAll(&outcome), try await pushAll(&outcome) else { outcome.restarted = true; continue }
+            guard try await pullAll(&outcome) else { outcome.restarted = true; continue }
+            try checkClock(outcome)
+            guard try await pushAll(&outcome) else { outcome.restarted = true; continue }
             if outcome.pushed == pushed { return outcome }
             if try await pullAll(&outcome) { return outcome }
             outcome.restarted = true
@@ -100,11 +106,28 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         }
     }
 
+    /// Refuses to push while this device's clock is too far ahead of the server's (its changes
+    /// wait); within the bound, restamps what was stamped while it was (see
+    /// ``SyncLedger/checkClock(_:serverTime:offset:now:)``). Nothing is checked when the server
+    /// does not say its time.
+    private func checkClock(_ outcome: Outcome) throws {
+        guard let offset = outcome.clockOffset else { return }
+        let now = Millis(store.clock()).value
+        if case .ahead(let pending) = try store.syncCheckClock(serverTime: now - offset, offset: offset) {
+            throw SyncClockError.aheadOfServer(by: offset, pending: pending)
+        }
+    }
+
     /// Pulls until the store has the server's head; false when the server's log changed.
     private func pullAll(_ outcome: inout Outcome) async throws -> Bool {
         while true {
             let position = try store.syncServerPosition()
+            let sent = Millis(store.clock()).value
             let reply = try await transport.pull(log: log, after: position.cursor, limit: batchSize)
+            if let serverTime = reply.serverTime {
+                // The server read its clock about halfway through the exchange.
+                outcome.clockOffset = (sent + Millis(store.clock()).value) / 2 - serverTime
+            }
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
                 try store.syncRestart(epoch: reply.epoch)
@@ -112,7 +135,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             }
             let changes = try reply.operations.map(codec.open)
             let applied = try store.syncApply(changes, at: SyncPosition(
-                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor))
+                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: reply.serverTime)
             outcome.pulled += changes.count
             outcome.applied += applied.applied
             if !reply.hasMore { return true }
@@ -138,6 +161,9 @@ package struct SyncOutcome: Sendable, Equatable {
     package var applied = 0
     /// Whether the server's log had changed under the store (it pushed everything again).
     package var restarted = false
+    /// How far this device's clock is ahead of the server's, in milliseconds (negative when
+    /// behind), as last measured; nil when the server does not say its time.
+    package var clockOffset: Int64?
 
     package init() {}
 }
