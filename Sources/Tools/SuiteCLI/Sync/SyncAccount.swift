@@ -25,6 +25,10 @@ struct SyncAccount: Codable, Equatable {
     var publishedFavourites: String?
     var publishedRatings: String?
     var publishedAt: Date?
+    /// How far this device's clock was ahead of the server's (milliseconds; negative when
+    /// behind) at the last sync that measured it, and when (`suite sync status`).
+    var clockOffset: Int64?
+    var clockMeasuredAt: Date?
 
     static let fileName = "sync.json"
 
@@ -65,5 +69,17 @@ struct SyncAccount: Codable, Equatable {
 
     static func remove(from folder: URL) {
         unlink(url(in: folder).path)
+    }
+}
+
+extension SyncAccount {
+    /// Keeps the clock offset a sync measured (the last store's), for `suite sync status`.
+    mutating func noteClock(_ outcomes: [SyncCommand.StoreOutcome]) {
+        if let offset = outcomes.compactMap(\.clockOffset).last { noteClock(offset) }
+    }
+
+    mutating func noteClock(_ offset: Int64) {
+        clockOffset = offset
+        clockMeasuredAt = Date()
     }
 }

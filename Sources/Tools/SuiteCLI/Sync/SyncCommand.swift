@@ -62,6 +62,7 @@ struct SyncCommand: AsyncParsableCommand {
             }
             do {
                 let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                account.noteClock(outcomes)
                 account.lastError = nil
                 let community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
                 account.lastSuccess = Date()
@@ -75,6 +76,7 @@ struct SyncCommand: AsyncParsableCommand {
                     if let community, let line = CommunitySync.summary(community) { print(line) }
                 }
             } catch {
+                if case SyncClockError.aheadOfServer(let by, _) = error { account.noteClock(by) }
                 account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
                 try? account.save(in: folder)
                 throw error
@@ -165,6 +167,10 @@ struct SyncCommand: AsyncParsableCommand {
             var lastError: String?
             /// What the account publishes, as the server last said (nil before the first sync).
             var publishing: CommunitySettings?
+            /// How far this device's clock is ahead of the server's, in seconds (negative when
+            /// behind), as the last sync measured it (nil before, or with an older server).
+            var clockAhead: Double?
+            var clockMeasuredAt: Date?
         }
 
         func run() async throws {
@@ -177,7 +183,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
                                 device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
-                                publishing: account?.community)
+                                publishing: account?.community, clockAhead: account?.clockOffset.map { Double($0) / 1000 },
+                                clockMeasuredAt: account?.clockMeasuredAt)
             if options.json {
                 try Terminal.printJSON(report)
                 return
@@ -195,6 +202,12 @@ struct SyncCommand: AsyncParsableCommand {
             let publishing = account.community ?? CommunitySettings()
             print("Publishing: favourites \(publishing.favourites ? "on" : "off"), ratings \(publishing.ratings ? (publishing.ratingNotes ? "on (with notes)" : "on") : "off")"
                   + (account.community == nil ? " (as of the last sync; none yet)" : ""))
+            if let offset = account.clockOffset {
+                let refused = offset > SyncClock.maximumLead ? " (too far ahead: nothing is sent until the clock is set right)" : ""
+                print("Clock: \(ClockOffset.phrase(offset))\(refused), at \(account.clockMeasuredAt.map { PeopleTime.stamp($0) } ?? "the last sync")")
+            } else {
+                print("Clock: not measured yet (the server says its time from the next sync on)")
+            }
             print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
             if let error = account.lastError { print("Last error: \(error)") }
         }
@@ -323,6 +336,11 @@ struct SyncCommand: AsyncParsableCommand {
         var pulled: Int
         var applied: Int
         var restarted: Bool
+        /// How far this device's clock is ahead of the server's (milliseconds), for `suite sync
+        /// status`; not printed.
+        var clockOffset: Int64?
+
+        private enum CodingKeys: String, CodingKey { case store, pushed, pulled, applied, restarted }
     }
 
     /// Syncs every store of the folder (creating those missing, so that a new device receives
@@ -346,9 +364,20 @@ struct SyncCommand: AsyncParsableCommand {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var outcomes: [StoreOutcome] = []
+        var ahead: Int64?
         for (log, store) in opened where logs?.contains(log) ?? true {
-            let outcome = try await store.sync(log, transport, codec)
-            outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted))
+            do {
+                let outcome = try await store.sync(log, transport, codec)
+                outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
+                                             clockOffset: outcome.clockOffset))
+            } catch SyncClockError.aheadOfServer(let by, _) {
+                // This store received and sent nothing; the others still receive.
+                ahead = by
+            }
+        }
+        if let ahead {
+            let waiting = try opened.filter { logs?.contains($0.log) ?? true }.reduce(0) { try $0 + $1.store.pendingCount() }
+            throw SyncClockError.aheadOfServer(by: ahead, pending: waiting)
         }
         return outcomes
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// `suite sync --watch`: syncs now, then after every change here (polled every 20 ms: a cheap
 /// read of what waits to be sent), whenever the server's event stream says another device
@@ -33,6 +34,7 @@ struct SyncWatch {
             if everything || !logs.isEmpty {
                 do {
                     let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
+                    account.noteClock(outcomes)
                     account.lastError = nil
                     if everything, let community = await CommunitySync.runAfterLogs(folder: folder, account: &account),
                        let line = CommunitySync.summary(community) { print(line) }
@@ -48,6 +50,12 @@ struct SyncWatch {
                     // a minute); the changes stay queued.
                     account.lastError = error.description
                     Terminal.printError("suite: \(error.description)")
+                    failures += 1
+                } catch SyncClockError.aheadOfServer(let by, let pending) {
+                    // Received, but nothing sent until the clock is set right: keep watching.
+                    account.noteClock(by)
+                    account.lastError = ClockOffset.refusal(by: by, pending: pending)
+                    Terminal.printError("suite: \(ClockOffset.refusal(by: by, pending: pending))")
                     failures += 1
                 }
                 // Logged out meanwhile: stop, and do not write the settings back.
