@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Publish.self, Devices.self, Revoke.self, Logout.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, Publish.self, Devices.self, Revoke.self, Logout.self, Install.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -81,6 +81,22 @@ struct SyncCommand: AsyncParsableCommand {
                 try? account.save(in: folder)
                 throw error
             }
+        }
+    }
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep 'suite sync --watch' running: a systemd user service, or --cron prints a crontab line that starts it at boot.",
+            discussion: "Example:\n  suite sync install && systemctl --user enable --now suite-sync.service")
+
+        @OptionGroup var options: TextOptions
+        @Flag(help: "Print a crontab line instead.") var cron = false
+
+        func run() throws {
+            // The store folder in use now, absolute (a service has no $SUITE_HOME, another folder).
+            let store = try options.storeFolder().standardizedFileURL.path
+            try TimerScripts.installService(name: "suite-sync", summary: "Sync the suite stores (suite sync --watch)",
+                                            arguments: [TimerScripts.binaryPath(), "sync", "--watch", "--store-dir", store], cron: cron)
         }
     }
 

@@ -23,6 +23,8 @@ struct SyncWatch {
         defer { events?.stop() }
         // Opened once: the loop below only reads what waits to be sent.
         let opened = try SyncCommand.openAll(folder: folder)
+        say("Watching \(opened.map(\.log).joined(separator: ", ")) in \(folder.path) with \(account.server.absoluteString) as \(account.account); "
+              + "syncing after each change here and each one elsewhere. Ctrl-C stops.")
         var failures = 0
         var last = Date.distantPast
         while !stop.requested {
@@ -37,10 +39,10 @@ struct SyncWatch {
                     account.noteClock(outcomes)
                     account.lastError = nil
                     if everything, let community = await CommunitySync.runAfterLogs(folder: folder, account: &account),
-                       let line = CommunitySync.summary(community) { print(line) }
+                       let line = CommunitySync.summary(community) { say(line) }
                     account.lastSuccess = Date()
                     for outcome in outcomes where outcome.pushed + outcome.pulled > 0 {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
+                        say("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)")
                     }
                     failures = 0
                 } catch SyncClientError.signedOut {
@@ -71,6 +73,13 @@ struct SyncWatch {
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }
+}
+
+/// Prints a line and writes it out: a watcher's output reaches a file, a pipe or the journal as
+/// it happens (stdout into one is buffered in 64 KiB pieces).
+private func say(_ line: String) {
+    print(line)
+    CLIContext.current.standardOutput.flush()
 }
 
 /// Set by SIGINT or SIGTERM.
