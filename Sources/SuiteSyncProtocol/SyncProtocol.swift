@@ -32,10 +32,14 @@ public struct SyncPushRequest: Sendable, Hashable, Codable {
 public struct SyncPushReply: Sendable, Hashable, Codable {
     public var epoch: String
     public var head: Int64
+    /// The server's clock when it answered, in milliseconds since 1970: devices measure how far
+    /// their own clock is off. Absent from older servers (unknown).
+    public var serverTime: Int64?
 
-    public init(epoch: String, head: Int64) {
+    public init(epoch: String, head: Int64, serverTime: Int64? = nil) {
         self.epoch = epoch
         self.head = head
+        self.serverTime = serverTime
     }
 }
 
@@ -49,13 +53,17 @@ public struct SyncPullReply: Sendable, Hashable, Codable {
     public var next: Int64
     /// The id of the operation at position N (nil for N = 0 or N past the head).
     public var anchor: String?
+    /// The server's clock when it answered, in milliseconds since 1970 (see
+    /// ``SyncPushReply/serverTime``). Absent from older servers (unknown).
+    public var serverTime: Int64?
 
-    public init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?) {
+    public init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?, serverTime: Int64? = nil) {
         self.epoch = epoch
         self.head = head
         self.operations = operations
         self.next = next
         self.anchor = anchor
+        self.serverTime = serverTime
     }
 
     /// Whether the server has more after ``next``.

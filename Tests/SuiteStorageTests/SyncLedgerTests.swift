@@ -96,6 +96,10 @@ struct Device {
         #expect(SyncClock.send(last: last, now: 1_000) == HybridTime(millis: 1_000, counter: 6))
         let seen = SyncClock.receive(last: last, remote: HybridTime(millis: 90_000_000))
         #expect(SyncClock.send(last: seen, now: 1_000) > HybridTime(millis: 90_000_000))
+        // A reading past the limit the server's clock sets is not taken; one at it is.
+        let limit = SyncClock.limit(serverTime: 1_000)
+        #expect(SyncClock.receive(last: last, remote: HybridTime(millis: 1_000 + SyncClock.maximumLead + 1), limit: limit) == last)
+        #expect(SyncClock.receive(last: last, remote: HybridTime(millis: 1_000 + SyncClock.maximumLead), limit: limit) == HybridTime(millis: 1_000 + SyncClock.maximumLead))
         // The counter carries into the milliseconds rather than wrapping.
         #expect(SyncClock.send(last: HybridTime(millis: 7, counter: .max), now: 0) == HybridTime(millis: 8, counter: 0))
         #expect(HybridTime(millis: -5) == .zero)
@@ -272,7 +276,26 @@ struct Device {
         #expect(try a.items().count == 1)
     }
 
-    /// Devices (8, clocks up to a day apart) make random changes with random offline periods; the relay drops acknowledgements,
+    /// A reading from a clock too far ahead of the server's (an older client, which does not
+    /// check) still merges by its stamp, but does not drag this device's clock: what it edits
+    /// next is stamped by its own clock.
+    @Test func aReadingTooFarAheadOfTheServerDoesNotDragTheClock() throws {
+        let real: Int64 = 1_800_000_000_000
+        let fast = try Device(millis: real + 2 * 86_400_000), device = try Device(millis: real)
+        try fast.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'From the future', 0)") }
+        try device.store.syncApply(try fast.store.syncPending(), serverTime: real)
+        #expect(try device.items().map { $0[1] } == ["From the future"])
+        try device.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i2', 'Now', 0)") }
+        #expect(Set(try device.store.syncPending().map(\.time)) == [HybridTime(millis: real)])
+        // Without the server's time (an older server), the clock follows what it saw, as before.
+        let other = try Device(millis: real)
+        try other.store.syncApply(try fast.store.syncPending())
+        try other.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Seen' WHERE uuid = 'i1'") }
+        #expect(try other.store.syncPending().allSatisfy { $0.time.millis >= real + 2 * 86_400_000 })
+    }
+
+    /// Devices (8, clocks up to a day either side of the server's: the range accepted, see
+    /// ``SyncClock/maximumLead``) make random changes with random offline periods; the relay drops acknowledgements,
     /// repeats and reorders what it delivers. Afterwards every device holds the same rows, and
     /// they are what an independent model computes from every write made: per field, the write
     /// with the highest (rank, clock reading, device).
@@ -314,6 +337,7 @@ struct Device {
         for _ in 0..<Self.steps {
             let now = devices[0].clock.now - skews[0] + Int64(random.next(upTo: 40))
             for (index, skew) in skews.enumerated() { devices[index].clock.now = now + skew }
+            let serverTime = now   // the server's clock is device 0's, which is right
             let d = random.next(upTo: devices.count)
             let store = devices[d].store
             counter += 1
@@ -364,6 +388,9 @@ struct Device {
             default:
                 // Sync this device: push (the acknowledgement may be lost), then pull in shuffled,
                 // partly repeated batches (or lose the whole answer).
+                // Every clock is within the bound of the server's.
+                let check = try store.syncCheckClock(serverTime: serverTime, offset: skews[d])
+                #expect(check == .fine(restamped: 0))
                 let pending = try store.syncPending(limit: 10_000)
                 for change in pending where serverIDs.insert(change.id).inserted { server.append(change) }
                 if random.next(upTo: 5) != 0 { try store.syncAcknowledge(pending.map(\.id)) }
@@ -372,13 +399,14 @@ struct Device {
                 batch += batch.filter { _ in random.next(upTo: 8) == 0 }
                 batch.shuffle(using: &random)
                 let cut = batch.isEmpty ? 0 : random.next(upTo: batch.count + 1)
-                try store.syncApply(Array(batch[..<cut]))
-                try store.syncApply(Array(batch[cut...]))
+                try store.syncApply(Array(batch[..<cut]), serverTime: serverTime)
+                try store.syncApply(Array(batch[cut...]), serverTime: serverTime)
                 if let latest = batch.map(\.time.rawValue).max() { modelLast[d] = max(modelLast[d], latest) }
                 devices[d].cursor = server.count
             }
         }
         // Everyone online: push everything, then pull everything.
+        let serverTime = devices[0].clock.now
         for _ in 0..<2 {
             for d in devices.indices {
                 let pending = try devices[d].store.syncPending(limit: 100_000)
@@ -386,7 +414,7 @@ struct Device {
                 try devices[d].store.syncAcknowledge(pending.map(\.id))
             }
             for d in devices.indices {
-                try devices[d].store.syncApply(Array(server[devices[d].cursor...]))
+                try devices[d].store.syncApply(Array(server[devices[d].cursor...]), serverTime: serverTime)
                 devices[d].cursor = server.count
             }
         }

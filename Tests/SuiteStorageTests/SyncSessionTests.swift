@@ -110,6 +110,93 @@ import Testing
         #expect(try a.items() == b.items())
     }
 
+    /// A device whose clock runs 2 days 3 h fast (past ``SyncClock/maximumLead``) sends nothing
+    /// while it is, and says by how much: its edits cannot beat the real edits made meanwhile.
+    /// Once its clock is right its changes go, dated about when they were made by the server's
+    /// clock: nothing of it is lost, and a real edit made after its edit still wins.
+    @Test func aDeviceTwoDaysFastSendsNothingUntilItsClockIsRightAndLosesNothing() async throws {
+        let real = TestClock(millis: 1_800_000_000_000)
+        let server = InMemorySyncServer(clock: { real.now })
+        let fastBy: Int64 = (2 * 24 + 3) * 3_600_000
+        let a = try Device(millis: real.now), b = try Device(millis: real.now - 2_000), fast = try Device(millis: real.now + fastBy)
+        func advance(_ millis: Int64) { for clock in [real, a.clock, b.clock, fast.clock] { clock.now += millis } }
+        try addItem(a, "i1", "Milk")
+        _ = try await session(a, server: server)
+        // It still receives; only sending is refused (nothing waits yet).
+        await #expect(throws: SyncClockError.aheadOfServer(by: fastBy, pending: 0)) { try await session(fast, server: server) }
+        #expect(try fast.items().map { $0[1] } == ["Milk"])
+
+        advance(60_000)
+        try fast.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Oat milk (fast)' WHERE uuid = 'i1'") }
+        try addItem(fast, "i2", "Bread (fast)")
+        let waiting = try fast.store.syncPendingCount()
+        do {
+            _ = try await session(fast, server: server)
+            Issue.record("a device 2 days fast pushed")
+        } catch SyncClockError.aheadOfServer(let by, let pending) {
+            #expect(abs(by - fastBy) < 1_000)
+            #expect(pending == waiting)
+        }
+        #expect(await server.operationIDs(log: "toy").count == 4, "nothing of the fast device reached the server")
+        #expect(try fast.store.syncPendingCount() == waiting)
+
+        // A real edit made after the fast one; the other devices' clocks stay real.
+        advance(60_000)
+        try a.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Soy milk' WHERE uuid = 'i1'") }
+        _ = try await session(a, server: server)
+        _ = try await session(b, server: server)
+        #expect(try b.items().map { $0[1] } == ["Soy milk"])
+
+        // The clock set right: the fast device's changes go; the later real edit still wins.
+        advance(60_000)
+        fast.clock.now = real.now + 300
+        let fixed = try await session(fast, server: server)
+        #expect(fixed.pushed > 0 && fixed.clockOffset.map { abs($0 - 300) < 1_000 } == true)
+        _ = try await session(a, server: server)
+        _ = try await session(b, server: server)
+        #expect(try a.items().map { [$0[0], $0[1]] } == [["i1", "Soy milk"], ["i2", "Bread (fast)"]])
+        #expect(try b.items() == a.items() && fast.items() == a.items())
+        #expect(try fast.store.syncPendingCount() == 0)
+        for device in [a, b, fast] {
+            for change in try device.store.syncWinners() {
+                #expect(change.time.millis <= real.now + 1_000, "no reading of the fast clock is left: \(change)")
+            }
+        }
+        // Its next edit is stamped by the right clock.
+        try fast.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Rice milk' WHERE uuid = 'i1'") }
+        #expect(try fast.store.syncPending().map { abs($0.time.millis - fast.clock.now) < 1_000 } == [true])
+    }
+
+    /// A device that was fast and edited before its clock was set right, without syncing
+    /// meanwhile: its changes go with the time of the sync, not with the fast readings.
+    @Test func changesStampedWhileFastAndNeverCheckedGoWithTheTimeOfTheSync() async throws {
+        let real = TestClock(millis: 1_800_000_000_000)
+        let server = InMemorySyncServer(clock: { real.now })
+        let device = try Device(millis: real.now + 3 * 86_400_000)
+        try addItem(device, "i1", "Milk")
+        device.clock.now = real.now
+        let outcome = try await session(device, server: server)
+        #expect(outcome.pushed == 4)
+        #expect(try device.store.syncWinners().allSatisfy { $0.time.millis <= real.now + 1_000 })
+    }
+
+    /// Clocks a day off either way are within the bound: they sync, and what one saw orders
+    /// before what it does next whatever its clock says.
+    @Test(arguments: [86_400_000, -86_400_000] as [Int64])
+    func aClockADayOffSyncs(skew: Int64) async throws {
+        let real = TestClock(millis: 1_800_000_000_000)
+        let server = InMemorySyncServer(clock: { real.now })
+        let a = try Device(millis: real.now - skew), off = try Device(millis: real.now + skew)
+        try addItem(a, "i1", "Milk")
+        _ = try await session(a, server: server)
+        _ = try await session(off, server: server)
+        try off.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Seen, then changed' WHERE uuid = 'i1'") }
+        let outcome = try await session(off, server: server)
+        #expect(outcome.pushed == 1 && outcome.clockOffset.map { abs($0 - skew) < 1_000 } == true)
+        _ = try await session(a, server: server)
+        #expect(try a.items().map { $0[1] } == ["Seen, then changed"])
+    }
+
     func session(_ device: Device, server: InMemorySyncServer) async throws -> SyncSession<TestStoreError>.Outcome {
         try await session(device, server).run()
     }

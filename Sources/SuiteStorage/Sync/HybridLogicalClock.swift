@@ -69,7 +69,40 @@ package enum SyncClock {
     }
 
     /// The last reading after seeing `remote`: every later ``send(last:now:)`` is after it.
-    package static func receive(last: HybridTime, remote: HybridTime) -> HybridTime {
-        max(last, remote)
+    /// With a `limit` (see ``limit(serverTime:)``), a reading past it is not taken, as the
+    /// paper's ε bound refuses it: a device whose clock ran fast (an older client, which does
+    /// not check) cannot drag this one forward.
+    package static func receive(last: HybridTime, remote: HybridTime, limit: HybridTime? = nil) -> HybridTime {
+        if let limit, remote > limit { return last }
+        return max(last, remote)
+    }
+
+    /// How far ahead of the server's clock a device's clock may run: 25 hours (in milliseconds).
+    ///
+    /// A clock a day off (a mistyped date, a time zone taken for UTC) still syncs; one further
+    /// ahead is refused before it sends anything (``SyncClockError/aheadOfServer(by:pending:)``),
+    /// so that its edits cannot beat real ones for days. Like the ε of the hybrid-clock paper,
+    /// readings past it are never taken as the time: the server's clock is the reference,
+    /// because the server sees real time and every device talks to it.
+    package static let maximumLead: Int64 = 25 * 3_600_000
+
+    /// The latest reading a device may make or take from others when the server's clock says
+    /// `serverTime` (milliseconds since 1970).
+    package static func limit(serverTime: Int64) -> HybridTime {
+        HybridTime(millis: serverTime + maximumLead, counter: .max)
+    }
+}
+
+/// A device's clock is too far ahead of the server's to sync.
+package enum SyncClockError: Error, Sendable, Equatable, CustomStringConvertible {
+    /// This device's clock is `by` milliseconds ahead of the server's, more than
+    /// ``SyncClock/maximumLead``; `pending` changes wait (nothing was sent, nothing is lost).
+    case aheadOfServer(by: Int64, pending: Int)
+
+    package var description: String {
+        switch self {
+        case .aheadOfServer(let by, let pending):
+            return "this device's clock is \(by / 1000) s ahead of the server's; \(pending) changes wait until it is set right"
+        }
     }
 }

@@ -47,11 +47,21 @@ extension Store {
         try write { db in try SyncLedger.acknowledge(db, operations: operations) }
     }
 
-    /// Merges other devices' changes into this store, in one transaction.
+    /// Merges other devices' changes into this store, in one transaction (see
+    /// ``syncApply(_:at:serverTime:)`` for `serverTime`).
     @discardableResult
-    package func syncApply(_ changes: [SyncChange]) throws(Failure) -> SyncLedger.ApplyOutcome {
+    package func syncApply(_ changes: [SyncChange], serverTime: Int64? = nil) throws(Failure) -> SyncLedger.ApplyOutcome {
         let schema = try schema()
-        return try write { db in try SyncLedger.apply(db, schema: schema, changes: changes) }
+        return try write { db in try SyncLedger.apply(db, schema: schema, changes: changes, limit: serverTime.map(SyncClock.limit(serverTime:))) }
+    }
+
+    /// Checks this device's clock against the server's before a push: `serverTime` is the
+    /// server's clock now and `offset` how far this device's clock is ahead of it, both in
+    /// milliseconds (see ``SyncLedger/checkClock(_:serverTime:offset:now:)``).
+    package func syncCheckClock(serverTime: Int64, offset: Int64) throws(Failure) -> SyncLedger.ClockCheck {
+        _ = try schema()
+        let now = Millis(clock()).value
+        return try write { db in try SyncLedger.checkClock(db, serverTime: serverTime, offset: offset, now: now) }
     }
 
     /// Marks everything this store knows as to be pushed again (the server lost data).
@@ -82,12 +92,13 @@ extension Store {
     }
 
     /// Applies pulled changes and moves the position past them, in one transaction: a crash
-    /// between the two cannot skip or lose an operation.
+    /// between the two cannot skip or lose an operation. With the server's clock (`serverTime`,
+    /// milliseconds since 1970), readings too far ahead of it do not drag this device's clock.
     @discardableResult
-    package func syncApply(_ changes: [SyncChange], at position: SyncPosition) throws(Failure) -> SyncLedger.ApplyOutcome {
+    package func syncApply(_ changes: [SyncChange], at position: SyncPosition, serverTime: Int64? = nil) throws(Failure) -> SyncLedger.ApplyOutcome {
         let schema = try schema()
         return try write { db in
-            let outcome = try SyncLedger.apply(db, schema: schema, changes: changes)
+            let outcome = try SyncLedger.apply(db, schema: schema, changes: changes, limit: serverTime.map(SyncClock.limit(serverTime:)))
             try SyncLedger.setServerPosition(db, position)
             return outcome
         }
@@ -97,11 +108,14 @@ extension Store {
     /// position past all of them, in one transaction (see
     /// ``SyncLedger/apply(_:schema:pulled:refused:log:now:)``).
     @discardableResult
-    package func syncApply(_ pulled: [SyncPulled], settingAside refused: [SyncRefused], log: String, at position: SyncPosition) throws(Failure) -> SyncLedger.ApplyOutcome {
+    package func syncApply(
+        _ pulled: [SyncPulled], settingAside refused: [SyncRefused], log: String, at position: SyncPosition, serverTime: Int64? = nil
+    ) throws(Failure) -> SyncLedger.ApplyOutcome {
         let schema = try schema()
         let now = Millis(clock()).value
         return try write { db in
-            let outcome = try SyncLedger.apply(db, schema: schema, pulled: pulled, refused: refused, log: log, now: now)
+            let outcome = try SyncLedger.apply(
+                db, schema: schema, pulled: pulled, refused: refused, log: log, now: now, limit: serverTime.map(SyncClock.limit(serverTime:)))
             try SyncLedger.setServerPosition(db, position)
             return outcome
         }

@@ -37,7 +37,7 @@ extension SyncLedger {
     /// corruption, busy) is not the operation's fault and is thrown.
     @discardableResult
     package static func apply(
-        _ db: Database, schema: SyncSchema, pulled: [SyncPulled], refused: [SyncRefused], log: String, now: Int64
+        _ db: Database, schema: SyncSchema, pulled: [SyncPulled], refused: [SyncRefused], log: String, now: Int64, limit: HybridTime? = nil
     ) throws -> ApplyOutcome {
         var refused = refused
         var usable: [SyncPulled] = []
@@ -53,13 +53,13 @@ extension SyncLedger {
         }
         var outcome: ApplyOutcome
         do {
-            outcome = try applyAll(db, schema: schema, usable)
+            outcome = try applyAll(db, schema: schema, usable, limit: limit)
         } catch where !isStoreFailure(error) {
             var good: [SyncPulled] = []
             for operation in usable {
                 do {
                     try db.inSavepoint {
-                        _ = try apply(db, schema: schema, changes: [operation.change])
+                        _ = try apply(db, schema: schema, changes: [operation.change], limit: limit)
                         return .rollback
                     }
                     good.append(operation)
@@ -68,7 +68,7 @@ extension SyncLedger {
                 }
             }
             do {
-                outcome = try applyAll(db, schema: schema, good)
+                outcome = try applyAll(db, schema: schema, good, limit: limit)
             } catch where !isStoreFailure(error) {
                 // Fails only together with others: one at a time, keeping those that apply.
                 outcome = ApplyOutcome()
@@ -76,7 +76,7 @@ extension SyncLedger {
                 good = []
                 for operation in failing {
                     do {
-                        let one = try applyAll(db, schema: schema, [operation])
+                        let one = try applyAll(db, schema: schema, [operation], limit: limit)
                         outcome.applied += one.applied
                         outcome.ignored += one.ignored
                         outcome.latest = max(outcome.latest, one.latest)
@@ -99,11 +99,11 @@ extension SyncLedger {
     }
 
     /// ``apply(_:schema:changes:)`` in a savepoint: all or nothing.
-    private static func applyAll(_ db: Database, schema: SyncSchema, _ operations: [SyncPulled]) throws -> ApplyOutcome {
+    private static func applyAll(_ db: Database, schema: SyncSchema, _ operations: [SyncPulled], limit: HybridTime?) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard !operations.isEmpty else { return outcome }
         try db.inSavepoint {
-            outcome = try apply(db, schema: schema, changes: operations.map(\.change))
+            outcome = try apply(db, schema: schema, changes: operations.map(\.change), limit: limit)
             return .commit
         }
         return outcome

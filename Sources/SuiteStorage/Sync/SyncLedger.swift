@@ -340,15 +340,17 @@ package enum SyncLedger {
 
     /// Merges changes from other devices: each one wins its field or is ignored, and the rows
     /// touched are rewritten from their winners, with capture off (applying is not a local edit).
-    /// The clock moves past every reading seen, so an edit made here afterwards wins over them.
+    /// The clock moves past every reading seen, so an edit made here afterwards wins over them;
+    /// with a `limit` (``SyncClock/limit(serverTime:)``), not past it: a reading from a clock
+    /// too far ahead still merges by its stamp, but does not drag this device's clock.
     @discardableResult
-    package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange]) throws -> ApplyOutcome {
+    package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange], limit: HybridTime? = nil) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard let control = try Row.fetchOne(cached: db, sql: "SELECT last_time FROM sync_control") else { return outcome }
         var last = HybridTime(rawValue: control["last_time"])
         var touched = Set<RowKey>()
         for change in changes {
-            last = SyncClock.receive(last: last, remote: change.time)
+            last = SyncClock.receive(last: last, remote: change.time, limit: limit)
             outcome.latest = max(outcome.latest, change.time)
             let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
             let current = try Row.fetchOne(cached: db, sql: """

@@ -107,6 +107,9 @@ package enum SyncProtocolError: Error, Sendable, Equatable, CustomStringConverti
 /// (kept in the ledger with its log, id and why: ``Store/syncSetAside(limit:)``) and the cursor
 /// moves past it: one bad operation never stops a sync. Up to ``retryLimit`` set-aside operations
 /// are tried again at the start of each run (after an upgrade, say), least recently tried first.
+/// When the server says its time, the device's clock is checked against it before every push:
+/// more than ``SyncClock/maximumLead`` ahead, the store still receives but sends nothing and the
+/// run throws ``SyncClockError/aheadOfServer(by:pending:)``; its changes wait.
 package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Sendable {
     package let store: Store<Failure>
     package let log: String
@@ -135,7 +138,9 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         // The last pull picks up what others pushed meanwhile, and is needed only after a push.
         for _ in 0..<2 {
             let pushed = outcome.pushed
-            guard try await pullAll(&outcome), try await pushAll(&outcome) else { outcome.restarted = true; continue }
+            guard try await pullAll(&outcome) else { outcome.restarted = true; continue }
+            try checkClock(outcome)
+            guard try await pushAll(&outcome) else { outcome.restarted = true; continue }
             if outcome.pushed == pushed { return outcome }
             if try await pullAll(&outcome) { return outcome }
             outcome.restarted = true
@@ -155,11 +160,28 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         }
     }
 
+    /// Refuses to push while this device's clock is too far ahead of the server's (its changes
+    /// wait); within the bound, restamps what was stamped while it was (see
+    /// ``SyncLedger/checkClock(_:serverTime:offset:now:)``). Nothing is checked when the server
+    /// does not say its time.
+    private func checkClock(_ outcome: Outcome) throws {
+        guard let offset = outcome.clockOffset else { return }
+        let now = Millis(store.clock()).value
+        if case .ahead(let pending) = try store.syncCheckClock(serverTime: now - offset, offset: offset) {
+            throw SyncClockError.aheadOfServer(by: offset, pending: pending)
+        }
+    }
+
     /// Pulls until the store has the server's head; false when the server's log changed.
     private func pullAll(_ outcome: inout Outcome) async throws -> Bool {
         while true {
             let position = try store.syncServerPosition()
+            let sent = Millis(store.clock()).value
             let reply = try await transport.pull(log: log, after: position.cursor, limit: batchSize)
+            if let serverTime = reply.serverTime {
+                // The server read its clock about halfway through the exchange.
+                outcome.clockOffset = (sent + Millis(store.clock()).value) / 2 - serverTime
+            }
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
                 try store.syncRestart(epoch: reply.epoch)
@@ -167,7 +189,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             }
             let (opened, refused) = open(reply.operations)
             let applied = try store.syncApply(opened, settingAside: refused, log: log, at: SyncPosition(
-                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor))
+                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: reply.serverTime)
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
@@ -224,6 +246,9 @@ package struct SyncOutcome: Sendable, Equatable {
     package var setAside = 0
     /// Operations set aside before that opened and were applied now.
     package var recovered = 0
+    /// How far this device's clock is ahead of the server's, in milliseconds (negative when
+    /// behind), as last measured; nil when the server does not say its time.
+    package var clockOffset: Int64?
 
     package init() {}
 }

@@ -15,8 +15,13 @@ package actor InMemorySyncServer: SyncTransport {
     /// Push answers to lose after the push was committed (the client sees an error).
     private var answersToLose = 0
 
-    package init() {
+    /// The server's clock (milliseconds since 1970) that its answers carry; nil for a server
+    /// that does not say its time (an older one).
+    private let clock: (@Sendable () -> Int64)?
+
+    package init(clock: (@Sendable () -> Int64)? = nil) {
         state = State(epoch: UUID().uuidString)
+        self.clock = clock
     }
 
     package func push(log: String, operations: [SyncEnvelope]) async throws -> SyncPushReply {
@@ -31,7 +36,7 @@ package actor InMemorySyncServer: SyncTransport {
             answersToLose -= 1
             throw URLError(.networkConnectionLost)
         }
-        return SyncPushReply(epoch: state.epoch, head: Int64(entries.count))
+        return SyncPushReply(epoch: state.epoch, head: Int64(entries.count), serverTime: clock?())
     }
 
     package func pull(log: String, after cursor: Int64, limit: Int) async throws -> SyncPullReply {
@@ -39,7 +44,7 @@ package actor InMemorySyncServer: SyncTransport {
         let start = Int(max(0, min(cursor, Int64(entries.count))))
         let page = Array(entries[start..<min(entries.count, start + limit)])
         let anchor = cursor > 0 && cursor <= Int64(entries.count) ? entries[Int(cursor) - 1].id : nil
-        return SyncPullReply(epoch: state.epoch, head: Int64(entries.count), operations: page, next: Int64(start + page.count), anchor: anchor)
+        return SyncPullReply(epoch: state.epoch, head: Int64(entries.count), operations: page, next: Int64(start + page.count), anchor: anchor, serverTime: clock?())
     }
 
     /// The next `count` push answers are lost after the push was committed.

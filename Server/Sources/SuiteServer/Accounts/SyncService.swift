@@ -204,7 +204,7 @@ package struct SyncService: Sendable {
         }
         do {
             let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations)
-            return SyncPushReply(epoch: outcome.epoch, head: outcome.head)
+            return SyncPushReply(epoch: outcome.epoch, head: outcome.head, serverTime: serverTime())
         } catch ServerStorageError.unknownAccount {
             throw SyncServiceError.unauthorized("the account is gone")
         }
@@ -225,10 +225,18 @@ package struct SyncService: Sendable {
         let limit = limit ?? SyncProtocol.maximumBatch
         guard limit >= 1 else { throw SyncServiceError.badRequest("limit must be at least 1") }
         do {
-            return try await storage.pull(accountID: session.accountID, log: log, after: after, limit: min(limit, SyncProtocol.maximumBatch))
+            var reply = try await storage.pull(accountID: session.accountID, log: log, after: after, limit: min(limit, SyncProtocol.maximumBatch))
+            reply.serverTime = serverTime()
+            return reply
         } catch ServerStorageError.unknownAccount {
             throw SyncServiceError.unauthorized("the account is gone")
         }
+    }
+
+    /// The clock's reading for an answer's `serverTime`: devices measure their own clock's
+    /// offset by it (a device far ahead sends nothing until it is set right).
+    private func serverTime() -> Int64 {
+        Int64((now().timeIntervalSince1970 * 1000).rounded())
     }
 
     // MARK: Rules

@@ -145,7 +145,13 @@ struct HTTPAPITests {
 
             let page = try await client.execute(uri: "/v1/logs/notes?after=4&limit=5", method: .get, headers: Self.bearer(session.token))
             let reply = try Self.decode(SyncPullReply.self, page)
-            #expect(reply == SyncPullReply(epoch: pushed.epoch, head: 12, operations: Array(operations[4..<9]), next: 9, anchor: "h-3"))
+            #expect(reply == SyncPullReply(epoch: pushed.epoch, head: 12, operations: Array(operations[4..<9]), next: 9, anchor: "h-3", serverTime: reply.serverTime))
+            // The server's clock, in milliseconds, for the devices' clock check.
+            let sent = Date().timeIntervalSince1970 * 1000
+            for time in [pushed.serverTime, reply.serverTime] {
+                let millis = try #require(time)
+                #expect(abs(Double(millis) - sent) < 60_000)
+            }
 
             let all = try Self.decode(SyncPullReply.self, try await client.execute(uri: "/v1/logs/notes", method: .get, headers: Self.bearer(session.token)))
             #expect(all.operations == operations && all.next == 12 && all.anchor == nil)

@@ -1,6 +1,7 @@
 import Foundation
 
-/// The command lines `suite quotes schedule install` writes: a crontab line and a systemd
+/// The command lines `suite quotes schedule install` (and `bundle remind install`, `sync
+/// install`) write: a crontab line and a systemd
 /// `ExecStart=`, each quoted by its own target's rules so that every argument comes back
 /// exactly, whatever it holds (`;`, `$`, quotes, `%`, spaces).
 ///
@@ -23,11 +24,7 @@ enum TimerScripts {
             return
         }
         let execStart = try execStart(arguments)
-        let environment = Terminal.environment
-        let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
-            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
-        let folder = home + "/systemd/user"
-        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        let folder = try userUnitFolder()
         try AtomicFile.write(Data("""
             [Unit]
             Description=\(summary)
@@ -51,6 +48,44 @@ enum TimerScripts {
             """.utf8), to: folder + "/\(name).timer")
         print("Wrote \(folder)/\(name).service and \(name).timer. Start them with:")
         print("  systemctl --user daemon-reload && systemctl --user enable --now \(name).timer")
+    }
+
+    /// A service that keeps `arguments` running: with `cron`, prints a crontab line that starts
+    /// it at boot; otherwise writes `<name>.service` (restarted when it stops with an error)
+    /// into the systemd user folder and says how to start it.
+    static func installService(name: String, summary: String, arguments: [String], cron: Bool) throws {
+        if cron {
+            print(try cronLine(arguments, uid: getuid(), times: "@reboot"))
+            return
+        }
+        let execStart = try execStart(arguments)
+        let folder = try userUnitFolder()
+        try AtomicFile.write(Data("""
+            [Unit]
+            Description=\(summary)
+
+            [Service]
+            Type=simple
+            ExecStart=\(execStart)
+            Restart=on-failure
+            RestartSec=30
+
+            [Install]
+            WantedBy=default.target
+
+            """.utf8), to: folder + "/\(name).service")
+        print("Wrote \(folder)/\(name).service. Start it with:")
+        print("  systemctl --user daemon-reload && systemctl --user enable --now \(name).service")
+    }
+
+    /// `$XDG_CONFIG_HOME/systemd/user` (else `~/.config/systemd/user`), created.
+    private static func userUnitFolder() throws -> String {
+        let environment = Terminal.environment
+        let home = environment["XDG_CONFIG_HOME"].flatMap { $0.hasPrefix("/") ? $0 : nil }
+            ?? ((environment["HOME"] ?? NSHomeDirectory()) + "/.config")
+        let folder = home + "/systemd/user"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        return folder
     }
 
     /// A crontab line running `arguments` every minute with the session bus of `uid`.

@@ -102,6 +102,8 @@ enum ErrorReport {
             }
         case let error as AccountKeys.Failure:
             return (ExitStatus.failure, "\(error.description) (was the account made again? suite sync login …)")
+        case SyncClockError.aheadOfServer(let by, let pending):
+            return (ExitStatus.failure, ClockOffset.refusal(by: by, pending: pending))
         case let error as SyncProtocolError:
             return (ExitStatus.unavailable, "the sync server broke the protocol: \(error.description)")
         default:

@@ -25,6 +25,10 @@ struct SyncAccount: Codable, Equatable {
     var publishedFavourites: String?
     var publishedRatings: String?
     var publishedAt: Date?
+    /// How far this device's clock was ahead of the server's (milliseconds; negative when
+    /// behind) at the last sync that measured it, and when (`suite sync status`).
+    var clockOffset: Int64?
+    var clockMeasuredAt: Date?
 
     static let fileName = "sync.json"
 
@@ -43,7 +47,9 @@ struct SyncAccount: Codable, Equatable {
         }
     }
 
-    /// Writes the file atomically with mode 0600 (a new file renamed over the old one).
+    /// Writes the file atomically with mode 0600 (a new file renamed over the old one). The new
+    /// file's name is this write's own, so that two `suite sync` at once (a `--watch` beside a
+    /// manual one) never write or rename each other's: the last rename wins, whole.
     func save(in folder: URL) throws {
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         let url = Self.url(in: folder)
@@ -51,8 +57,8 @@ struct SyncAccount: Codable, Equatable {
         encoder.dateEncodingStrategy = .iso8601
         encoder.outputFormatting = [.prettyPrinted, .sortedKeys, .withoutEscapingSlashes]
         let data = try encoder.encode(self)
-        let temporary = url.path + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        let temporary = url.path + ".\(getpid()).\(UInt64.random(in: 0...UInt64.max)).new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { throw CLIError.io("cannot write the sync settings at \(url.path): \(String(cString: strerror(errno)))") }
         let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         let synced = fsync(descriptor)
@@ -65,5 +71,17 @@ struct SyncAccount: Codable, Equatable {
 
     static func remove(from folder: URL) {
         unlink(url(in: folder).path)
+    }
+}
+
+extension SyncAccount {
+    /// Keeps the clock offset a sync measured (the last store's), for `suite sync status`.
+    mutating func noteClock(_ outcomes: [SyncCommand.StoreOutcome]) {
+        if let offset = outcomes.compactMap(\.clockOffset).last { noteClock(offset) }
+    }
+
+    mutating func noteClock(_ offset: Int64) {
+        clockOffset = offset
+        clockMeasuredAt = Date()
     }
 }

@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, SetAside.self, Publish.self, Devices.self, Revoke.self, Logout.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, SetAside.self, Publish.self, Devices.self, Revoke.self, Logout.self, Install.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -66,6 +66,7 @@ struct SyncCommand: AsyncParsableCommand {
             do {
                 let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
                 let setAside = SyncCommand.setAsideMessage(outcomes)
+                account.noteClock(outcomes)
                 account.lastError = setAside
                 let community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
                 account.lastSuccess = Date()
@@ -83,6 +84,7 @@ struct SyncCommand: AsyncParsableCommand {
             } catch let report as SetAsideReport {
                 throw CLIError.badInput(report.message)
             } catch {
+                if case SyncClockError.aheadOfServer(let by, _) = error { account.noteClock(by) }
                 account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
                 try? account.save(in: folder)
                 throw error
@@ -93,6 +95,22 @@ struct SyncCommand: AsyncParsableCommand {
     /// A sync that set operations aside (exit 65), after everything else was done and saved.
     private struct SetAsideReport: Error {
         var message: String
+    }
+
+    struct Install: ParsableCommand {
+        static let configuration = CommandConfiguration(
+            abstract: "Keep 'suite sync --watch' running: a systemd user service, or --cron prints a crontab line that starts it at boot.",
+            discussion: "Example:\n  suite sync install && systemctl --user enable --now suite-sync.service")
+
+        @OptionGroup var options: TextOptions
+        @Flag(help: "Print a crontab line instead.") var cron = false
+
+        func run() throws {
+            // The store folder in use now, absolute (a service has no $SUITE_HOME, another folder).
+            let store = try options.storeFolder().standardizedFileURL.path
+            try TimerScripts.installService(name: "suite-sync", summary: "Sync the suite stores (suite sync --watch)",
+                                            arguments: [TimerScripts.binaryPath(), "sync", "--watch", "--store-dir", store], cron: cron)
+        }
     }
 
     struct Signup: AsyncParsableCommand {
@@ -180,6 +198,10 @@ struct SyncCommand: AsyncParsableCommand {
             var lastError: String?
             /// What the account publishes, as the server last said (nil before the first sync).
             var publishing: CommunitySettings?
+            /// How far this device's clock is ahead of the server's, in seconds (negative when
+            /// behind), as the last sync measured it (nil before, or with an older server).
+            var clockAhead: Double?
+            var clockMeasuredAt: Date?
         }
 
         func run() async throws {
@@ -193,7 +215,8 @@ struct SyncCommand: AsyncParsableCommand {
             }
             let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
                                 device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
-                                publishing: account?.community)
+                                publishing: account?.community, clockAhead: account?.clockOffset.map { Double($0) / 1000 },
+                                clockMeasuredAt: account?.clockMeasuredAt)
             if options.json {
                 try Terminal.printJSON(report)
                 return
@@ -212,6 +235,12 @@ struct SyncCommand: AsyncParsableCommand {
             let publishing = account.community ?? CommunitySettings()
             print("Publishing: favourites \(publishing.favourites ? "on" : "off"), ratings \(publishing.ratings ? (publishing.ratingNotes ? "on (with notes)" : "on") : "off")"
                   + (account.community == nil ? " (as of the last sync; none yet)" : ""))
+            if let offset = account.clockOffset {
+                let refused = offset > SyncClock.maximumLead ? " (too far ahead: nothing is sent until the clock is set right)" : ""
+                print("Clock: \(ClockOffset.phrase(offset))\(refused), at \(account.clockMeasuredAt.map { PeopleTime.stamp($0) } ?? "the last sync")")
+            } else {
+                print("Clock: not measured yet (the server says its time from the next sync on)")
+            }
             print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
             if let error = account.lastError { print("Last error: \(error)") }
         }
@@ -401,6 +430,11 @@ struct SyncCommand: AsyncParsableCommand {
         var setAside: Int
         /// Operations set aside before that were used now.
         var recovered: Int
+        /// How far this device's clock is ahead of the server's (milliseconds), for `suite sync
+        /// status`; not printed.
+        var clockOffset: Int64?
+
+        private enum CodingKeys: String, CodingKey { case store, pushed, pulled, applied, restarted, setAside, recovered }
     }
 
     /// The line saying which stores set operations aside in this sync, or nil when none did.
@@ -442,10 +476,20 @@ struct SyncCommand: AsyncParsableCommand {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var outcomes: [StoreOutcome] = []
+        var ahead: Int64?
         for (log, store) in opened where logs?.contains(log) ?? true {
-            let outcome = try await store.sync(log, transport, codec)
-            outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
-                                         setAside: outcome.setAside, recovered: outcome.recovered))
+            do {
+                let outcome = try await store.sync(log, transport, codec)
+                outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
+                                             setAside: outcome.setAside, recovered: outcome.recovered, clockOffset: outcome.clockOffset))
+            } catch SyncClockError.aheadOfServer(let by, _) {
+                // This store received and sent nothing; the others still receive.
+                ahead = by
+            }
+        }
+        if let ahead {
+            let waiting = try opened.filter { logs?.contains($0.log) ?? true }.reduce(0) { try $0 + $1.store.pendingCount() }
+            throw SyncClockError.aheadOfServer(by: ahead, pending: waiting)
         }
         return outcomes
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 
 /// `suite sync --watch`: syncs now, then after every change here (polled every 20 ms: a cheap
 /// read of what waits to be sent), whenever the server's event stream says another device
@@ -22,6 +23,8 @@ struct SyncWatch {
         defer { events?.stop() }
         // Opened once: the loop below only reads what waits to be sent.
         let opened = try SyncCommand.openAll(folder: folder)
+        say("Watching \(opened.map(\.log).joined(separator: ", ")) in \(folder.path) with \(account.server.absoluteString) as \(account.account); "
+              + "syncing after each change here and each one elsewhere. Ctrl-C stops.")
         var failures = 0
         var last = Date.distantPast
         while !stop.requested {
@@ -33,13 +36,14 @@ struct SyncWatch {
             if everything || !logs.isEmpty {
                 do {
                     let outcomes = try await SyncCommand.sync(opened, account: account, only: everything ? nil : logs)
+                    account.noteClock(outcomes)
                     account.lastError = SyncCommand.setAsideMessage(outcomes)
                     if let setAside = account.lastError { Terminal.printError("suite: \(setAside)") }
                     if everything, let community = await CommunitySync.runAfterLogs(folder: folder, account: &account),
-                       let line = CommunitySync.summary(community) { print(line) }
+                       let line = CommunitySync.summary(community) { say(line) }
                     account.lastSuccess = Date()
                     for outcome in outcomes where outcome.pushed + outcome.pulled + outcome.recovered > 0 {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))")
+                        say("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))")
                     }
                     failures = 0
                 } catch SyncClientError.signedOut {
@@ -49,6 +53,12 @@ struct SyncWatch {
                     // a minute); the changes stay queued.
                     account.lastError = error.description
                     Terminal.printError("suite: \(error.description)")
+                    failures += 1
+                } catch SyncClockError.aheadOfServer(let by, let pending) {
+                    // Received, but nothing sent until the clock is set right: keep watching.
+                    account.noteClock(by)
+                    account.lastError = ClockOffset.refusal(by: by, pending: pending)
+                    Terminal.printError("suite: \(ClockOffset.refusal(by: by, pending: pending))")
                     failures += 1
                 }
                 // Logged out meanwhile: stop, and do not write the settings back.
@@ -64,6 +74,13 @@ struct SyncWatch {
             try? await Task.sleep(nanoseconds: 20_000_000)
         }
     }
+}
+
+/// Prints a line and writes it out: a watcher's output reaches a file, a pipe or the journal as
+/// it happens (stdout into one is buffered in 64 KiB pieces).
+private func say(_ line: String) {
+    print(line)
+    CLIContext.current.standardOutput.flush()
 }
 
 /// Set by SIGINT or SIGTERM.
