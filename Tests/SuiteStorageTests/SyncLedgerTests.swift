@@ -294,6 +294,37 @@ struct Device {
         #expect(try other.store.syncPending().allSatisfy { $0.time.millis >= real + 2 * 86_400_000 })
     }
 
+    /// A change from a clock past the bound is applied without moving this clock; an edit made
+    /// here afterwards to the same field still comes after it, so it wins on every device, not
+    /// only here.
+    @Test func anEditOfAFieldWhoseWinnerIsPastTheBoundComesAfterIt() throws {
+        let real: Int64 = 1_800_000_000_000
+        let fast = try Device(millis: real + 2 * 86_400_000), device = try Device(millis: real), third = try Device(millis: real)
+        try fast.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'From the future', 0)") }
+        let fromTheFuture = try fast.store.syncPending()
+        try device.store.syncApply(fromTheFuture, serverTime: real)
+        try device.store.write { db in try db.execute(sql: "UPDATE item SET title = 'Corrected' WHERE uuid = 'i1'") }
+        let edit = try #require(try device.store.syncPending().first { $0.field == "title" })
+        #expect(edit.time > fromTheFuture.first { $0.field == "title" }!.time)
+        try third.store.syncApply(fromTheFuture + [edit], serverTime: real)
+        #expect(try third.items().map { $0[1] } == ["Corrected"])
+        #expect(try device.items() == third.items())
+    }
+
+    /// A server whose clock says something impossible (reset to 1970, or past what a reading
+    /// holds) neither traps the device nor locks it out: the bound is off for that answer.
+    @Test(arguments: [Int64.min, -1, 0, 1_000, Int64.max, HybridTime.maximumMillis])
+    func anImpossibleServerClockIsIgnored(serverTime: Int64) async throws {
+        let real: Int64 = 1_800_000_000_000
+        let server = InMemorySyncServer(clock: { serverTime }), device = try Device(millis: real), other = try Device(millis: real)
+        try device.store.write { db in try db.execute(sql: "INSERT INTO item (uuid, title, seen_ms) VALUES ('i1', 'Milk', 0)") }
+        _ = try await SyncSession(store: device.store, log: "toy", transport: server).run()
+        _ = try await SyncSession(store: other.store, log: "toy", transport: server).run()
+        #expect(try other.items().map { $0[1] } == ["Milk"])
+        #expect(try device.store.syncPending().isEmpty)
+        #expect(SyncClock.limit(serverTime: serverTime) <= HybridTime(rawValue: Int64.max))
+    }
+
     /// Devices (8, clocks up to a day either side of the server's: the range accepted, see
     /// ``SyncClock/maximumLead``) make random changes with random offline periods; the relay drops acknowledgements,
     /// repeats and reorders what it delivers. Afterwards every device holds the same rows, and

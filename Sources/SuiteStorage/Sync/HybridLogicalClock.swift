@@ -89,7 +89,16 @@ package enum SyncClock {
     /// The latest reading a device may make or take from others when the server's clock says
     /// `serverTime` (milliseconds since 1970).
     package static func limit(serverTime: Int64) -> HybridTime {
-        HybridTime(millis: serverTime + maximumLead, counter: .max)
+        HybridTime(millis: min(max(serverTime, 0), HybridTime.maximumMillis - maximumLead) + maximumLead, counter: .max)
+    }
+
+    /// A server's clock as an answer says it, or nil when it cannot be the time: before
+    /// 2024-01-01 (older than this code; a server whose clock was reset) or past what a clock
+    /// reading holds. A server that says nothing useful about the time turns the bound off
+    /// rather than locking devices out or moving their changes to long ago.
+    package static func plausible(serverTime: Int64?) -> Int64? {
+        guard let serverTime, serverTime >= 1_704_067_200_000, serverTime <= HybridTime.maximumMillis - maximumLead else { return nil }
+        return serverTime
     }
 }
 

@@ -254,7 +254,8 @@ package enum SyncLedger {
             }
             let rank = entity.field(named: fieldName)?.rank?(value) ?? 0
             var base: String?
-            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank, op, value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
+            var fieldTime = time
+            if let winner = try Row.fetchOne(cached: db, sql: "SELECT rank, op, value, time FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
                                              arguments: [entityName, key, fieldName]) {
                 base = winner["op"]
                 // A field that already has a winner keeps it for the baseline; a local change
@@ -273,9 +274,14 @@ package enum SyncLedger {
                     outranked.insert(RowKey(entity: entityName, key: key))
                     continue
                 }
+                // An edit made after seeing the winner comes after it, even when the clock did
+                // not take the winner's reading (one past the bound of ``SyncClock/maximumLead``):
+                // otherwise it would win here and lose everywhere else.
+                let replaced = HybridTime(rawValue: winner["time"])
+                if replaced >= fieldTime { fieldTime = SyncClock.send(last: replaced, now: 0) }
             }
             try record(db, SyncChange(id: UUID().uuidString.lowercased(), entity: entityName, key: key, field: fieldName, value: value,
-                                      time: time, device: device, base: base), rank: rank, pending: true)
+                                      time: fieldTime, device: device, base: base), rank: rank, pending: true)
         }
         try db.executeCached(sql: "DELETE FROM sync_dirty")
         if !outranked.isEmpty {

@@ -178,7 +178,8 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             let position = try store.syncServerPosition()
             let sent = Millis(store.clock()).value
             let reply = try await transport.pull(log: log, after: position.cursor, limit: batchSize)
-            if let serverTime = reply.serverTime {
+            let serverTime = SyncClock.plausible(serverTime: reply.serverTime)
+            if let serverTime {
                 // The server read its clock about halfway through the exchange.
                 outcome.clockOffset = (sent + Millis(store.clock()).value) / 2 - serverTime
             }
@@ -189,7 +190,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             }
             let (opened, refused) = open(reply.operations)
             let applied = try store.syncApply(opened, settingAside: refused, log: log, at: SyncPosition(
-                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: reply.serverTime)
+                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
