@@ -208,8 +208,7 @@ struct SyncCommand: AsyncParsableCommand {
             let folder = try options.storeFolder()
             let account = try SyncAccount.load(from: folder)
             var stores: [Report.Store] = []
-            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
-                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+            for (store, opened) in try SyncCommand.existingStores(in: folder) {
                 stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count,
                                           setAside: try opened.setAsideCount()))
             }
@@ -277,8 +276,7 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             var entries: [Entry] = []
-            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
-                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+            for (store, opened) in try SyncCommand.existingStores(in: folder) {
                 entries += try opened.conflicts(limit: limit).map { conflict in
                     Entry(store: store.log, entity: conflict.entity, key: conflict.key, field: conflict.field, text: conflict.value.displayText,
                           writtenAt: Millis(conflict.time.millis).date, device: conflict.device, notedAt: conflict.notedAt)
@@ -334,8 +332,7 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             var entries: [Entry] = []
-            for store in SyncCommand.stores where FileManager.default.fileExists(atPath: folder.appendingPathComponent(store.fileName).path) {
-                let opened = try store.open(folder.appendingPathComponent(store.fileName))
+            for (store, opened) in try SyncCommand.existingStores(in: folder) {
                 entries += try opened.setAside(limit: limit).map { kept in
                     Entry(store: store.log, log: kept.log, operation: kept.id, reason: kept.reason, bytes: kept.size,
                           firstSeenAt: kept.firstSeen, lastTriedAt: kept.lastTried, tries: kept.tries)
@@ -551,6 +548,15 @@ struct SyncedStore: Sendable {
     }
 
     func open(_ url: URL) throws -> any SyncableStoreBox { try openStore(url) }
+}
+
+extension SyncCommand {
+    /// The synced stores the folder has, opened (those never made are left out: reading about
+    /// them must not create them).
+    static func existingStores(in folder: URL) throws -> [(SyncedStore, any SyncableStoreBox)] {
+        try stores.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.fileName).path) }
+            .map { ($0, try $0.open(folder.appendingPathComponent($0.fileName))) }
+    }
 }
 
 /// A store of any core, for the sync commands.
