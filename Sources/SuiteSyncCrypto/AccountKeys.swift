@@ -11,6 +11,8 @@ import Foundation
 ///   in sends. Knowing it does not give the master key.
 /// - The **data key** is random; it seals every operation. It is stored on the server wrapped
 ///   (ChaCha20-Poly1305) by the master key, and a second time by the recovery key, shown once.
+/// - The **recovery secret** is HKDF of the recovery key: what proves the recovery key when a
+///   forgotten password is replaced.
 package enum AccountKeys {
     /// PBKDF2 rounds for the master key (OWASP's figure for PBKDF2-HMAC-SHA256).
     package static let rounds = 600_000
@@ -42,6 +44,14 @@ package enum AccountKeys {
     /// The secret a device sends to sign in (the server stores only its bcrypt hash).
     package static func authenticationSecret(master: SymmetricKey) -> Data {
         HKDF<SHA256>.deriveKey(inputKeyMaterial: master, info: Data("suite-sync authentication v1".utf8), outputByteCount: 32)
+            .withUnsafeBytes { Data($0) }
+    }
+
+    /// What proves the recovery key to the server (which stores only its bcrypt hash): HKDF of
+    /// the recovery key with its own label. Knowing it does not give the recovery key, nor
+    /// open the data key.
+    package static func recoverySecret(recovery: SymmetricKey) -> Data {
+        HKDF<SHA256>.deriveKey(inputKeyMaterial: recovery, info: Data("suite-sync recovery v1".utf8), outputByteCount: 32)
             .withUnsafeBytes { Data($0) }
     }
 

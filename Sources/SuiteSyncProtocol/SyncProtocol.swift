@@ -81,8 +81,13 @@ public struct SignupRequest: Sendable, Hashable, Codable {
     public var wrappedKey: Data
     public var recoveryWrappedKey: Data
     public var device: String
+    /// What proves the recovery key (derived from it; the server keeps only its bcrypt hash):
+    /// `POST /v1/recover` checks it. Absent from older clients: such an account cannot be
+    /// recovered.
+    public var recoverySecret: Data?
 
-    public init(account: String, authenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, device: String) {
+    public init(account: String, authenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, device: String,
+                recoverySecret: Data? = nil) {
         self.account = account
         self.authenticationSecret = authenticationSecret
         self.salt = salt
@@ -90,6 +95,79 @@ public struct SignupRequest: Sendable, Hashable, Codable {
         self.wrappedKey = wrappedKey
         self.recoveryWrappedKey = recoveryWrappedKey
         self.device = device
+        self.recoverySecret = recoverySecret
+    }
+}
+
+/// `POST /v1/account/password` (with the device's token): a new password. The data key stays;
+/// the device sends it wrapped by the new master key, with the new salt and the secret that
+/// signs in from now on. The current secret proves the current password.
+public struct PasswordChangeRequest: Sendable, Hashable, Codable {
+    public var authenticationSecret: Data
+    public var newAuthenticationSecret: Data
+    public var salt: Data
+    public var rounds: Int
+    public var wrappedKey: Data
+
+    public init(authenticationSecret: Data, newAuthenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data) {
+        self.authenticationSecret = authenticationSecret
+        self.newAuthenticationSecret = newAuthenticationSecret
+        self.salt = salt
+        self.rounds = rounds
+        self.wrappedKey = wrappedKey
+    }
+}
+
+/// `POST /v1/recover/key`: the data key wrapped by the recovery key, for whoever proves the
+/// recovery key (``RecoveryKeyReply``).
+public struct RecoveryKeyRequest: Sendable, Hashable, Codable {
+    public var account: String
+    public var recoverySecret: Data
+
+    public init(account: String, recoverySecret: Data) {
+        self.account = account
+        self.recoverySecret = recoverySecret
+    }
+}
+
+public struct RecoveryKeyReply: Sendable, Hashable, Codable {
+    public var recoveryWrappedKey: Data
+
+    public init(recoveryWrappedKey: Data) {
+        self.recoveryWrappedKey = recoveryWrappedKey
+    }
+}
+
+/// `POST /v1/recover`: a new password set with the recovery key, and a new device signed in
+/// (answered with a ``SessionReply``). The old password stops working; devices already signed
+/// in stay.
+public struct RecoverRequest: Sendable, Hashable, Codable {
+    public var account: String
+    public var recoverySecret: Data
+    public var authenticationSecret: Data
+    public var salt: Data
+    public var rounds: Int
+    public var wrappedKey: Data
+    public var device: String
+
+    public init(account: String, recoverySecret: Data, authenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data, device: String) {
+        self.account = account
+        self.recoverySecret = recoverySecret
+        self.authenticationSecret = authenticationSecret
+        self.salt = salt
+        self.rounds = rounds
+        self.wrappedKey = wrappedKey
+        self.device = device
+    }
+}
+
+/// `POST /v1/account/delete` (with the device's token): the account and everything of it goes
+/// from the server, proved by the current password's secret.
+public struct AccountDeletionRequest: Sendable, Hashable, Codable {
+    public var authenticationSecret: Data
+
+    public init(authenticationSecret: Data) {
+        self.authenticationSecret = authenticationSecret
     }
 }
 

@@ -68,19 +68,19 @@ package struct SyncService: Sendable {
     ///   ``SyncServiceError/conflict(_:)`` if the account exists.
     package func signup(_ request: SignupRequest) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
-        guard !request.authenticationSecret.isEmpty else { throw SyncServiceError.badRequest("the authentication secret is empty") }
-        guard !request.salt.isEmpty else { throw SyncServiceError.badRequest("the salt is empty") }
-        guard request.rounds > 0 else { throw SyncServiceError.badRequest("the rounds must be positive") }
+        try KeyMaterialRules.check(secret: request.authenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
+        try KeyMaterialRules.check(wrappedKey: request.recoveryWrappedKey, named: "recovery-wrapped key")
+        if let recovery = request.recoverySecret { try KeyMaterialRules.check(secret: recovery, named: "recovery secret") }
         guard try await storage.account(named: request.account) == nil else {
             throw SyncServiceError.conflict("the account \(request.account) exists")
         }
-        let secret = request.authenticationSecret.base64EncodedString()
-        let cost = bcryptCost
-        let hash = try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(secret, cost: cost) }
+        let hash = try await bcrypt(request.authenticationSecret)
+        let recoveryHash: String? = if let recovery = request.recoverySecret { try await bcrypt(recovery) } else { nil }
         let date = now()
         let account = StoredAccount(
             id: Self.newID(), name: request.account, passwordHash: hash, salt: request.salt, rounds: request.rounds,
-            wrappedKey: request.wrappedKey, recoveryWrappedKey: request.recoveryWrappedKey, epoch: Self.newID(), createdAt: date)
+            wrappedKey: request.wrappedKey, recoveryWrappedKey: request.recoveryWrappedKey, epoch: Self.newID(), createdAt: date,
+            recoveryHash: recoveryHash)
         let token = SessionToken.generate()
         let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
         do {
@@ -138,6 +138,98 @@ package struct SyncService: Sendable {
             throw SyncServiceError.unauthorized("wrong account or secret")
         }
         return SessionReply(token: token, deviceID: device.id, wrappedKey: account.wrappedKey, recoveryWrappedKey: account.recoveryWrappedKey)
+    }
+
+    // MARK: Keys
+
+    /// Replaces the account's password: the current one's secret proves it (rate-limited like
+    /// sign-in); the data key stays, wrapped anew. Every device keeps its token.
+    ///
+    /// - Parameters:
+    ///   - request: The current secret and the new material.
+    ///   - session: The asking device.
+    /// - Throws: ``SyncServiceError/forbidden(_:)`` for a wrong current password,
+    ///   ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
+    ///   ``SyncServiceError/badRequest(_:)`` for malformed material,
+    ///   ``SyncServiceError/conflict(_:)`` when another change came first.
+    package func changePassword(_ request: PasswordChangeRequest, session: DeviceSession) async throws {
+        try KeyMaterialRules.check(secret: request.newAuthenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
+        guard let account = try await storage.account(id: session.accountID) else { throw SyncServiceError.unauthorized("the account is gone") }
+        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, refusal: .forbidden("the current password is wrong"))
+        let material = PasswordMaterial(passwordHash: try await bcrypt(request.newAuthenticationSecret), salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
+        guard try await storage.replacePassword(accountID: account.id, expectedHash: account.passwordHash, with: material, addingDevice: nil) else {
+            throw SyncServiceError.conflict("the password changed meanwhile; try again with the new one")
+        }
+    }
+
+    /// The data key wrapped by the recovery key, for whoever proves the recovery key
+    /// (rate-limited like sign-in; an unknown account, an account without recovery and a
+    /// wrong key get the same answer).
+    package func recoveryKey(_ request: RecoveryKeyRequest) async throws -> RecoveryKeyReply {
+        let account = try await recoverableAccount(request.account, secret: request.recoverySecret)
+        return RecoveryKeyReply(recoveryWrappedKey: account.recoveryWrappedKey)
+    }
+
+    /// Sets a new password with the recovery key and signs a new device in. The old password
+    /// stops working; devices signed in stay.
+    ///
+    /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
+    ///   recovery key, ``SyncServiceError/tooManyAttempts(_:)``,
+    ///   ``SyncServiceError/badRequest(_:)`` for malformed material or names.
+    package func recover(_ request: RecoverRequest) async throws -> SessionReply {
+        try Self.checkNames(account: request.account, device: request.device)
+        try KeyMaterialRules.check(secret: request.authenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
+        let account = try await recoverableAccount(request.account, secret: request.recoverySecret)
+        let material = PasswordMaterial(passwordHash: try await bcrypt(request.authenticationSecret), salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
+        let token = SessionToken.generate()
+        let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: now())
+        guard try await storage.replacePassword(accountID: account.id, expectedHash: account.passwordHash, with: material, addingDevice: device) else {
+            throw SyncServiceError.conflict("the password changed meanwhile; try again")
+        }
+        return SessionReply(token: token, deviceID: device.id, wrappedKey: request.wrappedKey, recoveryWrappedKey: account.recoveryWrappedKey)
+    }
+
+    /// Deletes the account and everything of it on the server, proved by the password's
+    /// secret (rate-limited like sign-in): its published votes are withdrawn first (counts
+    /// drop), then its devices, logs, operations and shared lists go, and its event streams end.
+    package func deleteAccount(_ request: AccountDeletionRequest, session: DeviceSession) async throws {
+        guard let account = try await storage.account(id: session.accountID) else { throw SyncServiceError.unauthorized("the account is gone") }
+        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, refusal: .forbidden("the password is wrong"))
+        try await storage.setCommunitySettings(CommunitySettings(favourites: false, ratings: false, ratingNotes: false), accountID: account.id, now: now(), redact: Self.withoutNotes)
+        _ = try await storage.deleteAccount(id: account.id)
+        storage.events.end(accountID: account.id)
+    }
+
+    /// The account named, once the recovery secret is proved against it.
+    private func recoverableAccount(_ name: String, secret: Data) async throws -> StoredAccount {
+        guard NameRules.isValid(name) else { throw SyncServiceError.badRequest("the account name must be 1 to \(SyncProtocol.maximumNameLength) characters, without control characters") }
+        let account = try await storage.account(named: name)
+        try await proveSecret(secret, against: account?.recoveryHash, account: name, refusal: .unauthorized("wrong account or recovery key"))
+        guard let account else { throw SyncServiceError.unauthorized("wrong account or recovery key") }
+        return account
+    }
+
+    /// Checks a secret against a bcrypt hash (a decoy when there is none, so that takes as long),
+    /// counting failures per account name like sign-in.
+    private func proveSecret(_ secret: Data, against hash: String?, account name: String, refusal: SyncServiceError) async throws {
+        let date = now()
+        guard await limiter.allows(name, now: date) else {
+            throw SyncServiceError.tooManyAttempts("too many failed attempts for \(name); wait a minute")
+        }
+        let text = secret.base64EncodedString()
+        let stored = hash ?? decoyHash
+        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(text, hash: stored) }
+        guard hash != nil, matches, !secret.isEmpty, secret.count <= KeyMaterialRules.maximumSecret else {
+            await limiter.recordFailure(name, now: date)
+            throw refusal
+        }
+        await limiter.recordSuccess(name)
+    }
+
+    private func bcrypt(_ secret: Data) async throws -> String {
+        let text = secret.base64EncodedString()
+        let cost = bcryptCost
+        return try await NIOThreadPool.singleton.runIfActive { Bcrypt.hash(text, cost: cost) }
     }
 
     // MARK: Devices

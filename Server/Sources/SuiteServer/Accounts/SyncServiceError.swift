@@ -4,6 +4,8 @@ package enum SyncServiceError: Error, Sendable, Equatable, CustomStringConvertib
     case badRequest(String)
     /// No valid token, or a wrong account or secret (401).
     case unauthorized(String)
+    /// A valid token, but a proof that failed: a wrong current password (403).
+    case forbidden(String)
     /// Not found, or not the account's (404).
     case notFound(String)
     /// Signup with a taken name (409).
@@ -13,7 +15,7 @@ package enum SyncServiceError: Error, Sendable, Equatable, CustomStringConvertib
 
     package var description: String {
         switch self {
-        case .badRequest(let message), .unauthorized(let message), .notFound(let message), .conflict(let message), .tooManyAttempts(let message):
+        case .badRequest(let message), .unauthorized(let message), .forbidden(let message), .notFound(let message), .conflict(let message), .tooManyAttempts(let message):
             message
         }
     }

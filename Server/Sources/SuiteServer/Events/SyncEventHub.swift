@@ -60,6 +60,19 @@ package final class SyncEventHub: Sendable {
         }
     }
 
+    /// Ends the subscriptions of one account (deleted: it will never change again).
+    /// - Parameter accountID: The account.
+    package func end(accountID: String) {
+        let continuations = state.withLockedValue { state in
+            let ending = state.subscribers.filter { $0.value.accountID == accountID }
+            for id in ending.keys { state.subscribers.removeValue(forKey: id) }
+            return ending.values.map(\.continuation)
+        }
+        for continuation in continuations {
+            continuation.finish()
+        }
+    }
+
     /// The number of open subscriptions (for tests and diagnostics).
     package var subscriberCount: Int {
         state.withLockedValue { $0.subscribers.count }

@@ -38,6 +38,7 @@ package struct ErrorReplyMiddleware<Context: RequestContext>: RouterMiddleware {
         switch error {
         case .badRequest: .badRequest
         case .unauthorized: .unauthorized
+        case .forbidden: .forbidden
         case .notFound: .notFound
         case .conflict: .conflict
         case .tooManyAttempts: .tooManyRequests

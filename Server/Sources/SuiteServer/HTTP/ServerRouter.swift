@@ -9,7 +9,11 @@ import SuiteSyncProtocol
 /// | `POST /v1/signup` | 201 ``SessionReply`` |
 /// | `POST /v1/prelogin` | ``PreloginReply`` |
 /// | `POST /v1/login` | ``SessionReply`` |
+/// | `POST /v1/recover/key` | ``RecoveryKeyReply`` (body ``RecoveryKeyRequest``) |
+/// | `POST /v1/recover` | 201 ``SessionReply`` (body ``RecoverRequest``) |
 /// | `POST /v1/logout` | 204 |
+/// | `POST /v1/account/password` | 204 (body ``PasswordChangeRequest``) |
+/// | `POST /v1/account/delete` | 204 (body ``AccountDeletionRequest``) |
 /// | `GET /v1/devices` | [``DeviceInfo``] |
 /// | `DELETE /v1/devices/{id}` | 204 |
 /// | `POST /v1/logs/{log}/push` | ``SyncPushReply`` |
@@ -28,7 +32,7 @@ import SuiteSyncProtocol
 /// | `DELETE /v1/shared/{id}` | 204 |
 /// | `GET /s/{id}`, `GET /s/{id}.json` | a shared list as HTML (no script) or JSON; no token needed |
 ///
-/// Every route after prelogin and login needs `Authorization: Bearer TOKEN`.
+/// Every route after prelogin, login and recover needs `Authorization: Bearer TOKEN`.
 package enum ServerRouter {
     /// Builds the router.
     ///
@@ -57,10 +61,28 @@ package enum ServerRouter {
             let body = try await request.decodeProtocolBody(as: LoginRequest.self)
             return JSONBody(try await service.login(body))
         }
+        v1.post("recover/key") { request, _ in
+            let body = try await request.decodeProtocolBody(as: RecoveryKeyRequest.self)
+            return JSONBody(try await service.recoveryKey(body))
+        }
+        v1.post("recover") { request, _ in
+            let body = try await request.decodeProtocolBody(as: RecoverRequest.self)
+            return JSONBody(try await service.recover(body), status: .created)
+        }
 
         let authenticated = v1.group().add(middleware: BearerAuthenticationMiddleware(service: service))
         authenticated.post("logout") { _, context -> HTTPResponse.Status in
             try await service.logout(try context.requireSession())
+            return .noContent
+        }
+        authenticated.post("account/password") { request, context -> HTTPResponse.Status in
+            let session = try context.requireSession()
+            try await service.changePassword(try await request.decodeProtocolBody(as: PasswordChangeRequest.self), session: session)
+            return .noContent
+        }
+        authenticated.post("account/delete") { request, context -> HTTPResponse.Status in
+            let session = try context.requireSession()
+            try await service.deleteAccount(try await request.decodeProtocolBody(as: AccountDeletionRequest.self), session: session)
             return .noContent
         }
         authenticated.get("devices") { _, context in

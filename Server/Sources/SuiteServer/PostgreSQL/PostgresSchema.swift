@@ -120,6 +120,8 @@ enum PostgresSchema {
             """,
             "CREATE INDEX shared_lists_account ON shared_lists(account_id, created_at)",
         ]),
+        // bcrypt of the recovery secret; NULL for accounts made before (not recoverable).
+        (3, ["ALTER TABLE accounts ADD COLUMN recovery_hash TEXT"]),
     ]
 
     /// Brings the database's schema up to date.

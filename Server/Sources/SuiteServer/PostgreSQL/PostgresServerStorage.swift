@@ -164,9 +164,9 @@ package final class PostgresServerStorage: ServerStorage {
     package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
         try await withTransaction { [logger] connection in
             let rows = try await connection.query("""
-                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at)
+                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash)
                 VALUES (\(account.id), \(account.name), \(account.passwordHash), \(account.salt), \(account.rounds),
-                        \(account.wrappedKey), \(account.recoveryWrappedKey), \(account.epoch), \(account.createdAt))
+                        \(account.wrappedKey), \(account.recoveryWrappedKey), \(account.epoch), \(account.createdAt), \(account.recoveryHash))
                 ON CONFLICT (name) DO NOTHING RETURNING id
                 """, logger: logger)
             guard try await rows.collect().count == 1 else { throw ServerStorageError.accountExists }
@@ -177,13 +177,49 @@ package final class PostgresServerStorage: ServerStorage {
     package func account(named name: String) async throws -> StoredAccount? {
         return try await withWatchedConnection { [logger] connection in
             let rows = try await connection.query("""
-                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at
+                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash
                 FROM accounts WHERE name = \(name)
                 """, logger: logger)
-            for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date).self) {
-                return StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery, epoch: epoch, createdAt: createdAt)
-            }
-            return nil
+            return try await Self.firstAccount(rows)
+        }
+    }
+
+    package func account(id: String) async throws -> StoredAccount? {
+        return try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash
+                FROM accounts WHERE id = \(id)
+                """, logger: logger)
+            return try await Self.firstAccount(rows)
+        }
+    }
+
+    private static func firstAccount(_ rows: PostgresRowSequence) async throws -> StoredAccount? {
+        var found: StoredAccount?
+        for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt, recoveryHash) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date, String?).self) {
+            found = StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery,
+                                  epoch: epoch, createdAt: createdAt, recoveryHash: recoveryHash)
+        }
+        return found
+    }
+
+    package func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool {
+        try await withTransaction { [logger] connection in
+            let rows = try await connection.query("""
+                UPDATE accounts SET password_hash = \(material.passwordHash), salt = \(material.salt), rounds = \(material.rounds), wrapped_key = \(material.wrappedKey)
+                WHERE id = \(accountID) AND password_hash = \(expectedHash) RETURNING id
+                """, logger: logger)
+            guard try await rows.collect().count == 1 else { return false }
+            if let device { try await Self.insert(device, connection: connection, logger: logger) }
+            return true
+        }
+    }
+
+    package func deleteAccount(id: String) async throws -> Bool {
+        try await withTransaction { [logger] connection in
+            // Devices, logs, operations, settings, votes and shared lists go by cascade.
+            let rows = try await connection.query("DELETE FROM accounts WHERE id = \(id) RETURNING id", logger: logger)
+            return try await !rows.collect().isEmpty
         }
     }
 

@@ -97,6 +97,10 @@ enum SQLiteSchema {
                 CREATE INDEX shared_lists_account ON shared_lists(account_id, created_at);
                 """)
         }
+        migrator.registerMigration("3-account-recovery") { db in
+            // bcrypt of the recovery secret; NULL for accounts made before (not recoverable).
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN recovery_hash TEXT")
+        }
         return migrator
     }
 }

@@ -95,9 +95,10 @@ package final class SQLiteServerStorage: ServerStorage {
     package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
         try await pool.write { db in
             try db.execute(sql: """
-                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at)
-                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING
-                """, arguments: [account.id, account.name, account.passwordHash, account.salt, account.rounds, account.wrappedKey, account.recoveryWrappedKey, account.epoch, account.createdAt])
+                INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash)
+                VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (name) DO NOTHING
+                """, arguments: [account.id, account.name, account.passwordHash, account.salt, account.rounds, account.wrappedKey, account.recoveryWrappedKey,
+                                 account.epoch, account.createdAt, account.recoveryHash])
             guard db.changesCount == 1 else { throw ServerStorageError.accountExists }
             try Self.insert(device, db: db)
         }
@@ -105,11 +106,39 @@ package final class SQLiteServerStorage: ServerStorage {
 
     package func account(named name: String) async throws -> StoredAccount? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE name = ?", arguments: [name]).map { row in
-                StoredAccount(
-                    id: row["id"], name: row["name"], passwordHash: row["password_hash"], salt: row["salt"], rounds: row["rounds"],
-                    wrappedKey: row["wrapped_key"], recoveryWrappedKey: row["recovery_wrapped_key"], epoch: row["epoch"], createdAt: row["created_at"])
-            }
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE name = ?", arguments: [name]).map(Self.account)
+        }
+    }
+
+    package func account(id: String) async throws -> StoredAccount? {
+        try await pool.read { db in
+            try Row.fetchOne(db, sql: "SELECT * FROM accounts WHERE id = ?", arguments: [id]).map(Self.account)
+        }
+    }
+
+    private static func account(_ row: Row) -> StoredAccount {
+        StoredAccount(
+            id: row["id"], name: row["name"], passwordHash: row["password_hash"], salt: row["salt"], rounds: row["rounds"],
+            wrappedKey: row["wrapped_key"], recoveryWrappedKey: row["recovery_wrapped_key"], epoch: row["epoch"], createdAt: row["created_at"],
+            recoveryHash: row["recovery_hash"])
+    }
+
+    package func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool {
+        try await pool.write { db in
+            try db.execute(sql: """
+                UPDATE accounts SET password_hash = ?, salt = ?, rounds = ?, wrapped_key = ? WHERE id = ? AND password_hash = ?
+                """, arguments: [material.passwordHash, material.salt, material.rounds, material.wrappedKey, accountID, expectedHash])
+            guard db.changesCount == 1 else { return false }
+            if let device { try Self.insert(device, db: db) }
+            return true
+        }
+    }
+
+    package func deleteAccount(id: String) async throws -> Bool {
+        try await pool.write { db in
+            // Devices, logs (and so operations), settings, votes and shared lists go by cascade.
+            try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
+            return db.changesCount == 1
         }
     }
 

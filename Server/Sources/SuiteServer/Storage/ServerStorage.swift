@@ -40,6 +40,32 @@ package protocol ServerStorage: Service, CommunityStorage {
     /// - Returns: The account, or `nil`.
     func account(named name: String) async throws -> StoredAccount?
 
+    /// The account with this id, if any.
+    ///
+    /// - Parameter id: The account's id.
+    /// - Returns: The account, or `nil`.
+    func account(id: String) async throws -> StoredAccount?
+
+    /// Replaces an account's password material, if its password hash is still the one the
+    /// caller checked (two changes at once: one wins, the other changes nothing), and adds a
+    /// device in the same transaction when one is given (recovery signs a device in).
+    ///
+    /// - Parameters:
+    ///   - accountID: The account.
+    ///   - expectedHash: The password hash the caller verified against.
+    ///   - material: The new hash, salt, rounds and wrapped key.
+    ///   - device: A device to add, or nil.
+    /// - Returns: Whether the account existed with that hash (and so was changed).
+    func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool
+
+    /// Deletes an account and everything of it: devices (and so their tokens), logs and
+    /// their operations, what it published, its shared lists. The caller withdraws its
+    /// community votes first, so that counts drop.
+    ///
+    /// - Parameter id: The account.
+    /// - Returns: Whether it existed.
+    func deleteAccount(id: String) async throws -> Bool
+
     /// Adds a device (with its token hash) to an existing account.
     ///
     /// - Parameter device: The new device.

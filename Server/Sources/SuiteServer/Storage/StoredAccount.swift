@@ -21,9 +21,13 @@ package struct StoredAccount: Sendable, Hashable {
     package var epoch: String
     /// When the account was made.
     package var createdAt: Date
+    /// bcrypt of the base64 of the recovery secret; nil for accounts made by clients that did
+    /// not send one (they cannot be recovered).
+    package var recoveryHash: String?
 
     /// Creates an account record.
-    package init(id: String, name: String, passwordHash: String, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, epoch: String, createdAt: Date) {
+    package init(id: String, name: String, passwordHash: String, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, epoch: String, createdAt: Date,
+                 recoveryHash: String? = nil) {
         self.id = id
         self.name = name
         self.passwordHash = passwordHash
@@ -33,5 +37,25 @@ package struct StoredAccount: Sendable, Hashable {
         self.recoveryWrappedKey = recoveryWrappedKey
         self.epoch = epoch
         self.createdAt = createdAt
+        self.recoveryHash = recoveryHash
+    }
+}
+
+/// What a new password (changed, or set with the recovery key) replaces in an account.
+package struct PasswordMaterial: Sendable, Hashable {
+    /// bcrypt of the base64 of the new authentication secret.
+    package var passwordHash: String
+    /// The new key-derivation salt.
+    package var salt: Data
+    /// The new key-derivation rounds.
+    package var rounds: Int
+    /// The data key wrapped by the new master key.
+    package var wrappedKey: Data
+
+    package init(passwordHash: String, salt: Data, rounds: Int, wrappedKey: Data) {
+        self.passwordHash = passwordHash
+        self.salt = salt
+        self.rounds = rounds
+        self.wrappedKey = wrappedKey
     }
 }

@@ -49,6 +49,43 @@ struct HTTPAPITests {
         return try decode(ServerErrorReply.self, response).error
     }
 
+    @Test func keysOverHTTP() async throws {
+        try await Self.withApp { client, storage in
+            let request = Fixtures.signup()
+            let session = try await Self.signup(client, request)
+            let change = PasswordChangeRequest(authenticationSecret: Data("wrong".utf8), newAuthenticationSecret: Data("new-secret-0123456789".utf8),
+                                               salt: Data(repeating: 3, count: 16), rounds: 600_000, wrappedKey: Data("w".utf8))
+            // A wrong password with a valid token is 403, not 401: the device is still signed in.
+            let wrong = try await client.execute(uri: "/v1/account/password", method: .post, headers: Self.bearer(session.token), body: try Self.json(change))
+            #expect(wrong.status == .forbidden)
+            #expect(try Self.errorMessage(wrong) == "the current password is wrong")
+            let unsigned = try await client.execute(uri: "/v1/account/password", method: .post, body: try Self.json(change))
+            #expect(unsigned.status == .unauthorized)
+            var right = change
+            right.authenticationSecret = request.authenticationSecret
+            let changed = try await client.execute(uri: "/v1/account/password", method: .post, headers: Self.bearer(session.token), body: try Self.json(right))
+            #expect(changed.status == .noContent)
+
+            let key = try await client.execute(uri: "/v1/recover/key", method: .post,
+                                               body: try Self.json(RecoveryKeyRequest(account: request.account, recoverySecret: try #require(request.recoverySecret))))
+            #expect(try Self.decode(RecoveryKeyReply.self, key).recoveryWrappedKey == request.recoveryWrappedKey)
+            let recover = RecoverRequest(account: request.account, recoverySecret: try #require(request.recoverySecret), authenticationSecret: Data("recovered-0123456789".utf8),
+                                         salt: Data(repeating: 4, count: 16), rounds: 600_000, wrappedKey: Data("w2".utf8), device: "phone")
+            let recovered = try await client.execute(uri: "/v1/recover", method: .post, body: try Self.json(recover))
+            #expect(recovered.status == .created)
+            let phone = try Self.decode(SessionReply.self, recovered)
+            let garbage = try await client.execute(uri: "/v1/recover", method: .post, body: ByteBuffer(string: "{\"account\": 1}"))
+            #expect(garbage.status == .badRequest)
+
+            let deleted = try await client.execute(uri: "/v1/account/delete", method: .post, headers: Self.bearer(phone.token),
+                                                   body: try Self.json(AccountDeletionRequest(authenticationSecret: recover.authenticationSecret)))
+            #expect(deleted.status == .noContent)
+            #expect(try await storage.account(named: request.account) == nil)
+            let after = try await client.execute(uri: "/v1/devices", method: .get, headers: Self.bearer(session.token))
+            #expect(after.status == .unauthorized)
+        }
+    }
+
     @Test func healthAnswersOK() async throws {
         try await Self.withApp { client, _ in
             let response = try await client.execute(uri: "/v1/health", method: .get)

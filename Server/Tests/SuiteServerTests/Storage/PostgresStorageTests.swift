@@ -24,6 +24,10 @@ struct PostgresStorageTests {
     @Test func pullPagesWithNextAnchorAndEpoch() async throws { try await contract.pullPagesWithNextAnchorAndEpoch() }
     @Test func pullCapsAtTheMaximumBatch() async throws { try await contract.pullCapsAtTheMaximumBatch() }
     @Test func devicesListRevokeAndLogout() async throws { try await contract.devicesListRevokeAndLogout() }
+    @Test func passwordChangeNeedsTheCurrentPasswordAndKeepsDevices() async throws { try await contract.passwordChangeNeedsTheCurrentPasswordAndKeepsDevices() }
+    @Test func passwordProofsAreRateLimitedLikeSignIn() async throws { try await contract.passwordProofsAreRateLimitedLikeSignIn() }
+    @Test func recoveryWithTheRecoverySecretOnly() async throws { try await contract.recoveryWithTheRecoverySecretOnly() }
+    @Test func deletingAnAccountRemovesEverythingOfIt() async throws { try await contract.deletingAnAccountRemovesEverythingOfIt() }
     @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
     @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
 
@@ -179,5 +183,5 @@ struct PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 2
+    static let count = 3
 }

@@ -281,6 +281,171 @@ struct StorageContract: Sendable {
         }
     }
 
+    func passwordChangeNeedsTheCurrentPasswordAndKeepsDevices() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let laptop = try await service.signup(signup)
+            let phone = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+            let session = try await service.authenticate(token: laptop.token)
+            let newSecret = Data("new-secret-\(UUID())".utf8), newSalt = Data(repeating: 7, count: 16), newWrapped = Data("wrapped by the new password".utf8)
+            let change = PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: newSecret,
+                                               salt: newSalt, rounds: 700_000, wrappedKey: newWrapped)
+            let before = try #require(try await storage.account(named: signup.account))
+
+            // A wrong current password or malformed material changes nothing.
+            var wrong = change
+            wrong.authenticationSecret = Data("not the password".utf8)
+            await #expect(throws: SyncServiceError.forbidden("the current password is wrong")) { try await service.changePassword(wrong, session: session) }
+            for bad in [
+                PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: Data(), salt: newSalt, rounds: 700_000, wrappedKey: newWrapped),
+                PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: newSecret, salt: Data(count: 1 << 20), rounds: 700_000, wrappedKey: newWrapped),
+                PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: newSecret, salt: newSalt, rounds: 0, wrappedKey: newWrapped),
+                PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: newSecret, salt: newSalt, rounds: 700_000, wrappedKey: Data(count: 300)),
+            ] {
+                await #expect(throws: SyncServiceError.self) { try await service.changePassword(bad, session: session) }
+            }
+            #expect(try await storage.account(named: signup.account) == before)
+
+            try await service.changePassword(change, session: session)
+            #expect(try await service.prelogin(PreloginRequest(account: signup.account)) == PreloginReply(salt: newSalt, rounds: 700_000))
+            let login = try await service.login(LoginRequest(account: signup.account, authenticationSecret: newSecret, device: "tablet"))
+            #expect(login.wrappedKey == newWrapped)
+            #expect(login.recoveryWrappedKey == signup.recoveryWrappedKey)
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
+                try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "tablet"))
+            }
+            // Every device signed in before keeps syncing.
+            _ = try await service.authenticate(token: laptop.token)
+            let phoneSession = try await service.authenticate(token: phone.token)
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("after-change", count: 1)), session: phoneSession)
+            // The old password no longer proves anything.
+            await #expect(throws: SyncServiceError.forbidden("the current password is wrong")) { try await service.changePassword(change, session: phoneSession) }
+        }
+    }
+
+    func passwordProofsAreRateLimitedLikeSignIn() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let session = try await service.authenticate(token: try await service.signup(signup).token)
+            let change = PasswordChangeRequest(authenticationSecret: signup.authenticationSecret, newAuthenticationSecret: Data("new-secret-long-enough".utf8),
+                                               salt: Data(repeating: 1, count: 16), rounds: 600_000, wrappedKey: Data("w".utf8))
+            var wrong = change
+            wrong.authenticationSecret = Data("guess".utf8)
+            for _ in 0..<5 {
+                await #expect(throws: SyncServiceError.forbidden("the current password is wrong")) { try await service.changePassword(wrong, session: session) }
+            }
+            // Past the limit even the right password waits, and so do recovery and sign-in.
+            do {
+                try await service.changePassword(change, session: session)
+                Issue.record("a password change was accepted past the limit")
+            } catch let error as SyncServiceError {
+                guard case .tooManyAttempts = error else { Issue.record("expected 429, got \(error)"); return }
+            }
+            await #expect(throws: SyncServiceError.self) {
+                try await service.recoveryKey(RecoveryKeyRequest(account: signup.account, recoverySecret: try #require(signup.recoverySecret)))
+            }
+            #expect(try await service.prelogin(PreloginRequest(account: signup.account)).salt == signup.salt)
+        }
+    }
+
+    func recoveryWithTheRecoverySecretOnly() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let recoverySecret = try #require(signup.recoverySecret)
+            let laptop = try await service.signup(signup)
+            let stored = try #require(try await storage.account(named: signup.account))
+            #expect(stored.recoveryHash?.hasPrefix("$2b$04$") == true)
+            let everything = try await storage.dumpRows(of: "accounts").joined()
+            #expect(!everything.contains(recoverySecret.base64EncodedString()))
+
+            // A wrong recovery secret, an unknown account: the same refusal, nothing changed.
+            for request in [RecoveryKeyRequest(account: signup.account, recoverySecret: Data("wrong recovery".utf8)),
+                            RecoveryKeyRequest(account: Fixtures.accountName("ghost"), recoverySecret: recoverySecret)] {
+                await #expect(throws: SyncServiceError.unauthorized("wrong account or recovery key")) { try await service.recoveryKey(request) }
+            }
+            #expect(try await service.recoveryKey(RecoveryKeyRequest(account: signup.account, recoverySecret: recoverySecret)).recoveryWrappedKey == signup.recoveryWrappedKey)
+
+            let newSecret = Data("recovered-secret-\(UUID())".utf8), newSalt = Data(repeating: 9, count: 16)
+            let recover = RecoverRequest(account: signup.account, recoverySecret: recoverySecret, authenticationSecret: newSecret, salt: newSalt,
+                                         rounds: 600_000, wrappedKey: Data("wrapped anew".utf8), device: "new phone")
+            var wrong = recover
+            wrong.recoverySecret = Data("a guess at the recovery".utf8)
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or recovery key")) { try await service.recover(wrong) }
+            var malformed = recover
+            malformed.salt = Data()
+            await #expect(throws: SyncServiceError.self) { try await service.recover(malformed) }
+            #expect(try await storage.account(named: signup.account) == stored)
+            #expect(try await storage.devices(accountID: stored.id).count == 1)
+
+            let session = try await service.recover(recover)
+            #expect(session.wrappedKey == recover.wrappedKey)
+            let newSession = try await service.authenticate(token: session.token)
+            #expect(try await service.devices(newSession).map(\.name).sorted() == ["laptop", "new phone"])
+            // The old password stops working; the new one signs in; the laptop stays signed in.
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
+                try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "x"))
+            }
+            _ = try await service.login(LoginRequest(account: signup.account, authenticationSecret: newSecret, device: "x"))
+            _ = try await service.authenticate(token: laptop.token)
+            #expect(try await service.prelogin(PreloginRequest(account: signup.account)).salt == newSalt)
+
+            // An account made without a recovery secret cannot be recovered.
+            let old = Fixtures.signup(recoverySecret: nil)
+            _ = try await service.signup(old)
+            await #expect(throws: SyncServiceError.unauthorized("wrong account or recovery key")) {
+                try await service.recoveryKey(RecoveryKeyRequest(account: old.account, recoverySecret: Data("anything at all".utf8)))
+            }
+        }
+    }
+
+    func deletingAnAccountRemovesEverythingOfIt() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let signup = Fixtures.signup()
+            let laptop = try await service.signup(signup)
+            let phone = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "phone"))
+            let session = try await service.authenticate(token: laptop.token)
+            let accountID = session.accountID
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("doomed", count: 5)), session: session)
+            let marker = "doomed-\(UUID().uuidString)"
+            let quote = CommunityQuote(text: "Only the deleted account favours \(marker)", source: nil)
+            _ = try await service.setCommunitySettings(CommunitySettings(favourites: true), session: session)
+            try await service.publishFavourites(CommunityFavouritesUpload(quotes: [quote]), session: session)
+            _ = try await service.shareList(SharedListRequest(title: "List \(marker)", quotes: [SharedQuote(text: "x", source: nil, citation: nil)]), session: session)
+            // Another account's data stays.
+            let other = Fixtures.signup()
+            let otherSession = try await service.authenticate(token: try await service.signup(other).token)
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("kept", count: 2)), session: otherSession)
+            let events = storage.events.subscribe(accountID: accountID)
+
+            await #expect(throws: SyncServiceError.forbidden("the password is wrong")) {
+                try await service.deleteAccount(AccountDeletionRequest(authenticationSecret: Data("wrong".utf8)), session: session)
+            }
+            #expect(try await storage.account(named: signup.account) != nil)
+
+            try await service.deleteAccount(AccountDeletionRequest(authenticationSecret: signup.authenticationSecret), session: session)
+            #expect(try await storage.account(named: signup.account) == nil)
+            for token in [laptop.token, phone.token] {
+                await #expect(throws: SyncServiceError.self) { try await service.authenticate(token: token) }
+            }
+            for table in ["accounts", "devices", "logs", "operations", "community_votes", "community_settings", "shared_lists"] {
+                let rows = try await storage.dumpRows(of: table)
+                #expect(!rows.contains { $0.contains(accountID) }, "\(table) keeps a row of the deleted account")
+            }
+            #expect(!(try await storage.dumpRows(of: "shared_lists")).contains { $0.contains(marker) })
+            #expect(try await service.lookupQuotes(CommunityLookupRequest(keys: [quote.key]), session: otherSession).isEmpty)
+            // Its event streams end.
+            var iterator = events.makeAsyncIterator()
+            #expect(await iterator.next() == nil)
+            // The name is free again; the other account is untouched.
+            _ = try await service.signup(Fixtures.signup(account: signup.account))
+            #expect(try await service.pull(log: "notes", after: 0, limit: nil, session: otherSession).operations.count == 2)
+        }
+    }
+
     func pushRefusesOversizedBatchesAndBadLogNames() async throws {
         try await backend.withStorage { storage in
             let service = Fixtures.service(storage)

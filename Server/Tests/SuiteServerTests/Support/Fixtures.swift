@@ -10,10 +10,11 @@ enum Fixtures {
     }
 
     /// A signup with a known secret.
-    static func signup(account: String = accountName(), secret: Data = Data("secret-\(UUID())".utf8), device: String = "laptop") -> SignupRequest {
+    static func signup(account: String = accountName(), secret: Data = Data("secret-\(UUID())".utf8), device: String = "laptop",
+                       recoverySecret: Data? = Data("recovery-\(UUID())".utf8)) -> SignupRequest {
         SignupRequest(
             account: account, authenticationSecret: secret, salt: Data((0..<16).map { UInt8($0) }), rounds: 600_000,
-            wrappedKey: Data("wrapped".utf8), recoveryWrappedKey: Data("recovery".utf8), device: device)
+            wrappedKey: Data("wrapped".utf8), recoveryWrappedKey: Data("recovery".utf8), device: device, recoverySecret: recoverySecret)
     }
 
     /// Operations with ids `prefix-0`, `prefix-1`, ….
