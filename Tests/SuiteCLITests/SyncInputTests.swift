@@ -16,7 +16,45 @@ import Testing
         (["sync"], "", 1, "does not sync yet"),
         (["sync", "devices"], "", 1, "does not sync yet"),
         (["sync", "revoke", "some-device"], "", 1, "does not sync yet"),
+        (["sync", "password"], "old password\nnew password\n", 64, "--stdin"),
+        (["sync", "password", "--stdin"], "old password\nnew password\n", 1, "does not sync yet"),
+        (["sync", "delete-account", "--stdin"], "the password", 64, "pass --yes"),
+        (["sync", "delete-account", "--yes"], "the password", 64, "--stdin"),
+        (["sync", "delete-account", "--stdin", "--yes"], "the password", 1, "does not sync yet"),
+        (recover, "\(key)\nlong enough\n", 69, "cannot reach the sync server"),
+        (["sync", "recover", "--server", "http://127.0.0.1:9", "--account", "ada"], "\(key)\nlong enough\n", 64, "--stdin"),
+        (["sync", "recover", "--server", "gopher://x", "--account", "ada", "--stdin"], "\(key)\nlong enough\n", 64, "not a server URL"),
+        (recover, "not a key\nlong enough\n", 65, "not a recovery key"),
+        (recover, "\(key)x\nlong enough\n", 65, "not a recovery key"),
+        (recover, "\(key)\nshort\n", 65, "shorter than 8"),
+        (recover, "\(key)\n", 65, "line 2 of standard input (the new password) is missing"),
+        (recover, "", 65, "line 1 of standard input (the recovery key) is missing"),
+        (recover, "\(key)\nlong enough\nthird line\n", 65, "more than 2 lines"),
     ]
+    static let recover = ["sync", "recover", "--server", "http://127.0.0.1:9", "--account", "ada", "--stdin"]
+    static let key = "0123abcd-0123abcd-0123abcd-0123abcd-0123abcd-0123abcd-0123abcd-0123abcd"
+
+    /// With a sync.json whose server cannot be reached: bad input is refused before any
+    /// request (which would exit 69), and the file is not touched.
+    @Test(arguments: [
+        (["sync", "password", "--stdin"], "old password\n", 65, "line 2 of standard input (the new password) is missing"),
+        (["sync", "password", "--stdin"], "\nnew password\n", 65, "line 1 of standard input (the current password) is missing"),
+        (["sync", "password", "--stdin"], "old password\nshort\n", 65, "the new password is shorter than 8"),
+        (["sync", "password", "--stdin"], "old password\r\nnew password\r\n", 69, "cannot reach the sync server"),
+        (["sync", "delete-account", "--stdin", "--yes"], "", 65, "line 1 of standard input (the password) is missing"),
+        (["sync", "delete-account", "--stdin", "--yes"], "the password", 69, "cannot reach the sync server"),
+    ])
+    func keyCommandsCheckTheirInputBeforeAnyRequest(arguments: [String], stdin: String, status: Int32, message: String) throws {
+        let suite = try Suite()
+        let settings = suite.storeFolder.appendingPathComponent("sync.json")
+        try FileManager.default.createDirectory(at: suite.storeFolder, withIntermediateDirectories: true)
+        let json = #"{"account":"ada","dataKey":"\#(Data(count: 32).base64EncodedString())","deviceID":"d1","server":"http://127.0.0.1:9","token":"t"}"#
+        try Data(json.utf8).write(to: settings)
+        let result = try suite.run(arguments, stdin: Data(stdin.utf8))
+        expectFailure(result, status: status, message)
+        #expect(try String(contentsOf: settings, encoding: .utf8) == json)
+        #expect(result.stdout.isEmpty)
+    }
 
     @Test(arguments: cases.indices)
     func badInputGivesOneClearLineAndWritesNothing(index: Int) throws {

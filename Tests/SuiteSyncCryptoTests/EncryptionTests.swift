@@ -122,6 +122,11 @@ import Testing
         let secret = AccountKeys.authenticationSecret(master: master)
         #expect(secret != master.withUnsafeBytes { Data($0) } && secret != dataKey.withUnsafeBytes { Data($0) })
         #expect(secret == AccountKeys.authenticationSecret(master: again))
+        // What proves the recovery key is stable, is not the key, and opens nothing.
+        let proof = AccountKeys.recoverySecret(recovery: recovery)
+        #expect(proof.count == 32 && proof == AccountKeys.recoverySecret(recovery: try AccountKeys.recoveryKey(text)))
+        #expect(proof != recovery.withUnsafeBytes { Data($0) } && proof != AccountKeys.recoverySecret(recovery: AccountKeys.newKey()))
+        #expect(throws: AccountKeys.Failure.wrongKey) { try AccountKeys.unwrap(wrappedForRecovery, with: SymmetricKey(data: proof)) }
     }
 
     /// The encrypting codec carries a whole sync: two devices converge through a server that

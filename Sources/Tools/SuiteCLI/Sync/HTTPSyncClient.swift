@@ -53,6 +53,14 @@ struct HTTPSyncClient: SyncTransport {
         _ = try await send("DELETE", "/v1/devices/\(escaped)", body: nil)
     }
     func logout() async throws { _ = try await send("POST", "/v1/logout", body: nil) }
+    func changePassword(_ request: PasswordChangeRequest) async throws {
+        _ = try await send("POST", "/v1/account/password", body: try SyncProtocol.encoder.encode(request))
+    }
+    func recoveryKey(_ request: RecoveryKeyRequest) async throws -> RecoveryKeyReply { try await call("POST", "/v1/recover/key", body: request) }
+    func recover(_ request: RecoverRequest) async throws -> SessionReply { try await call("POST", "/v1/recover", body: request) }
+    func deleteAccount(_ request: AccountDeletionRequest) async throws {
+        _ = try await send("POST", "/v1/account/delete", body: try SyncProtocol.encoder.encode(request))
+    }
 
     // Community
     func communitySettings() async throws -> CommunitySettings { try await call("GET", "/v1/community/settings") }

@@ -26,7 +26,7 @@ struct SyncCommand: AsyncParsableCommand {
               suite sync
               suite sync status --json
             """,
-        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, SetAside.self, Publish.self, Devices.self, Revoke.self, Logout.self, Install.self],
+        subcommands: [SyncNow.self, Signup.self, Login.self, Status.self, Conflicts.self, SetAside.self, Publish.self, Devices.self, Revoke.self, Password.self, Recover.self, DeleteAccount.self, Logout.self, Install.self],
         defaultSubcommand: SyncNow.self
     )
 
@@ -130,11 +130,12 @@ struct SyncCommand: AsyncParsableCommand {
             let reply = try await client.signup(SignupRequest(
                 account: account.account, authenticationSecret: AccountKeys.authenticationSecret(master: master), salt: salt,
                 rounds: AccountKeys.rounds, wrappedKey: try AccountKeys.wrap(dataKey, with: master),
-                recoveryWrappedKey: try AccountKeys.wrap(dataKey, with: recovery), device: account.deviceName))
+                recoveryWrappedKey: try AccountKeys.wrap(dataKey, with: recovery), device: account.deviceName,
+                recoverySecret: AccountKeys.recoverySecret(recovery: recovery)))
             try SyncAccount(server: client.server, account: account.account, deviceID: reply.deviceID, token: reply.token,
                             dataKey: dataKey.withUnsafeBytes { Data($0) }).save(in: folder)
             print("Signed up as \(account.account) on \(client.server.absoluteString); this device is \(reply.deviceID).")
-            print("Recovery key (shown only now; keep it somewhere safe): \(AccountKeys.recoveryText(recovery))")
+            print("Recovery key (shown only now; keep it somewhere safe; 'suite sync recover' sets a new password with it): \(AccountKeys.recoveryText(recovery))")
             print("Run 'suite sync' to send this device's data.")
         }
     }
@@ -501,20 +502,28 @@ struct AccountOptions: ParsableArguments {
 
     func validate() throws {
         guard passwordStdin else { throw ValidationError("pass the password on standard input with --password-stdin") }
+        try Self.validate(account: account)
+    }
+
+    static func validate(account: String) throws {
         guard !account.isEmpty, account.count <= SyncProtocol.maximumNameLength, !account.unicodeScalars.contains(where: { $0.properties.generalCategory == .control }) else {
             throw ValidationError("an account name is 1 to \(SyncProtocol.maximumNameLength) characters without control characters")
         }
     }
 
-    func serverURL() throws -> URL {
+    func serverURL() throws -> URL { try Self.serverURL(server) }
+
+    static func serverURL(_ server: String) throws -> URL {
         guard let url = URL(string: server), let scheme = url.scheme?.lowercased(), scheme == "http" || scheme == "https", url.host != nil else {
             throw CLIError.usage("not a server URL (http:// or https://): \(server)")
         }
         return url
     }
 
-    var deviceName: String {
-        let name = device ?? Self.defaultDeviceName(user: Terminal.environment["USER"] ?? Terminal.environment["LOGNAME"], host: ProcessInfo.processInfo.hostName)
+    var deviceName: String { Self.deviceName(device) }
+
+    static func deviceName(_ device: String?) -> String {
+        let name = device ?? defaultDeviceName(user: Terminal.environment["USER"] ?? Terminal.environment["LOGNAME"], host: ProcessInfo.processInfo.hostName)
         return String(name.unicodeScalars.filter { $0.properties.generalCategory != .control }.prefix(SyncProtocol.maximumNameLength).map(Character.init))
     }
 
