@@ -124,7 +124,7 @@ import Testing
         #expect(secret == AccountKeys.authenticationSecret(master: again))
         // What proves the recovery key is stable, is not the key, and opens nothing.
         let proof = AccountKeys.recoverySecret(recovery: recovery)
-        #expect(proof.count == 32 && proof == AccountKeys.recoverySecret(recovery: try AccountKeys.recoveryKey(text)))
+        #expect(try proof.count == 32 && proof == AccountKeys.recoverySecret(recovery: AccountKeys.recoveryKey(text)))
         #expect(proof != recovery.withUnsafeBytes { Data($0) } && proof != AccountKeys.recoverySecret(recovery: AccountKeys.newKey()))
         #expect(throws: AccountKeys.Failure.wrongKey) { try AccountKeys.unwrap(wrappedForRecovery, with: SymmetricKey(data: proof)) }
     }
