@@ -193,6 +193,8 @@ import Testing
         let account = ["--server", "http://127.0.0.1:9", "--account", "ada", "--password-stdin"]
         let words = ["bmm set": ["vp", "--text", "x"], "bmm restore": ["vp", "--version", "1"], "sync signup": account, "sync login": account,
                      "sync revoke": ["device"], "sync logout": [], "sync publish": ["favourites", "on"],
+                     "sync password": ["--stdin"], "sync delete-account": ["--stdin", "--yes"],
+                     "sync recover": ["--server", "http://127.0.0.1:9", "--account", "ada", "--stdin"],
                      "backup": ["dir"], "restore": ["dir"]]
         for (path, _) in text {
             let filler = words[path.joined(separator: " ")] ?? ["vp", "vp"]
