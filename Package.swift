@@ -12,6 +12,11 @@ let package = Package(
         // URLSession as WorkplaceCore's HTTP client, for apps (kept apart so a program that does not
         // fetch does not link FoundationNetworking and libcurl on Linux).
         .library(name: "WorkplaceURLSession", targets: ["WorkplaceURLSession"]),
+        // Sync as a library: SyncClient syncs the stores an app hands it through any HTTPClient.
+        .library(name: "SuiteSync", targets: ["SuiteSync"]),
+        // URLSession as an HTTPClient (for SuiteSync and WorkplaceCore's providers), apart so that
+        // a program that does not fetch does not link FoundationNetworking on Linux.
+        .library(name: "SuiteURLSession", targets: ["SuiteURLSession"]),
         // HTTP values and the client protocol the providers take (WorkplaceCore re-exports it).
         .library(name: "SuiteHTTP", targets: ["SuiteHTTP"]),
         .executable(name: "suite", targets: ["suite"]),
@@ -43,7 +48,7 @@ let package = Package(
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
         ),
-        // Sync's account keys and the encrypting codec (client side; not a product yet).
+        // Sync's account keys and the encrypting codec (client side; SuiteSync uses them).
         .target(
             name: "SuiteSyncCrypto",
             dependencies: [
@@ -58,7 +63,7 @@ let package = Package(
         ),
         .target(
             name: "MotivationCore",
-            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // HTTP requests and answers as plain values, and the client protocol providers take.
         .target(name: "SuiteHTTP"),
@@ -68,7 +73,23 @@ let package = Package(
         ),
         .target(
             name: "WorkplaceURLSession",
-            dependencies: ["WorkplaceCore"]
+            dependencies: ["WorkplaceCore", "SuiteURLSession"]
+        ),
+        .target(
+            name: "SuiteURLSession",
+            dependencies: ["SuiteHTTP"]
+        ),
+        // Sync for apps and the CLI: account, keys, session, transport (any HTTPClient), watch.
+        .target(
+            name: "SuiteSync",
+            dependencies: [
+                "SuiteStorage", "SuiteSyncProtocol", "SuiteSyncCrypto", "SuiteHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+            ]
+        ),
+        .testTarget(
+            name: "SuiteSyncTests",
+            dependencies: ["SuiteSync", "BundleCore", "QuoteCore", "SuiteStorage", "SuiteSyncProtocol", "SuiteHTTP", "SuiteURLSession", "SuiteTestSupport"]
         ),
         .target(
             name: "QuoteCore",
@@ -76,7 +97,7 @@ let package = Package(
         ),
         .target(
             name: "BundleCore",
-            dependencies: ["SuiteStorage", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // libcurl opened with dlopen when `suite places` fetches (see CurlHTTPClient).
         .target(
@@ -88,7 +109,7 @@ let package = Package(
             name: "SuiteCLI",
             dependencies: [
                 "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "SuiteStorage", "CSuiteCurl",
-                "SuiteSyncCrypto", "SuiteSyncProtocol",
+                "SuiteSyncCrypto", "SuiteSyncProtocol", "SuiteSync",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"
@@ -134,7 +155,7 @@ let package = Package(
         ),
         .testTarget(
             name: "SuiteCLITests",
-            dependencies: ["SuiteCLI", "suite", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteCLI", "suite", "SuiteSync", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]
         ),
     ],
     swiftLanguageModes: [.v6]

@@ -17,6 +17,8 @@ let package = Package(
                 .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "QuoteCore", package: "Suite"),
                 .product(name: "BundleCore", package: "Suite"),
+                .product(name: "SuiteSync", package: "Suite"),
+                .product(name: "SuiteURLSession", package: "Suite"),
             ]
         ),
     ],

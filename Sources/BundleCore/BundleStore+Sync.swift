@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// What of the bundle store syncs, and how (see `SyncLedger` in SuiteStorage and README's Sync
 /// section): every trigger event, name, calendar time, todo, bundle and bundle item, each field
@@ -113,7 +114,12 @@ extension BundleStore {
 
     /// The SQL for a new bundle item's key, from `?1` (the bundle's id) and `?2` (the todo's).
     static let itemKeySQL = "(SELECT uuid FROM bundle WHERE id = ?1) || '/' || (SELECT uuid FROM todo WHERE id = ?2)"
+}
 
-    /// The store underneath, for `suite sync` (SyncSession).
-    package var syncStore: Store<BundleError> { store }
+extension BundleStore: SyncableStore {
+    /// The store's log on a sync server.
+    public static let syncLog = "bundle"
+
+    /// What `SuiteSync`'s `SyncClient` syncs this store through.
+    public var syncHandle: SyncHandle { SyncHandle(log: Self.syncLog, store: store) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// What of the business-model store syncs (see `SyncLedger` in SuiteStorage and README's Sync
 /// section):
@@ -95,9 +96,6 @@ extension BusinessModelStore {
         }
         return result
     }
-
-    /// The store underneath, for `suite sync` (SyncSession).
-    package var syncStore: Store<MotivationError> { store }
 
     // MARK: - The version graph
 
@@ -305,4 +303,12 @@ extension BusinessModelStore {
             try db.execute(sql: "UPDATE model SET name = ? WHERE id = ?", arguments: [change.name, change.id])
         }
     }
+}
+
+extension BusinessModelStore: SyncableStore {
+    /// The store's log on a sync server.
+    public static let syncLog = "bmm"
+
+    /// What `SuiteSync`'s `SyncClient` syncs this store through.
+    public var syncHandle: SyncHandle { SyncHandle(log: Self.syncLog, store: store) }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// What of the quote store syncs (see `SyncLedger` in SuiteStorage and README's Sync section):
 /// quotes with their sources and categories, favourites, notes, skipped quotes, the not-to-do
@@ -150,8 +151,6 @@ extension QuoteStore {
         }
     }
 
-    /// The store underneath, for `suite sync` (SyncSession).
-    package var syncStore: Store<QuoteError> { store }
 }
 
 /// A text of a note that lost to an edit made at the same time on another device.
@@ -160,4 +159,12 @@ public struct NoteRevision: Codable, Sendable, Hashable {
     public var text: String
     /// When it was written.
     public var writtenAt: Date
+}
+
+extension QuoteStore: SyncableStore {
+    /// The store's log on a sync server.
+    public static let syncLog = "quotes"
+
+    /// What `SuiteSync`'s `SyncClient` syncs this store through.
+    public var syncHandle: SyncHandle { SyncHandle(log: Self.syncLog, store: store) }
 }

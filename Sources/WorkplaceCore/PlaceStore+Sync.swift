@@ -1,6 +1,7 @@
 import Foundation
 import GRDB
 import SuiteStorage
+import SuiteSyncProtocol
 
 /// What of the places store syncs (see `SyncLedger` in SuiteStorage and README's Sync section):
 /// every place and every rating, each field merged on its own (the last writer wins).
@@ -44,7 +45,12 @@ extension PlaceStore {
             """)
         try SyncLedger.install(db, schema: syncSchema)
     }
+}
 
-    /// The store underneath, for `suite sync` (SyncSession).
-    package var syncStore: Store<WorkplaceError> { store }
+extension PlaceStore: SyncableStore {
+    /// The store's log on a sync server.
+    public static let syncLog = "places"
+
+    /// What `SuiteSync`'s `SyncClient` syncs this store through.
+    public var syncHandle: SyncHandle { SyncHandle(log: Self.syncLog, store: store) }
 }

@@ -14,18 +14,18 @@ private final class BundleDevice: Sendable {
         let clock = DeviceClock(millis: millis)
         self.clock = clock
         store = try BundleStore.inMemory(now: { clock.date })
-        try store.syncStore.syncEnable()
+        try store.store.syncEnable()
     }
 
     func advance(_ delta: Int64) { clock.advance(delta) }
 
     func sync(_ server: InMemorySyncServer) async throws {
-        _ = try await SyncSession(store: store.syncStore, log: "bundle", transport: server).run()
+        _ = try await SyncSession(store: store.store, log: "bundle", transport: server).run()
     }
 
     /// Everything the store holds that syncs, by global keys (local ids differ between devices).
     func dump() throws -> [String] {
-        try store.syncStore.read { db in
+        try store.store.read { db in
             var lines: [String] = []
             for sql in [
                 "SELECT 'event', sync_key, name, archived, created_ms FROM event",
@@ -211,8 +211,8 @@ private final class BundleDevice: Sendable {
             #expect(dump == reference, "differs: \(Set(dump).symmetricDifference(Set(reference)).sorted())")
         }
         for device in devices {
-            #expect(try device.store.syncStore.syncPendingCount() == 0)
-            #expect(try device.store.syncStore.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+            #expect(try device.store.store.syncPendingCount() == 0)
+            #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
         }
     }
 }

@@ -43,8 +43,8 @@ import Testing
             END:VCALENDAR\r
 
             """.utf8), timeZone: utc)
-        for device in devices { try device.syncStore.syncEnable() }
-        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "bundle")
+        for device in devices { try device.store.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "bundle")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         #expect(Set(report.entitiesChecked + report.singleField) == Set(BundleStore.syncSchema.entities.map(\.name)))
         #expect(report.edits.count == ConcurrentFieldEdits.editCount(BundleStore.syncSchema))

@@ -58,12 +58,12 @@ import Testing
     @Test func routinesFollowTheUserToOtherDevices() async throws {
         let server = InMemorySyncServer()
         let laptop = try BundleStore.inMemory(), phone = try BundleStore.inMemory()
-        try laptop.syncStore.syncEnable()
-        try phone.syncStore.syncEnable()
+        try laptop.store.syncEnable()
+        try phone.store.syncEnable()
         let bundle = try gymBundle(laptop)
         try await laptop.saveRoutine(named: "Gym bag", fromBundle: bundle.id)
         _ = try await laptop.abandon(bundle.id)
-        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "bundle", transport: server).run() }
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "bundle", transport: server).run() }
         #expect(try await phone.routines().first?.items.map(\.text) == ["Pack a towel", "Pack the shoes"])
         let made = try await phone.checkIn(event: "go to the gym", direction: .aboutTo, routine: "Gym bag", timeZone: utc)
         #expect(made.items.count == 2)

@@ -17,8 +17,8 @@ import Testing
         _ = try await store.create(name: "Bike repair", makeCurrent: false)
         try await store.save(text: "Good coffee near the station", confidence: .assumption, section: .valueProposition, in: cafe.id)
         try await store.save(text: "Commuters", section: .customerType, in: cafe.id)
-        for device in devices { try device.syncStore.syncEnable() }
-        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "bmm")
+        for device in devices { try device.store.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "bmm")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         #expect(Set(report.entitiesChecked + report.singleField) == Set(BusinessModelStore.syncSchema.entities.map(\.name)))
         #expect(report.edits.count == ConcurrentFieldEdits.editCount(BusinessModelStore.syncSchema))

@@ -14,18 +14,18 @@ private final class ModelDevice: Sendable {
         let clock = DeviceClock(millis: millis)
         self.clock = clock
         store = try BusinessModelStore.inMemory(now: { clock.date })
-        try store.syncStore.syncEnable()
+        try store.store.syncEnable()
     }
 
     func advance(_ delta: Int64) { clock.advance(delta) }
 
     func sync(_ server: InMemorySyncServer) async throws {
-        _ = try await SyncSession(store: store.syncStore, log: "bmm", transport: server).run()
+        _ = try await SyncSession(store: store.store, log: "bmm", transport: server).run()
     }
 
     /// Everything the store holds that syncs, by global keys, and the names shown.
     func dump() throws -> [String] {
-        try store.syncStore.read { db in
+        try store.store.read { db in
             var lines: [String] = []
             for sql in [
                 "SELECT 'model', id, name, synced_name, created_ms FROM model",
@@ -135,7 +135,7 @@ private final class ModelDevice: Sendable {
             #expect(try await device.store.heads(of: .productsAndServices, in: model.id).count == 1)
         }
         #expect(try phone.dump() == laptop.dump())
-        #expect(try laptop.store.syncStore.syncPendingCount() == 0 && phone.store.syncStore.syncPendingCount() == 0)
+        #expect(try laptop.store.store.syncPendingCount() == 0 && phone.store.store.syncPendingCount() == 0)
     }
 
     @Test func overlappingEditsStayVisibleUntilTheUserSavesOne() async throws {
@@ -218,7 +218,7 @@ private final class ModelDevice: Sendable {
         #expect(try await laptop.store.models().isEmpty)
         #expect(try phone.dump() == laptop.dump())
         for device in [laptop, phone] {
-            #expect(try device.store.syncStore.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+            #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
         }
     }
 
@@ -306,8 +306,8 @@ private final class ModelDevice: Sendable {
                     #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
                 }
             }
-            #expect(try device.store.syncStore.syncPendingCount() == 0)
-            #expect(try device.store.syncStore.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+            #expect(try device.store.store.syncPendingCount() == 0)
+            #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
         }
     }
 }
@@ -325,12 +325,12 @@ private final class ModelDevice: Sendable {
         _ = try await store.save(text: "Bread, cakes and good coffee", section: .valueProposition, in: id)
         #expect(try await store.heads(of: .valueProposition, in: id).map(\.version) == [4])
         // Its whole history arrives on a new device, in order.
-        try store.syncStore.syncEnable()
+        try store.store.syncEnable()
         let server = InMemorySyncServer()
-        _ = try await SyncSession(store: store.syncStore, log: "bmm", transport: server).run()
+        _ = try await SyncSession(store: store.store, log: "bmm", transport: server).run()
         let phone = try BusinessModelStore.inMemory()
-        try phone.syncStore.syncEnable()
-        _ = try await SyncSession(store: phone.syncStore, log: "bmm", transport: server).run()
+        try phone.store.syncEnable()
+        _ = try await SyncSession(store: phone.store, log: "bmm", transport: server).run()
         #expect(try await phone.history(of: .valueProposition, in: id).map(\.text)
             == ["Bread", "Bread and cakes", "Bread, cakes and coffee", "Bread, cakes and good coffee"])
         #expect(try await phone.current().text(of: .channels) == "The shop window")

@@ -26,8 +26,8 @@ import Testing
         _ = try await store.addNotToDo("Check mail before ten", category: "focus", user: "ada")
         try await store.setSchedule(try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", reminders: true), user: "ada")
         _ = try #require(try await store.deliverDue(now: day.addingTimeInterval(86_400), user: "ada", channel: "test"))
-        for device in devices { try device.syncStore.syncEnable() }
-        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "quotes")
+        for device in devices { try device.store.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "quotes")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         #expect(Set(report.entitiesChecked + report.singleField) == Set(QuoteStore.syncSchema.entities.map(\.name)))
         #expect(report.edits.count == ConcurrentFieldEdits.editCount(QuoteStore.syncSchema))

@@ -48,17 +48,17 @@ import Testing
     @Test func theListFollowsTheUserToOtherDevices() async throws {
         let server = InMemorySyncServer()
         let laptop = try QuoteStore.inMemory(), phone = try QuoteStore.inMemory()
-        try laptop.syncStore.syncEnable()
-        try phone.syncStore.syncEnable()
+        try laptop.store.syncEnable()
+        try phone.store.syncEnable()
         let item = try await laptop.addNotToDo("Check e-mail before noon", category: "work", user: "ada")
-        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
         let there = try #require(try await phone.notToDos(user: "ada").first)
         #expect(there.text == item.text && there.category == "work")
         try await phone.editNotToDo(there.id, text: "Check e-mail after lunch", user: "ada")
-        for store in [phone, laptop] { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in [phone, laptop] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
         #expect(try await laptop.notToDos(user: "ada").map(\.text) == ["Check e-mail after lunch"])
         try await laptop.removeNotToDo(item.id, user: "ada")
-        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
         #expect(try await phone.notToDos(user: "ada").isEmpty)
     }
 }

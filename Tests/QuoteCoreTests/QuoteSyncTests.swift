@@ -7,12 +7,12 @@ import Testing
 @Suite struct QuoteSyncTests {
     func device() throws -> QuoteStore {
         let store = try QuoteStore.inMemory()
-        try store.syncStore.syncEnable()
+        try store.store.syncEnable()
         return store
     }
 
     func sync(_ stores: QuoteStore..., through server: InMemorySyncServer) async throws {
-        for store in stores { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in stores { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
     }
 
     /// One device changes a quote's words, the other its source, at once: both changes stay, and
@@ -30,11 +30,11 @@ import Testing
         for store in [laptop, phone] {
             let merged = try #require(try await store.browse(QuoteFilter(), user: "ada", limit: 10).first)
             #expect(merged.text == "Small steps, every day." && merged.source?.name == "Ada Lovelace")
-            let dedupe = try store.syncStore.syncWinners().first { $0.entity == "quote" && $0.field == "dedupe" }?.value
+            let dedupe = try store.store.syncWinners().first { $0.entity == "quote" && $0.field == "dedupe" }?.value
             #expect(dedupe == .blob(QuoteStore.dedupeKey(text: "Small steps, every day.", source: "Ada Lovelace")))
             await #expect(throws: QuoteError.self) { try await store.add("Small steps, every day.", source: "Ada Lovelace") }
         }
-        #expect(try laptop.syncStore.syncWinners() == phone.syncStore.syncWinners())
+        #expect(try laptop.store.syncWinners() == phone.store.syncWinners())
     }
 
     @Test func favouritesNotesAndOwnQuotesFollowTheUser() async throws {
@@ -82,6 +82,6 @@ import Testing
         #expect(try laptop.revisions(ofNote: note.id, user: "ada").map(\.text) == [lost])
         #expect(try phone.revisions(ofNote: onPhone.id, user: "ada").map(\.text) == [lost])
         // Fields that are not free text keep no losers.
-        #expect(try laptop.syncStore.syncConflicts().allSatisfy { $0.field == "text" })
+        #expect(try laptop.store.syncConflicts().allSatisfy { $0.field == "text" })
     }
 }

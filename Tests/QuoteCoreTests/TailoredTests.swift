@@ -97,16 +97,16 @@ import Testing
     @Test func skippedQuotesFollowTheUserToOtherDevices() async throws {
         let server = InMemorySyncServer()
         let laptop = try QuoteStore.inMemory(), phone = try QuoteStore.inMemory()
-        try laptop.syncStore.syncEnable()
-        try phone.syncStore.syncEnable()
+        try laptop.store.syncEnable()
+        try phone.store.syncEnable()
         #expect(try await laptop.addStarterCollectionIfEmpty() > 0)
         let first = try #require(try await laptop.allQuotes().first)
         #expect(try await laptop.skip(first.id, user: "ada"))
-        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
         #expect(try await phone.skipped(user: "ada").map(\.text) == [first.text])
         let onPhone = try #require(try await phone.skipped(user: "ada").first)
         #expect(try await phone.unskip(onPhone.id, user: "ada"))
-        for store in [phone, laptop] { _ = try await SyncSession(store: store.syncStore, log: "quotes", transport: server).run() }
+        for store in [phone, laptop] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
         #expect(try await laptop.skipped(user: "ada").isEmpty)
     }
 }

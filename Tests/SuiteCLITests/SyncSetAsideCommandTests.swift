@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSync
 import SuiteTestSupport
 import Testing
 @testable import SuiteCLI

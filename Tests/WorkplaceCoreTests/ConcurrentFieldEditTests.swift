@@ -18,8 +18,8 @@ import Testing
         let library = try await store.add(PlaceRecord(name: "Library", type: .library, coordinate: try Coordinate(latitude: 48.86, longitude: 2.36), origin: .user))
         _ = try await store.rate(cafe.id, RatingChange(values: [.wifi: 4, .noise: 2], notes: "Quiet upstairs"))
         _ = try await store.rate(library.id, RatingChange(values: [.wifi: 3], notes: "Silent"))
-        for device in devices { try device.syncStore.syncEnable() }
-        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.syncStore), log: "places")
+        for device in devices { try device.store.syncEnable() }
+        let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "places")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")
         #expect(Set(report.entitiesChecked + report.singleField) == Set(PlaceStore.syncSchema.entities.map(\.name)))
         #expect(report.edits.count == ConcurrentFieldEdits.editCount(PlaceStore.syncSchema))
@@ -30,16 +30,16 @@ import Testing
     @Test func twoDevicesRatingDifferentDimensionsAtOnceBothKeepBoth() async throws {
         let server = InMemorySyncServer()
         let laptop = try PlaceStore.inMemory(), phone = try PlaceStore.inMemory()
-        for store in [laptop, phone] { try store.syncStore.syncEnable() }
+        for store in [laptop, phone] { try store.store.syncEnable() }
         let cafe = try await laptop.add(PlaceRecord(name: "Café des Arts", type: .coffeeShop, coordinate: try Coordinate(latitude: 48.85, longitude: 2.35),
                                               origin: .openStreetMap, providerID: "node/42"))
         _ = try await laptop.rate(cafe.id, RatingChange(values: [.wifi: 2, .noise: 3]))
-        for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "places", transport: server).run() }
+        for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "places", transport: server).run() }
         let onPhone = try #require(try await phone.allPlaces().first)
         _ = try await laptop.rate(cafe.id, RatingChange(values: [.noise: 1]))
         _ = try await phone.rate(onPhone.id, RatingChange(values: [.wifi: 5]))
         for _ in 0..<2 {
-            for store in [laptop, phone] { _ = try await SyncSession(store: store.syncStore, log: "places", transport: server).run() }
+            for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "places", transport: server).run() }
         }
         for store in [laptop, phone] {
             let rating = try #require(try await store.allPlaces().first?.rating)

@@ -8,12 +8,12 @@ import Testing
 @Suite struct PlaceSyncTests {
     func device() throws -> PlaceStore {
         let store = try PlaceStore.inMemory()
-        try store.syncStore.syncEnable()
+        try store.store.syncEnable()
         return store
     }
 
     func sync(_ stores: PlaceStore..., through server: InMemorySyncServer) async throws {
-        for store in stores { _ = try await SyncSession(store: store.syncStore, log: "places", transport: server).run() }
+        for store in stores { _ = try await SyncSession(store: store.store, log: "places", transport: server).run() }
     }
 
     func dump(_ store: PlaceStore) throws -> [String] {

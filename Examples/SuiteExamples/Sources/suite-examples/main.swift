@@ -1,5 +1,6 @@
 // Four small real tasks, one per library, each with its own store in a temporary folder; or, with
-// `watch-todos STORE_DIR`, an app-shaped screen that follows a bundle store (WatchTodos.swift).
+// `watch-todos STORE_DIR`, an app-shaped screen that follows a bundle store (WatchTodos.swift);
+// or, with `sync-todos SERVER ACCOUNT STORE_DIR`, an app that syncs its todos (SyncTodos.swift).
 import BundleCore
 import Foundation
 import MotivationCore
@@ -9,6 +10,9 @@ import WorkplaceCore
 if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "watch-todos" {
     WatchTodos.start(Array(CommandLine.arguments.dropFirst(2)))
     dispatchMain()
+}
+if CommandLine.arguments.count > 1, CommandLine.arguments[1] == "sync-todos" {
+    SyncTodos.start(Array(CommandLine.arguments.dropFirst(2)))
 }
 
 let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-examples-\(UUID().uuidString)")

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteSync
 import QuoteCore
 import SuiteSyncProtocol
 
@@ -118,9 +119,8 @@ extension QuotesCommand {
                     counts = try await HTTPSyncClient(server: account.server, token: account.token).topQuotes(limit: limit)
                         .filter { $0.count > 0 && CommunityRules.problem(CommunityQuote(key: $0.key, text: $0.text, source: $0.source)) == nil }
                         .map { CommunityFavoriteCount(key: $0.key, text: $0.text, source: $0.source, count: $0.count) }
-                } catch let error as SyncClientError {
-                    if case .refused = error { throw error }
-                    if case .signedOut = error { throw error }
+                } catch let error as SyncError {
+                    guard error.code == .unreachable || error.code == .busy else { throw error }
                     counts = try store.communityTop(limit: limit)
                     note = "\(error.description); showing the counts of the last sync"
                 }
@@ -308,7 +308,7 @@ extension QuotesCommand {
                 quotes: quotes.map { SharedQuote(text: $0.text, source: $0.source?.name, citation: $0.citation) })
             if let problem = CommunityRules.problem(request) { throw CLIError.usage(problem) }
             let info = try await client.share(request)
-            guard Self.isListID(info.id) else { throw SyncClientError.refused("the sync server answered a list id that is not one") }
+            guard Self.isListID(info.id) else { throw SyncError(.serverBroken, "the sync server answered a list id that is not one") }
             print("\(base)/s/\(info.id)")
             let left = all.count - quotes.count
             Terminal.printError("suite: published \(info.count) quote\(info.count == 1 ? "" : "s")"

@@ -4,7 +4,7 @@ import BundleCore
 import MotivationCore
 import QuoteCore
 import SuiteStorage
-import SuiteSyncCrypto
+import SuiteSync
 import WorkplaceCore
 
 /// Exit codes (sysexits-style), as documented in README.
@@ -93,19 +93,15 @@ enum ErrorReport {
             return (exitCode(error), message(error))
         case let error as WorkplaceError:
             return (exitCode(error), message(error))
-        case let error as SyncClientError:
-            switch error {
-            case .unreachable: return (ExitStatus.unavailable, error.description)
-            case .busy: return (ExitStatus.temporary, error.description)
-            case .refused: return (ExitStatus.failure, error.description)
-            case .signedOut: return (ExitStatus.failure, "\(error.description): suite sync login …")
+        case let error as SyncError:
+            switch error.code {
+            case .unreachable, .serverBroken: return (ExitStatus.unavailable, error.message)
+            case .busy: return (ExitStatus.temporary, error.message)
+            case .badInput: return (ExitStatus.dataError, error.message)
+            case .settings: return (ExitStatus.ioError, error.message)
+            case .signedOut: return (ExitStatus.failure, "\(error.message): suite sync login …")
+            default: return (ExitStatus.failure, error.message)
             }
-        case let error as AccountKeys.Failure:
-            return (ExitStatus.failure, "\(error.description) (was the account made again? suite sync login …)")
-        case SyncClockError.aheadOfServer(let by, let pending):
-            return (ExitStatus.failure, ClockOffset.refusal(by: by, pending: pending))
-        case let error as SyncProtocolError:
-            return (ExitStatus.unavailable, "the sync server broke the protocol: \(error.description)")
         default:
             return nil
         }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteSync
 import QuoteCore
 import SuiteSyncProtocol
 import WorkplaceCore
@@ -80,7 +81,7 @@ enum CommunitySync {
                     CommunityKey.isWellFormed(item.key) && item.count >= 0
                         && (item.count == 0 || CommunityRules.problem(CommunityQuote(key: item.key, text: item.text, source: item.source)) == nil)
                 }.map { CommunityFavoriteCount(key: $0.key, text: $0.text, source: $0.source, count: $0.count) }
-                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
+                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncError(.serverBroken, "the sync server's community feed went backwards") }
                 try store.applyCommunityCounts(counts, cursor: page.next, reset: page.reset)
                 outcome.quoteCounts += counts.count
                 // After a reset the rest of the pass reads from the start with nothing kept.
@@ -103,7 +104,7 @@ enum CommunitySync {
                     let notes = item.notes.filter { CommunityRules.problem($0, name: "a note", limit: CommunityRules.maximumNotes) == nil }.prefix(10)
                     return (item.key, CommunityRatingSummary(count: item.count, medians: item.medians, wifiMbps: item.wifiMbps, menu: item.menu, notes: Array(notes)))
                 }
-                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncClientError.refused("the sync server's community feed went backwards") }
+                guard page.next >= 0, page.reset || page.next >= cursor else { throw SyncError(.serverBroken, "the sync server's community feed went backwards") }
                 try store.applyCommunitySummaries(summaries, cursor: page.next, reset: page.reset)
                 outcome.placeSummaries += summaries.count
                 if page.reset { fresh = true }

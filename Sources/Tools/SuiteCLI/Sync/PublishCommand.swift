@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteSync
 import SuiteSyncProtocol
 
 extension CommunityKind: ExpressibleByArgument {}
@@ -61,7 +62,11 @@ extension SyncCommand {
             if state == .on {
                 // What this device publishes must include what the other devices have: sync the
                 // stores first (a new device would otherwise publish an empty set).
-                _ = try await SyncCommand.syncAll(folder: folder, account: account)
+                _ = try await SyncCommand.client(folder: folder, stores: try SyncCommand.openAll(folder: folder)).sync()
+                // The sync wrote the settings (its time, its clock): go on from what it wrote.
+                let user = account.publishUser
+                account = try SyncCommand.requireAccount(options)
+                account.publishUser = user
             }
             account.community = try await client.setCommunitySettings(settings)
             try account.save(in: folder)

@@ -1,21 +1,22 @@
 import Foundation
+import SuiteSync
 #if canImport(Glibc)
 import Glibc
 #endif
 
 /// Listens to a sync server's `GET /v1/events` stream (server-sent events) on a thread of its
-/// own and counts the events, so that `suite sync --watch` pulls as soon as another device
-/// pushed. Plain `http://` only, over a socket (libcurl hands a body over only when it is
+/// own and hands each log it names to `onLog`, so that `suite sync --watch` pulls as soon as
+/// another device pushed. Plain `http://` only, over a socket (libcurl hands a body over only when it is
 /// complete); for `https://`, or while the stream is down, the watcher's periodic sync covers.
 final class ServerEvents: @unchecked Sendable {
     private let lock = NSLock()
-    private var count = 0
-    private var logs: Set<String> = []
     private var stopped = false
     private var socket: Int32 = -1
+    private let onLog: @Sendable (String) -> Void
 
     /// Starts listening; reconnects after a second when the stream ends or fails.
-    init?(server: URL, token: String) {
+    init?(server: URL, token: String, onLog: @escaping @Sendable (String) -> Void = { _ in }) {
+        self.onLog = onLog
         guard server.scheme?.lowercased() == "http", let host = server.host else { return nil }
         let port = server.port ?? 80
         let path = (server.path.hasSuffix("/") ? String(server.path.dropLast()) : server.path) + "/v1/events"
@@ -27,17 +28,6 @@ final class ServerEvents: @unchecked Sendable {
             }
         }
         thread.start()
-    }
-
-    /// Events seen so far.
-    var seen: Int { lock.withLock { count } }
-
-    /// The logs named by events since the last call.
-    func takeLogs() -> Set<String> {
-        lock.withLock {
-            defer { logs = [] }
-            return logs
-        }
     }
 
     var isStopped: Bool { lock.withLock { stopped } }
@@ -85,12 +75,22 @@ final class ServerEvents: @unchecked Sendable {
                 // The body may be chunked: chunk sizes are lines of hex digits, never "data:".
                 if line.hasPrefix("data:") {
                     let log = line.dropFirst("data:".count).trimmingCharacters(in: .whitespaces)
-                    lock.withLock {
-                        count += 1
-                        logs.insert(log)
-                    }
+                    onLog(log)
                 }
             }
         }
+    }
+}
+
+/// ``ServerEvents`` as SuiteSync's event source for `suite sync --watch`.
+struct SocketServerEvents: SyncServerEvents {
+    func changes(server: URL, token: String) -> AsyncStream<String> {
+        let (stream, continuation) = AsyncStream.makeStream(of: String.self)
+        guard let events = ServerEvents(server: server, token: token, onLog: { continuation.yield($0) }) else {
+            // https:// or no host: the watcher's periodic sync covers; the stream stays open.
+            return stream
+        }
+        continuation.onTermination = { _ in events.stop() }
+        return stream
     }
 }

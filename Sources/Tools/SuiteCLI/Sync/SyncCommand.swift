@@ -6,6 +6,7 @@ import WorkplaceCore
 import Foundation
 import SuiteStorage
 import SuiteSyncCrypto
+import SuiteSync
 import SuiteSyncProtocol
 
 /// `suite sync`: the store folder's data on every device of an account, through a
@@ -32,10 +33,10 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// The stores that sync, by their log name on the server.
     static let stores: [SyncedStore] = [
-        SyncedStore(log: "bmm", fileName: BusinessModelStore.fileName) { url in try BusinessModelStore(url: url).syncStore },
-        SyncedStore(log: "places", fileName: PlaceStore.fileName) { url in try PlaceStore(url: url).syncStore },
-        SyncedStore(log: "quotes", fileName: QuoteStore.fileName) { url in try QuoteStore(url: url).syncStore },
-        SyncedStore(log: "bundle", fileName: BundleStore.fileName) { url in try BundleStore(url: url).syncStore },
+        SyncedStore(log: BusinessModelStore.syncLog, fileName: BusinessModelStore.fileName) { url in try BusinessModelStore(url: url) },
+        SyncedStore(log: PlaceStore.syncLog, fileName: PlaceStore.fileName) { url in try PlaceStore(url: url) },
+        SyncedStore(log: QuoteStore.syncLog, fileName: QuoteStore.fileName) { url in try QuoteStore(url: url) },
+        SyncedStore(log: BundleStore.syncLog, fileName: BundleStore.fileName) { url in try BundleStore(url: url) },
     ]
 
     // MARK: - Commands
@@ -56,45 +57,28 @@ struct SyncCommand: AsyncParsableCommand {
 
         func run() async throws {
             let folder = try options.storeFolder()
-            guard var account = try SyncAccount.load(from: folder) else {
-                throw CLIError.failed("this store folder does not sync yet: suite sync signup … or suite sync login …")
-            }
+            guard try SyncAccount.load(from: folder) != nil else { throw SyncError.notSyncing }
             if watch {
-                try await SyncWatch(folder: folder, account: account).run()
+                try await SyncWatch(folder: folder).run()
                 return
             }
-            do {
-                let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
-                let setAside = SyncCommand.setAsideMessage(outcomes)
-                account.noteClock(outcomes)
-                account.lastError = setAside
-                let community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
-                account.lastSuccess = Date()
+            let report = try await SyncCommand.client(folder: folder, stores: try SyncCommand.openAll(folder: folder)).sync()
+            var community: CommunitySync.Outcome?
+            if var account = try SyncAccount.load(from: folder) {
+                community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
                 try account.save(in: folder)
-                if options.json {
-                    try Terminal.printJSON(outcomes)
-                } else {
-                    for outcome in outcomes {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
-                    }
-                    if let community, let line = CommunitySync.summary(community) { print(line) }
-                }
-                // Everything else synced and was saved; the exit status says something was set aside.
-                if let setAside { throw SetAsideReport(message: setAside) }
-            } catch let report as SetAsideReport {
-                throw CLIError.badInput(report.message)
-            } catch {
-                if case SyncClockError.aheadOfServer(let by, _) = error { account.noteClock(by) }
-                account.lastError = ErrorReport.classify(error)?.1 ?? "\(error)"
-                try? account.save(in: folder)
-                throw error
             }
+            if options.json {
+                try Terminal.printJSON(report.stores.map(StoreOutcome.init))
+            } else {
+                for store in report.stores {
+                    print("\(store.log): sent \(store.sent), received \(store.received)\(SyncCommand.setAsideNote(store))\(store.restarted ? " (the server had lost data; everything was sent again)" : "")")
+                }
+                if let community, let line = CommunitySync.summary(community) { print(line) }
+            }
+            // Everything else synced and was saved; the exit status says something was set aside.
+            if let setAside = report.setAsideMessage { throw CLIError.badInput(setAside) }
         }
-    }
-
-    /// A sync that set operations aside (exit 65), after everything else was done and saved.
-    private struct SetAsideReport: Error {
-        var message: String
     }
 
     struct Install: ParsableCommand {
@@ -123,19 +107,10 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             let password = try account.readPassword()
-            let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-            let master = try AccountKeys.masterKey(password: password, salt: salt)
-            let dataKey = AccountKeys.newKey(), recovery = AccountKeys.newKey()
-            let client = HTTPSyncClient(server: try account.serverURL())
-            let reply = try await client.signup(SignupRequest(
-                account: account.account, authenticationSecret: AccountKeys.authenticationSecret(master: master), salt: salt,
-                rounds: AccountKeys.rounds, wrappedKey: try AccountKeys.wrap(dataKey, with: master),
-                recoveryWrappedKey: try AccountKeys.wrap(dataKey, with: recovery), device: account.deviceName,
-                recoverySecret: AccountKeys.recoverySecret(recovery: recovery)))
-            try SyncAccount(server: client.server, account: account.account, deviceID: reply.deviceID, token: reply.token,
-                            dataKey: dataKey.withUnsafeBytes { Data($0) }).save(in: folder)
-            print("Signed up as \(account.account) on \(client.server.absoluteString); this device is \(reply.deviceID).")
-            print("Recovery key (shown only now; keep it somewhere safe; 'suite sync recover' sets a new password with it): \(AccountKeys.recoveryText(recovery))")
+            let server = try account.serverURL()
+            let result = try await SyncCommand.client(folder: folder).signUp(server: server, account: account.account, password: password, device: account.deviceName)
+            print("Signed up as \(account.account) on \(server.absoluteString); this device is \(result.deviceID).")
+            print("Recovery key (shown only now; keep it somewhere safe; 'suite sync recover' sets a new password with it): \(result.recoveryKey)")
             print("Run 'suite sync' to send this device's data.")
         }
     }
@@ -149,29 +124,9 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             let password = try account.readPassword()
-            let client = HTTPSyncClient(server: try account.serverURL())
-            let prelogin = try await client.prelogin(account: account.account)
-            // A server that asks for fewer rounds than signup uses would make the password cheap to guess.
-            guard (AccountKeys.rounds...10_000_000).contains(prelogin.rounds) else {
-                throw SyncClientError.refused("the server asked for a weaker key derivation than suite uses (\(prelogin.rounds) rounds); not logging in")
-            }
-            let master = try AccountKeys.masterKey(password: password, salt: prelogin.salt, rounds: prelogin.rounds)
-            let reply: SessionReply
-            do {
-                reply = try await client.login(LoginRequest(
-                    account: account.account, authenticationSecret: AccountKeys.authenticationSecret(master: master), device: account.deviceName))
-            } catch SyncClientError.refused {
-                throw SyncClientError.refused("wrong account name or password")
-            }
-            let dataKey: Data
-            do {
-                dataKey = try AccountKeys.unwrap(reply.wrappedKey, with: master).withUnsafeBytes { Data($0) }
-            } catch {
-                throw SyncClientError.refused("the password does not open this account's data key")
-            }
-            try SyncAccount(server: client.server, account: account.account, deviceID: reply.deviceID, token: reply.token, dataKey: dataKey)
-                .save(in: folder)
-            print("Logged in as \(account.account) on \(client.server.absoluteString); this device is \(reply.deviceID).")
+            let server = try account.serverURL()
+            let device = try await SyncCommand.client(folder: folder).logIn(server: server, account: account.account, password: password, device: account.deviceName)
+            print("Logged in as \(account.account) on \(server.absoluteString); this device is \(device).")
             print("Run 'suite sync' to bring the account's data here.")
         }
     }
@@ -208,15 +163,12 @@ struct SyncCommand: AsyncParsableCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             let account = try SyncAccount.load(from: folder)
-            var stores: [Report.Store] = []
-            for (store, opened) in try SyncCommand.existingStores(in: folder) {
-                stores.append(Report.Store(store: store.log, pending: try opened.pendingCount(), conflicts: try opened.conflicts(limit: 100_000).count,
-                                          setAside: try opened.setAsideCount()))
-            }
-            let report = Report(syncing: account != nil, server: account?.server.absoluteString, account: account?.account,
-                                device: account?.deviceID, stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
-                                publishing: account?.community, clockAhead: account?.clockOffset.map { Double($0) / 1000 },
-                                clockMeasuredAt: account?.clockMeasuredAt)
+            let status = try await SyncCommand.client(folder: folder, stores: try SyncCommand.existingStores(in: folder).map(\.1)).status()
+            let stores = status.stores.map { Report.Store(store: $0.log, pending: $0.pending, conflicts: $0.conflicts, setAside: $0.setAside) }
+            let report = Report(syncing: status.isSyncing, server: status.server?.absoluteString, account: status.account,
+                                device: status.deviceID, stores: stores, lastSuccess: status.lastSuccess, lastError: status.lastError,
+                                publishing: account?.community, clockAhead: status.clockOffset.map { Double($0) / 1000 },
+                                clockMeasuredAt: status.clockMeasuredAt)
             if options.json {
                 try Terminal.printJSON(report)
                 return
@@ -278,7 +230,7 @@ struct SyncCommand: AsyncParsableCommand {
             let folder = try options.storeFolder()
             var entries: [Entry] = []
             for (store, opened) in try SyncCommand.existingStores(in: folder) {
-                entries += try opened.conflicts(limit: limit).map { conflict in
+                entries += try SyncCommand.engine(opened).conflicts(limit: limit).map { conflict in
                     Entry(store: store.log, entity: conflict.entity, key: conflict.key, field: conflict.field, text: conflict.value.displayText,
                           writtenAt: Millis(conflict.time.millis).date, device: conflict.device, notedAt: conflict.notedAt)
                 }
@@ -334,7 +286,7 @@ struct SyncCommand: AsyncParsableCommand {
             let folder = try options.storeFolder()
             var entries: [Entry] = []
             for (store, opened) in try SyncCommand.existingStores(in: folder) {
-                entries += try opened.setAside(limit: limit).map { kept in
+                entries += try SyncCommand.engine(opened).setAside(limit: limit).map { kept in
                     Entry(store: store.log, log: kept.log, operation: kept.id, reason: kept.reason, bytes: kept.size,
                           firstSeenAt: kept.firstSeen, lastTriedAt: kept.lastTried, tries: kept.tries)
                 }
@@ -362,8 +314,7 @@ struct SyncCommand: AsyncParsableCommand {
         @OptionGroup var options: CommonOptions
 
         func run() async throws {
-            let account = try SyncCommand.requireAccount(options)
-            let devices = try await HTTPSyncClient(server: account.server, token: account.token).devices()
+            let devices = try await SyncCommand.client(folder: try options.storeFolder()).devices()
             if options.json {
                 try Terminal.printJSON(devices)
                 return
@@ -381,8 +332,7 @@ struct SyncCommand: AsyncParsableCommand {
         @Argument(help: ArgumentHelp("The device's id, as 'suite sync devices' lists it.", valueName: "device")) var device: String
 
         func run() async throws {
-            let account = try SyncCommand.requireAccount(options)
-            try await HTTPSyncClient(server: account.server, token: account.token).revoke(device: device)
+            try await SyncCommand.client(folder: try options.storeFolder()).revoke(device: device)
             print("Revoked device \(device).")
         }
     }
@@ -398,12 +348,7 @@ struct SyncCommand: AsyncParsableCommand {
                 print("This store folder was not syncing.")
                 return
             }
-            do {
-                try await HTTPSyncClient(server: account.server, token: account.token).logout()
-            } catch SyncClientError.signedOut {
-                // Revoked already: nothing to do on the server.
-            }
-            SyncAccount.remove(from: folder)
+            try await SyncCommand.client(folder: folder).logOut()
             print("Logged out of \(account.account); the data in this store folder stays.")
         }
     }
@@ -411,9 +356,7 @@ struct SyncCommand: AsyncParsableCommand {
     // MARK: - Shared
 
     static func requireAccount(_ options: some StoreOptions) throws -> SyncAccount {
-        guard let account = try SyncAccount.load(from: try options.storeFolder()) else {
-            throw CLIError.failed("this store folder does not sync yet: suite sync signup … or suite sync login …")
-        }
+        guard let account = try SyncAccount.load(from: try options.storeFolder()) else { throw SyncError.notSyncing }
         return account
     }
 
@@ -428,68 +371,36 @@ struct SyncCommand: AsyncParsableCommand {
         var setAside: Int
         /// Operations set aside before that were used now.
         var recovered: Int
-        /// How far this device's clock is ahead of the server's (milliseconds), for `suite sync
-        /// status`; not printed.
-        var clockOffset: Int64?
 
-        private enum CodingKeys: String, CodingKey { case store, pushed, pulled, applied, restarted, setAside, recovered }
-    }
-
-    /// The line saying which stores set operations aside in this sync, or nil when none did.
-    static func setAsideMessage(_ outcomes: [StoreOutcome]) -> String? {
-        let stores = outcomes.filter { $0.setAside > 0 }
-        guard !stores.isEmpty else { return nil }
-        let total = stores.reduce(0) { $0 + $1.setAside }
-        let logs = stores.map { "\($0.store) \($0.setAside)" }.joined(separator: ", ")
-        return "\(total) operation\(total == 1 ? "" : "s") from the server could not be used and \(total == 1 ? "was" : "were") set aside (\(logs)); "
-            + "everything else synced: suite sync set-aside says why"
+        init(_ store: SyncReport.Store) {
+            self.store = store.log
+            pushed = store.sent
+            pulled = store.received
+            applied = store.applied
+            restarted = store.restarted
+            setAside = store.setAside
+            recovered = store.recovered
+        }
     }
 
     /// What one store's line adds about set-aside operations.
-    static func setAsideNote(_ outcome: StoreOutcome) -> String {
+    static func setAsideNote(_ store: SyncReport.Store) -> String {
         var parts: [String] = []
-        if outcome.setAside > 0 { parts.append("\(outcome.setAside) set aside") }
-        if outcome.recovered > 0 { parts.append("\(outcome.recovered) set aside before now used") }
+        if store.setAside > 0 { parts.append("\(store.setAside) set aside") }
+        if store.recovered > 0 { parts.append("\(store.recovered) set aside before now used") }
         return parts.isEmpty ? "" : ", " + parts.joined(separator: ", ")
     }
 
-    /// Syncs every store of the folder (creating those missing, so that a new device receives
-    /// everything), or only the stores of `logs`, turning sync on for each first.
-    static func syncAll(folder: URL, account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
-        try await sync(try openAll(folder: folder), account: account, only: logs)
-    }
-
     /// Every store of the folder that syncs, opened (created when missing, so that a new device
-    /// receives everything) with sync turned on.
-    static func openAll(folder: URL) throws -> [(log: String, store: any SyncableStoreBox)] {
-        try stores.map { store in
-            let opened = try store.open(folder.appendingPathComponent(store.fileName))
-            try opened.enable()
-            return (store.log, opened)
-        }
+    /// receives everything).
+    static func openAll(folder: URL) throws -> [any SyncableStore] {
+        try stores.map { try $0.open(folder.appendingPathComponent($0.fileName)) }
     }
 
-    /// Syncs the opened stores (those of `logs`, or all).
-    static func sync(_ opened: [(log: String, store: any SyncableStoreBox)], account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
-        let transport = HTTPSyncClient(server: account.server, token: account.token)
-        let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
-        var outcomes: [StoreOutcome] = []
-        var ahead: Int64?
-        for (log, store) in opened where logs?.contains(log) ?? true {
-            do {
-                let outcome = try await store.sync(log, transport, codec)
-                outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
-                                             setAside: outcome.setAside, recovered: outcome.recovered, clockOffset: outcome.clockOffset))
-            } catch SyncClockError.aheadOfServer(let by, _) {
-                // This store received and sent nothing; the others still receive.
-                ahead = by
-            }
-        }
-        if let ahead {
-            let waiting = try opened.filter { logs?.contains($0.log) ?? true }.reduce(0) { try $0 + $1.store.pendingCount() }
-            throw SyncClockError.aheadOfServer(by: ahead, pending: waiting)
-        }
-        return outcomes
+    /// The engine behind a store's handle (every core's store has one).
+    static func engine(_ store: any SyncableStore) throws -> any SyncEngine {
+        guard let engine = store.syncHandle.syncEngine else { throw CLIError.failed("the \(store.syncHandle.log) store cannot sync") }
+        return engine
     }
 }
 
@@ -548,52 +459,14 @@ struct AccountOptions: ParsableArguments {
 struct SyncedStore: Sendable {
     var log: String
     var fileName: String
-    var openStore: @Sendable (URL) throws -> any SyncableStoreBox
-
-    init<Failure: StoreFailureRepresentable & Sendable>(log: String, fileName: String, open: @escaping @Sendable (URL) throws -> Store<Failure>) {
-        self.log = log
-        self.fileName = fileName
-        openStore = { url in StoreBox(store: try open(url)) }
-    }
-
-    func open(_ url: URL) throws -> any SyncableStoreBox { try openStore(url) }
+    var open: @Sendable (URL) throws -> any SyncableStore
 }
 
 extension SyncCommand {
     /// The synced stores the folder has, opened (those never made are left out: reading about
     /// them must not create them).
-    static func existingStores(in folder: URL) throws -> [(SyncedStore, any SyncableStoreBox)] {
+    static func existingStores(in folder: URL) throws -> [(SyncedStore, any SyncableStore)] {
         try stores.filter { FileManager.default.fileExists(atPath: folder.appendingPathComponent($0.fileName).path) }
             .map { ($0, try $0.open(folder.appendingPathComponent($0.fileName))) }
-    }
-}
-
-/// A store of any core, for the sync commands.
-protocol SyncableStoreBox: Sendable {
-    func enable() throws
-    func pendingCount() throws -> Int
-    func conflicts(limit: Int) throws -> [SyncConflict]
-    func setAside(limit: Int) throws -> [SyncSetAside]
-    func setAsideCount() throws -> Int
-    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
-}
-
-private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: SyncableStoreBox {
-    let store: Store<Failure>
-
-    func enable() throws {
-        if try !store.syncIsEnabled() { try store.syncEnable() }
-    }
-
-    func pendingCount() throws -> Int { try store.syncPendingCount() }
-
-    func conflicts(limit: Int) throws -> [SyncConflict] { try store.syncConflicts(limit: limit) }
-
-    func setAside(limit: Int) throws -> [SyncSetAside] { try store.syncSetAside(limit: limit) }
-
-    func setAsideCount() throws -> Int { try store.syncSetAsideCount() }
-
-    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
-        try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()
     }
 }

@@ -1,7 +1,6 @@
 import ArgumentParser
-import Crypto
 import Foundation
-import SuiteSyncCrypto
+import SuiteSync
 import SuiteSyncProtocol
 
 extension SyncCommand {
@@ -28,17 +27,7 @@ extension SyncCommand {
         func run() async throws {
             let account = try SyncCommand.requireAccount(options)
             let lines = try KeyLines.read(["the current password", "the new password"])
-            let current = lines[0], new = try KeyLines.newPassword(lines[1])
-            let client = HTTPSyncClient(server: account.server, token: account.token)
-            let proof = try await KeyLines.authenticationSecret(password: current, account: account.account, client: client)
-            let material = try NewPassword(new, dataKey: SymmetricKey(data: account.dataKey))
-            do {
-                try await client.changePassword(PasswordChangeRequest(
-                    authenticationSecret: proof, newAuthenticationSecret: material.authenticationSecret,
-                    salt: material.salt, rounds: AccountKeys.rounds, wrappedKey: material.wrappedKey))
-            } catch SyncClientError.refused(let reason) where reason.contains("password is wrong") {
-                throw SyncClientError.refused("the current password is wrong; nothing changed")
-            }
+            try await SyncCommand.client(folder: try options.storeFolder()).changePassword(current: lines[0], new: lines[1])
             print("Changed the password of \(account.account). Devices signed in keep syncing; new devices log in with the new password.")
         }
     }
@@ -69,33 +58,10 @@ extension SyncCommand {
         func run() async throws {
             let folder = try options.storeFolder()
             let lines = try KeyLines.read(["the recovery key", "the new password"])
-            let recovery: SymmetricKey
-            do { recovery = try AccountKeys.recoveryKey(lines[0]) } catch { throw CLIError.badInput("the first line is not a recovery key (64 hexadecimal digits, as signup printed it)") }
-            let new = try KeyLines.newPassword(lines[1])
-            let client = HTTPSyncClient(server: try AccountOptions.serverURL(server))
-            let secret = AccountKeys.recoverySecret(recovery: recovery)
-            let wrapped: Data
-            do {
-                wrapped = try await client.recoveryKey(RecoveryKeyRequest(account: account, recoverySecret: secret)).recoveryWrappedKey
-            } catch SyncClientError.refused {
-                throw SyncClientError.refused("wrong account name or recovery key (or an account made before recovery existed); nothing changed")
-            }
-            let dataKey: SymmetricKey
-            do { dataKey = try AccountKeys.unwrap(wrapped, with: recovery) } catch {
-                throw SyncClientError.refused("the recovery key does not open this account's data key; nothing changed")
-            }
-            let material = try NewPassword(new, dataKey: dataKey)
-            let reply: SessionReply
-            do {
-                reply = try await client.recover(RecoverRequest(
-                    account: account, recoverySecret: secret, authenticationSecret: material.authenticationSecret, salt: material.salt,
-                    rounds: AccountKeys.rounds, wrappedKey: material.wrappedKey, device: AccountOptions.deviceName(device)))
-            } catch SyncClientError.refused(let reason) where reason.contains("recovery key") {
-                throw SyncClientError.refused("wrong account name or recovery key; nothing changed")
-            }
-            try SyncAccount(server: client.server, account: account, deviceID: reply.deviceID, token: reply.token,
-                            dataKey: dataKey.withUnsafeBytes { Data($0) }).save(in: folder)
-            print("Set a new password for \(account) on \(client.server.absoluteString); the old one no longer works. This device is \(reply.deviceID).")
+            let url = try AccountOptions.serverURL(server)
+            let device = try await SyncCommand.client(folder: folder).recover(
+                server: url, account: account, recoveryKey: lines[0], newPassword: lines[1], device: AccountOptions.deviceName(device))
+            print("Set a new password for \(account) on \(url.absoluteString); the old one no longer works. This device is \(device).")
             print("Run 'suite sync' to bring the account's data here.")
         }
     }
@@ -126,31 +92,9 @@ extension SyncCommand {
             let folder = try options.storeFolder()
             let account = try SyncCommand.requireAccount(options)
             let password = try KeyLines.read(["the password"])[0]
-            let client = HTTPSyncClient(server: account.server, token: account.token)
-            let proof = try await KeyLines.authenticationSecret(password: password, account: account.account, client: client)
-            do {
-                try await client.deleteAccount(AccountDeletionRequest(authenticationSecret: proof))
-            } catch SyncClientError.refused(let reason) where reason.contains("password is wrong") {
-                throw SyncClientError.refused("the password is wrong; nothing was deleted")
-            }
-            SyncAccount.remove(from: folder)
+            try await SyncCommand.client(folder: folder).deleteAccount(password: password)
             print("Deleted the account \(account.account) and everything of it from \(account.server.absoluteString); the data in this store folder stays.")
         }
-    }
-}
-
-/// A new password's material: a fresh salt, the master key's authentication secret, and the
-/// data key wrapped by it.
-struct NewPassword {
-    var salt: Data
-    var authenticationSecret: Data
-    var wrappedKey: Data
-
-    init(_ password: String, dataKey: SymmetricKey) throws {
-        salt = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
-        let master = try AccountKeys.masterKey(password: password, salt: salt)
-        authenticationSecret = AccountKeys.authenticationSecret(master: master)
-        wrappedKey = try AccountKeys.wrap(dataKey, with: master)
     }
 }
 
@@ -170,20 +114,5 @@ enum KeyLines {
             throw CLIError.badInput("standard input has more than \(names.count) line\(names.count == 1 ? "" : "s"); expected \(names.joined(separator: ", then ")), one per line")
         }
         return lines
-    }
-
-    /// A new password, checked as signup checks one.
-    static func newPassword(_ text: String) throws -> String {
-        guard text.count >= 8 else { throw CLIError.badInput("the new password is shorter than 8 characters") }
-        return text
-    }
-
-    /// What signs in with this password now (the account's salt and rounds from the server).
-    static func authenticationSecret(password: String, account: String, client: HTTPSyncClient) async throws -> Data {
-        let prelogin = try await client.prelogin(account: account)
-        guard (AccountKeys.rounds...10_000_000).contains(prelogin.rounds) else {
-            throw SyncClientError.refused("the server asked for a weaker key derivation than suite uses (\(prelogin.rounds) rounds); nothing sent")
-        }
-        return AccountKeys.authenticationSecret(master: try AccountKeys.masterKey(password: password, salt: prelogin.salt, rounds: prelogin.rounds))
     }
 }

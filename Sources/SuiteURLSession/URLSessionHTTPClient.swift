@@ -2,9 +2,10 @@ import Foundation
 #if canImport(FoundationNetworking)
 import FoundationNetworking
 #endif
-import WorkplaceCore
+import SuiteHTTP
 
-/// `URLSession` as a WorkplaceCore ``WorkplaceCore/HTTPClient``, for apps.
+/// `URLSession` as an ``SuiteHTTP/HTTPClient``, for apps: what WorkplaceCore's providers fetch
+/// through and what SuiteSync's `SyncClient` talks to a sync server through.
 ///
 /// It lives in its own module so that a program which never fetches (or brings its own client,
 /// as the `suite` tool does) does not link `FoundationNetworking` on Linux, whose libcurl and
@@ -12,9 +13,14 @@ import WorkplaceCore
 ///
 /// ```swift
 /// import WorkplaceCore
-/// import WorkplaceURLSession
+/// import WorkplaceURLSession   // re-exports this module
 ///
 /// let osm = OverpassProvider(userAgent: "MyApp/1.0 (me@example.com)", client: URLSessionHTTPClient())
+///
+/// import SuiteSync
+/// import SuiteURLSession
+///
+/// let sync = SyncClient(folder: folder, stores: [todos], http: URLSessionHTTPClient())
 /// ```
 public struct URLSessionHTTPClient: HTTPClient {
     private let session: URLSession
