@@ -55,6 +55,7 @@ let package = Package(
                 .product(name: "BundleCore", package: "Suite"),
                 .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "WorkplaceURLSession", package: "Suite"),
+                .product(name: "SuiteSync", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

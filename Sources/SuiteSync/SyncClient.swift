@@ -349,9 +349,12 @@ public actor SyncClient {
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var report = SyncReport(stores: [])
         var ahead: Int64?
-        for handle in handles where logs?.contains(handle.log) ?? true {
+        let chosen = handles.filter { logs?.contains($0.log) ?? true }
+        // Every store captures its changes from the first sync on, even when the server cannot
+        // be reached before its turn comes: what waits is counted from then.
+        for handle in chosen { try Self.engine(handle).enable() }
+        for handle in chosen {
             let engine = try Self.engine(handle)
-            try engine.enable()
             do {
                 let outcome = try await engine.sync(handle.log, transport, codec)
                 report.stores.append(SyncReport.Store(log: handle.log, sent: outcome.pushed, received: outcome.pulled, applied: outcome.applied,

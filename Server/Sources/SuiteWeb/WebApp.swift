@@ -37,7 +37,11 @@ package final class WebApp: Sendable {
         let router = Router(context: WebContext.self)
         router.add(middleware: WebGuard(secrets: secrets, hosts: hosts))
         router.get("/") { [self] _, _ in
-            WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path], secrets: secrets)
+            WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path, "sync": await SyncPanel(app: self).values()], secrets: secrets)
+        }
+        router.post("/sync") { [self] _, _ in
+            await SyncPanel(app: self).syncNow()
+            return WebPage.redirect("/")
         }
         router.get("/events") { [live] _, _ in live.response() }
         router.get("/live.js") { _, _ in

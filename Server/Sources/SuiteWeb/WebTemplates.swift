@@ -78,6 +78,19 @@ enum WebTemplates {
         <li><a href="/bundle">Bundles</a>: todos tied to what you are about to do, checked in together.</li>
         </ul>
         <p>The same stores as the <code>suite</code> command: {{storeDir}}</p>
+        {{#sync}}
+        <h2>Sync</h2>
+        {{#syncing}}
+        <p>With {{server}} as {{account}}: {{pending}}. Last sync: {{lastSuccess}}.</p>
+        {{#lastError}}<p class="error" role="alert">{{lastError}}</p>{{/lastError}}
+        <form method="post" action="/sync">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <button type="submit">Sync now</button>
+        </form>
+        {{/syncing}}
+        {{^syncing}}<p>Not syncing. <code>suite sync signup …</code> or <code>suite sync login …</code> adds this folder to an account.</p>{{/syncing}}
+        {{#problem}}<p class="error" role="alert">{{problem}}</p>{{/problem}}
+        {{/sync}}
         """
 
     static let bmmIntro = """

@@ -57,6 +57,28 @@ struct WebPartsTests {
 
 @Suite("Web parts, continued")
 struct WebPartsMoreTests {
+    /// The home page's sync part goes through SuiteSync's SyncClient: not syncing, then a
+    /// folder whose server cannot be reached — *Sync now* keeps the change waiting and shows why.
+    @Test func theHomePageSaysWhatSyncsAndSyncsNow() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-sync-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await WebApp(folder: folder)
+        let panel = SyncPanel(app: app)
+        #expect(await panel.values()["syncing"] as? Bool == false)
+
+        // What `suite sync login` writes (the server cannot be reached).
+        let settings = #"{"account":"ada <b>","dataKey":"\#(Data(count: 32).base64EncodedString())","deviceID":"d","server":"http://127.0.0.1:9","token":"t"}"#
+        try Data(settings.utf8).write(to: folder.appendingPathComponent("sync.json"))
+        try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
+        await panel.syncNow()
+        let values = await panel.values()
+        #expect(values["syncing"] as? Bool == true)
+        #expect((values["lastError"] as? String)?.contains("cannot reach the sync server") == true, "\(values)")
+        #expect((values["pending"] as? String)?.hasSuffix("to be sent") == true && values["pending"] as? String != "nothing waits to be sent", "\(values)")
+        let html = WebPage.library.render(["storeDir": folder.path, "sync": values, "csrf": "x"], withTemplate: "home") ?? ""
+        #expect(html.contains("action=\"/sync\"") && html.contains("Sync now") && html.contains("ada &lt;b&gt;") && !html.contains("ada <b>"))
+    }
+
     @Test func queryValuesAreEncodedWhole() {
         #expect(QuotePages.queryValue("arts & crafts+more#1") == "arts%20%26%20crafts%2Bmore%231")
         #expect(QuotePages.queryValue("café") == "caf%C3%A9")
