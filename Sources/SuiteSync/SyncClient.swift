@@ -25,7 +25,7 @@ import SuiteSyncProtocol
 ///
 /// The folder holds `sync.json` (mode 0600): the server, the account, this device's token and
 /// the account's data key, which never leave the device unwrapped. Every store keeps working
-/// offline; ``sync()`` sends what changed here and brings what changed elsewhere. A call that
+/// offline; ``sync(only:)`` sends what changed here and brings what changed elsewhere. A call that
 /// fails throws a ``SyncError`` (or a store's own error) and loses nothing: changes stay queued.
 /// The password never leaves the device; the server sees only a secret derived from it and
 /// ciphertext.
@@ -43,7 +43,7 @@ public actor SyncClient {
     ///   - stores: The stores to sync, each opened once by the app (`BundleStore`, `PlaceStore`,
     ///     `QuoteStore`, `BusinessModelStore`); at most one per kind.
     ///   - http: How requests reach the server: `URLSessionHTTPClient()` from `SuiteURLSession`,
-    ///     or any ``SuiteHTTP/HTTPClient``.
+    ///     or any `HTTPClient`.
     ///   - events: Where ``watch(every:)`` hears that another device pushed (the server's event
     ///     stream); without one it polls at its interval.
     public init(folder: URL, stores: [any SyncableStore], http: any HTTPClient, events: (any SyncServerEvents)? = nil) {

@@ -4,7 +4,7 @@ import SuiteSyncProtocol
 import SuiteHTTP
 
 /// The sync protocol over HTTP, as a `SyncTransport`, plus the account and community calls:
-/// every request a device makes to a `suite-server`, through any ``SuiteHTTP/HTTPClient``
+/// every request a device makes to a `suite-server`, through any `HTTPClient`
 /// (URLSession in apps, libcurl in the `suite` tool).
 package struct SyncServerClient: SyncTransport {
     package let server: URL

@@ -4,7 +4,7 @@ import FoundationNetworking
 #endif
 import SuiteHTTP
 
-/// `URLSession` as an ``SuiteHTTP/HTTPClient``, for apps: what WorkplaceCore's providers fetch
+/// `URLSession` as an `HTTPClient`, for apps: what WorkplaceCore's providers fetch
 /// through and what SuiteSync's `SyncClient` talks to a sync server through.
 ///
 /// It lives in its own module so that a program which never fetches (or brings its own client,
