@@ -44,6 +44,10 @@ struct HTTPSyncClient: SyncTransport {
         try await call("GET", "/v1/logs/\(log)?after=\(cursor)&limit=\(limit)")
     }
 
+    func compact(log: String, request: SyncCompactRequest) async throws -> SyncCompactReply {
+        try await call("POST", "/v1/logs/\(log)/compact", body: request)
+    }
+
     func signup(_ request: SignupRequest) async throws -> SessionReply { try await call("POST", "/v1/signup", body: request) }
     func prelogin(account: String) async throws -> PreloginReply { try await call("POST", "/v1/prelogin", body: PreloginRequest(account: account)) }
     func login(_ request: LoginRequest) async throws -> SessionReply { try await call("POST", "/v1/login", body: request) }

@@ -75,7 +75,7 @@ struct SyncCommand: AsyncParsableCommand {
                     try Terminal.printJSON(outcomes)
                 } else {
                     for outcome in outcomes {
-                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))\(outcome.restarted ? " (the server had lost data; everything was sent again)" : "")")
+                        print("\(outcome.store): sent \(outcome.pushed), received \(outcome.pulled)\(SyncCommand.setAsideNote(outcome))\(SyncCommand.restartNote(outcome))\(outcome.compacted > 0 ? " (compacted: the server removed \(outcome.compacted) superseded operations)" : "")")
                     }
                     if let community, let line = CommunitySync.summary(community) { print(line) }
                 }
@@ -423,6 +423,11 @@ struct SyncCommand: AsyncParsableCommand {
         var pulled: Int
         var applied: Int
         var restarted: Bool
+        /// Whether the restart was because history this device had not read was compacted away
+        /// (it read the log again; nothing was lost), not because the server lost data.
+        var pastCompaction: Bool = false
+        /// Operations the server removed in a compaction this sync made.
+        var compacted: Int = 0
         /// Operations from the server set aside in this sync (`suite sync set-aside`).
         var setAside: Int
         /// Operations set aside before that were used now.
@@ -431,7 +436,15 @@ struct SyncCommand: AsyncParsableCommand {
         /// status`; not printed.
         var clockOffset: Int64?
 
-        private enum CodingKeys: String, CodingKey { case store, pushed, pulled, applied, restarted, setAside, recovered }
+        private enum CodingKeys: String, CodingKey { case store, pushed, pulled, applied, restarted, setAside, recovered, compacted }
+    }
+
+    /// Why a store sent everything again, for the summary line ("" when it did not).
+    static func restartNote(_ outcome: StoreOutcome) -> String {
+        guard outcome.restarted else { return "" }
+        return outcome.pastCompaction
+            ? " (the server had compacted history this device had not read; it read the log again and sent what it has)"
+            : " (the server had lost data; everything was sent again)"
     }
 
     /// The line saying which stores set operations aside in this sync, or nil when none did.
@@ -478,6 +491,7 @@ struct SyncCommand: AsyncParsableCommand {
             do {
                 let outcome = try await store.sync(log, transport, codec)
                 outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
+                                             pastCompaction: outcome.pastCompaction, compacted: outcome.compactedAway,
                                              setAside: outcome.setAside, recovered: outcome.recovered, clockOffset: outcome.clockOffset))
             } catch SyncClockError.aheadOfServer(let by, _) {
                 // This store received and sent nothing; the others still receive.
