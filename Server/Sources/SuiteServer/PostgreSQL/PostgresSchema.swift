@@ -120,6 +120,16 @@ enum PostgresSchema {
             """,
             "CREATE INDEX shared_lists_account ON shared_lists(account_id, created_at)",
         ]),
+        // Compaction: kept is the furthest position of a compaction that named the operation as
+        // still winning; removed_ms when a compaction removed it (payload and slot emptied, id
+        // and position kept for the grace period).
+        (3, [
+            "ALTER TABLE operations ADD COLUMN kept BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE operations ADD COLUMN removed_ms BIGINT",
+            "CREATE INDEX operations_removed ON operations(removed_ms) WHERE removed_ms IS NOT NULL",
+            "ALTER TABLE logs ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE logs ADD COLUMN compacted_kept BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Brings the database's schema up to date.
