@@ -129,6 +129,8 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     package var retryLimit = 50
     /// Whether the run compacts the log when the server asks (``compact()``).
     package var compactsWhenAsked = true
+    /// Whether the run compacts the log at its end even when the server did not ask.
+    package var compactsAlways = false
 
     package init(store: Store<Failure>, log: String, transport: any SyncTransport, codec: any SyncCodec = PlainSyncCodec()) {
         self.store = store
@@ -166,7 +168,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     /// meanwhile, the server is gone) is tried again when the server asks again: the sync
     /// itself succeeded.
     private func compactIfAsked(_ outcome: inout Outcome) async {
-        guard compactsWhenAsked, outcome.compactionWanted else { return }
+        guard compactsAlways || (compactsWhenAsked && outcome.compactionWanted) else { return }
         if let reply = try? await compact() {
             outcome.compactedAway += Int(reply.removed)
         }

@@ -55,6 +55,9 @@ package struct CompactCommand: AsyncParsableCommand {
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await storage.client.run() }
                     defer { group.cancelAll() }
+                    // The pool leases connections once its run loop has started (before, postgres-nio
+                    // warns): give that task a moment.
+                    try await Task.sleep(for: .milliseconds(50))
                     try await compact(storage)
                 }
             } else {

@@ -54,6 +54,9 @@ struct SyncCommand: AsyncParsableCommand {
         @Flag(help: "Keep running: sync after every change here and whenever the server says something changed; stop with Ctrl-C.")
         var watch = false
 
+        @Flag(help: "Compact the server's logs now, whether or not the server asks: it keeps only what still wins, for this and every other device.")
+        var compact = false
+
         func run() async throws {
             let folder = try options.storeFolder()
             guard var account = try SyncAccount.load(from: folder) else {
@@ -64,7 +67,7 @@ struct SyncCommand: AsyncParsableCommand {
                 return
             }
             do {
-                let outcomes = try await SyncCommand.syncAll(folder: folder, account: account)
+                let outcomes = try await SyncCommand.syncAll(folder: folder, account: account, compact: compact)
                 let setAside = SyncCommand.setAsideMessage(outcomes)
                 account.noteClock(outcomes)
                 account.lastError = setAside
@@ -467,8 +470,8 @@ struct SyncCommand: AsyncParsableCommand {
 
     /// Syncs every store of the folder (creating those missing, so that a new device receives
     /// everything), or only the stores of `logs`, turning sync on for each first.
-    static func syncAll(folder: URL, account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
-        try await sync(try openAll(folder: folder), account: account, only: logs)
+    static func syncAll(folder: URL, account: SyncAccount, only logs: Set<String>? = nil, compact: Bool = false) async throws -> [StoreOutcome] {
+        try await sync(try openAll(folder: folder), account: account, only: logs, compact: compact)
     }
 
     /// Every store of the folder that syncs, opened (created when missing, so that a new device
@@ -482,14 +485,16 @@ struct SyncCommand: AsyncParsableCommand {
     }
 
     /// Syncs the opened stores (those of `logs`, or all).
-    static func sync(_ opened: [(log: String, store: any SyncableStoreBox)], account: SyncAccount, only logs: Set<String>? = nil) async throws -> [StoreOutcome] {
+    /// With `compact`, each store compacts its log at the end even when the server did not ask.
+    static func sync(_ opened: [(log: String, store: any SyncableStoreBox)], account: SyncAccount, only logs: Set<String>? = nil,
+                     compact: Bool = false) async throws -> [StoreOutcome] {
         let transport = HTTPSyncClient(server: account.server, token: account.token)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var outcomes: [StoreOutcome] = []
         var ahead: Int64?
         for (log, store) in opened where logs?.contains(log) ?? true {
             do {
-                let outcome = try await store.sync(log, transport, codec)
+                let outcome = try await store.sync(log, transport, codec, compact: compact)
                 outcomes.append(StoreOutcome(store: log, pushed: outcome.pushed, pulled: outcome.pulled, applied: outcome.applied, restarted: outcome.restarted,
                                              pastCompaction: outcome.pastCompaction, compacted: outcome.compactedAway,
                                              setAside: outcome.setAside, recovered: outcome.recovered, clockOffset: outcome.clockOffset))
@@ -580,7 +585,7 @@ protocol SyncableStoreBox: Sendable {
     func conflicts(limit: Int) throws -> [SyncConflict]
     func setAside(limit: Int) throws -> [SyncSetAside]
     func setAsideCount() throws -> Int
-    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
+    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec, compact: Bool) async throws -> SyncOutcome
 }
 
 private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: SyncableStoreBox {
@@ -598,7 +603,9 @@ private struct StoreBox<Failure: StoreFailureRepresentable & Sendable>: Syncable
 
     func setAsideCount() throws -> Int { try store.syncSetAsideCount() }
 
-    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
-        try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()
+    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec, compact: Bool) async throws -> SyncOutcome {
+        var session = SyncSession(store: store, log: log, transport: transport, codec: codec)
+        session.compactsAlways = compact
+        return try await session.run()
     }
 }
