@@ -215,13 +215,17 @@ public actor SyncClient {
     /// never stopping the rest. A store whose clock is too far ahead of the server's receives
     /// but sends nothing: after the others synced, this throws ``SyncError/Code/clockAhead``.
     ///
+    /// The server asks for a compaction when a log holds many superseded operations; a store
+    /// that has read the whole log with nothing to push then names what still wins and the
+    /// server removes the rest. `compact` makes each store do that at its end even unasked.
+    ///
     /// - Returns: What each store sent and received.
     /// - Throws: ``SyncError`` (``SyncError/Code/notSyncing`` when the folder has no account), or
     ///   a store's own error.
-    public func sync(only logs: Set<String>? = nil) async throws -> SyncReport {
+    public func sync(only logs: Set<String>? = nil, compact: Bool = false) async throws -> SyncReport {
         var account = try requireAccount()
         do {
-            let report = try await syncStores(account, only: logs)
+            let report = try await syncStores(account, only: logs, compact: compact)
             if let offset = report.clockOffset { account.noteClock(offset) }
             account.lastError = report.setAsideMessage
             account.lastSuccess = Date()
@@ -344,7 +348,7 @@ public actor SyncClient {
         return engine
     }
 
-    private func syncStores(_ account: SyncAccount, only logs: Set<String>?) async throws -> SyncReport {
+    private func syncStores(_ account: SyncAccount, only logs: Set<String>?, compact: Bool = false) async throws -> SyncReport {
         let transport = serverClient(account)
         let codec = EncryptedSyncCodec(dataKeyBytes: account.dataKey, account: account.account)
         var report = SyncReport(stores: [])
@@ -356,9 +360,10 @@ public actor SyncClient {
         for handle in chosen {
             let engine = try Self.engine(handle)
             do {
-                let outcome = try await engine.sync(handle.log, transport, codec)
+                let outcome = try await engine.sync(handle.log, transport, codec, compact: compact)
                 report.stores.append(SyncReport.Store(log: handle.log, sent: outcome.pushed, received: outcome.pulled, applied: outcome.applied,
-                                                      restarted: outcome.restarted, setAside: outcome.setAside, recovered: outcome.recovered))
+                                                      restarted: outcome.restarted, setAside: outcome.setAside, recovered: outcome.recovered,
+                                                      compacted: outcome.compactedAway, pastCompaction: outcome.pastCompaction))
                 if let offset = outcome.clockOffset { report.clockOffset = offset }
             } catch SyncClockError.aheadOfServer(let by, _) {
                 // This store received and sent nothing; the others still sync.

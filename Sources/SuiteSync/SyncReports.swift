@@ -28,6 +28,11 @@ public struct SyncReport: Sendable, Equatable {
         public var setAside: Int
         /// Operations set aside before that were used now.
         public var recovered: Int
+        /// Operations the server removed from the log in a compaction this sync made.
+        public var compacted: Int
+        /// Whether the restart (``restarted``) was because history this device had not read
+        /// was compacted away, not because the server lost data.
+        public var pastCompaction: Bool
     }
 
     /// Every store synced, in the order the client was given them.

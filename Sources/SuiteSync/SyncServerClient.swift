@@ -26,6 +26,10 @@ package struct SyncServerClient: SyncTransport {
         try await call("GET", "/v1/logs/\(log)?after=\(cursor)&limit=\(limit)")
     }
 
+    package func compact(log: String, request: SyncCompactRequest) async throws -> SyncCompactReply {
+        try await call("POST", "/v1/logs/\(log)/compact", body: request)
+    }
+
     package func signup(_ request: SignupRequest) async throws -> SessionReply { try await call("POST", "/v1/signup", body: request) }
     package func prelogin(account: String) async throws -> PreloginReply { try await call("POST", "/v1/prelogin", body: PreloginRequest(account: account)) }
     package func login(_ request: LoginRequest) async throws -> SessionReply { try await call("POST", "/v1/login", body: request) }

@@ -56,18 +56,63 @@ public struct SyncPullReply: Sendable, Hashable, Codable {
     /// The server's clock when it answered, in milliseconds since 1970 (see
     /// ``SyncPushReply/serverTime``). Absent from older servers (unknown).
     public var serverTime: Int64?
+    /// The position through which the log was compacted (see ``SyncCompactRequest``): up to
+    /// there, only operations that were still winning are left, so positions have gaps. Absent
+    /// when the log was never compacted, and from older servers.
+    public var compacted: Int64?
+    /// Whether the server asks for a compaction: many operations came after the last one. A
+    /// device that has pulled to the head with nothing left to push answers with
+    /// `POST /v1/logs/{log}/compact`. Absent means no.
+    public var compactionWanted: Bool?
 
-    public init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?, serverTime: Int64? = nil) {
+    public init(epoch: String, head: Int64, operations: [SyncEnvelope], next: Int64, anchor: String?, serverTime: Int64? = nil,
+                compacted: Int64? = nil, compactionWanted: Bool? = nil) {
         self.epoch = epoch
         self.head = head
         self.operations = operations
         self.next = next
         self.anchor = anchor
         self.serverTime = serverTime
+        self.compacted = compacted
+        self.compactionWanted = compactionWanted
     }
 
     /// Whether the server has more after ``next``.
     public var hasMore: Bool { next < head }
+}
+
+/// `POST /v1/logs/{log}/compact`, one page of a compaction: a device that has pulled the log
+/// through position `through` (whose operation is `anchor`) and has nothing left to push names
+/// the operations up to there that still win a field for it, or that it set aside (the server
+/// cannot tell: payloads are sealed). Pages carry at most ``SyncProtocol/maximumKeepPage`` ids;
+/// the last one says `done`, and the server then removes every operation at positions up to
+/// `through` that no page of a compaction through there (or later) named, keeping the one at
+/// `through`. What a device that read them has is unchanged: each removed operation lost to one
+/// that is kept.
+public struct SyncCompactRequest: Sendable, Hashable, Codable {
+    public var through: Int64
+    public var anchor: String
+    public var keep: [String]
+    public var done: Bool
+
+    public init(through: Int64, anchor: String, keep: [String], done: Bool) {
+        self.through = through
+        self.anchor = anchor
+        self.keep = keep
+        self.done = done
+    }
+}
+
+/// The answer to a compaction page: after the last one, how many operations up to `through`
+/// are left and how many were removed (0 and 0 before).
+public struct SyncCompactReply: Sendable, Hashable, Codable {
+    public var kept: Int64
+    public var removed: Int64
+
+    public init(kept: Int64, removed: Int64) {
+        self.kept = kept
+        self.removed = removed
+    }
 }
 
 /// `POST /v1/signup`: a new account and its first device. The server stores the salt and the
@@ -250,6 +295,8 @@ public struct ServerErrorReply: Sendable, Hashable, Codable {
 public enum SyncProtocol {
     /// The most operations one push may carry, and one pull returns.
     public static let maximumBatch = 1000
+    /// The most operation ids one compaction page may name.
+    public static let maximumKeepPage = 10_000
     /// The longest account name, device name and log name.
     public static let maximumNameLength = 64
     /// Log names are the stores': lower-case letters, digits and '-'.

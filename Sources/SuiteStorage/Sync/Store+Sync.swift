@@ -41,6 +41,13 @@ extension Store {
         return try read { db in try SyncLedger.pendingCount(db) }
     }
 
+    /// What this store names for a compaction of the log `log`, or nil while changes wait to be
+    /// pushed (see ``SyncLedger/compaction(_:log:)``).
+    package func syncCompaction(log: String) throws(Failure) -> SyncCompaction? {
+        _ = try schema()
+        return try read { db in try SyncLedger.compaction(db, log: log) }
+    }
+
     /// Records that the server has these operations.
     package func syncAcknowledge(_ operations: [String]) throws(Failure) {
         _ = try schema()

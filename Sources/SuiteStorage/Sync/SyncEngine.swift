@@ -11,8 +11,9 @@ package protocol SyncEngine: Sendable {
     /// Operations from the server that could not be used.
     func setAside(limit: Int) throws -> [SyncSetAside]
     func setAsideCount() throws -> Int
-    /// Pushes and pulls until the store has everything the server has.
-    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome
+    /// Pushes and pulls until the store has everything the server has; with `compact`, compacts
+    /// the log at the end even when the server did not ask.
+    func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec, compact: Bool) async throws -> SyncOutcome
 }
 
 /// The engine of a core's ``Store``.
@@ -35,8 +36,10 @@ package struct StoreSyncEngine<Failure: StoreFailureRepresentable & Sendable>: S
 
     package func setAsideCount() throws -> Int { try store.syncSetAsideCount() }
 
-    package func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec) async throws -> SyncOutcome {
-        try await SyncSession(store: store, log: log, transport: transport, codec: codec).run()
+    package func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec, compact: Bool) async throws -> SyncOutcome {
+        var session = SyncSession(store: store, log: log, transport: transport, codec: codec)
+        session.compactsAlways = compact
+        return try await session.run()
     }
 }
 

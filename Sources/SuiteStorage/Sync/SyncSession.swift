@@ -7,6 +7,8 @@ import SuiteSyncProtocol
 package protocol SyncTransport: Sendable {
     func push(log: String, operations: [SyncEnvelope]) async throws -> SyncPushReply
     func pull(log: String, after cursor: Int64, limit: Int) async throws -> SyncPullReply
+    /// One page of a compaction of the log (`POST /v1/logs/{log}/compact`).
+    func compact(log: String, request: SyncCompactRequest) async throws -> SyncCompactReply
 }
 
 /// Turns changes into envelopes and back. The plain codec encodes them as JSON; an encrypting
@@ -110,6 +112,13 @@ package enum SyncProtocolError: Error, Sendable, Equatable, CustomStringConverti
 /// When the server says its time, the device's clock is checked against it before every push:
 /// more than ``SyncClock/maximumLead`` ahead, the store still receives but sends nothing and the
 /// run throws ``SyncClockError/aheadOfServer(by:pending:)``; its changes wait.
+///
+/// When the server asks for a compaction and the store has read the whole log with nothing
+/// left to push, the run ends by naming the operations that still matter to it (``compact()``);
+/// the server removes the others. A store whose cursor points at a removed operation goes on
+/// from there (every removed operation lost to one it still receives or already has); once the
+/// server has forgotten that operation too, the store reads the log again from the start and
+/// sends what it has again, as for a server that lost data.
 package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Sendable {
     package let store: Store<Failure>
     package let log: String
@@ -118,6 +127,10 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     package var batchSize = 500
     /// How many set-aside operations one run tries again.
     package var retryLimit = 50
+    /// Whether the run compacts the log when the server asks (``compact()``).
+    package var compactsWhenAsked = true
+    /// Whether the run compacts the log at its end even when the server did not ask.
+    package var compactsAlways = false
 
     package init(store: Store<Failure>, log: String, transport: any SyncTransport, codec: any SyncCodec = PlainSyncCodec()) {
         self.store = store
@@ -141,11 +154,45 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             guard try await pullAll(&outcome) else { outcome.restarted = true; continue }
             try checkClock(outcome)
             guard try await pushAll(&outcome) else { outcome.restarted = true; continue }
-            if outcome.pushed == pushed { return outcome }
-            if try await pullAll(&outcome) { return outcome }
+            let settled = outcome.pushed == pushed ? true : try await pullAll(&outcome)
+            if settled {
+                await compactIfAsked(&outcome)
+                return outcome
+            }
             outcome.restarted = true
         }
         return outcome
+    }
+
+    /// Compacts the log when the last pull asked for it. A compaction that fails (the log moved
+    /// meanwhile, the server is gone) is tried again when the server asks again: the sync
+    /// itself succeeded.
+    private func compactIfAsked(_ outcome: inout Outcome) async {
+        guard compactsAlways || (compactsWhenAsked && outcome.compactionWanted) else { return }
+        if let reply = try? await compact() {
+            outcome.compactedAway += Int(reply.removed)
+        }
+    }
+
+    /// Names to the server, in pages, the operations up to this store's position that still
+    /// matter to it (``SyncLedger/compaction(_:log:)``); the server then removes the others.
+    ///
+    /// - Returns: What the server kept and removed, or nil when the store has changes waiting
+    ///   to be pushed or has never pulled (nothing is sent).
+    /// - Throws: The transport's error (a log that moved is refused with a conflict).
+    @discardableResult
+    package func compact() async throws -> SyncCompactReply? {
+        guard let compaction = try store.syncCompaction(log: log) else { return nil }
+        let page = SyncProtocol.maximumKeepPage
+        var start = 0
+        while true {
+            let end = min(start + page, compaction.keep.count)
+            let done = end == compaction.keep.count
+            let reply = try await transport.compact(log: log, request: SyncCompactRequest(
+                through: compaction.position, anchor: compaction.anchor, keep: Array(compaction.keep[start..<end]), done: done))
+            if done { return reply }
+            start = end
+        }
     }
 
     /// Pushes every pending change; false when the server's log changed (the store restarts).
@@ -185,6 +232,10 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             }
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
+                // Where a compaction's grace period is over, the operation at the cursor is gone
+                // although the log is the one the store read: reading it again is all it needs,
+                // but the same restart is also right for a log restored from an older copy.
+                if let compacted = reply.compacted, position.cursor <= compacted, reply.anchor == nil { outcome.pastCompaction = true }
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
@@ -195,6 +246,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
             outcome.recovered += applied.recovered
+            outcome.compactionWanted = reply.compactionWanted ?? false
             if !reply.hasMore { return true }
             if reply.next <= position.cursor { throw SyncProtocolError.stalledPull(cursor: position.cursor) }
         }
@@ -250,6 +302,13 @@ package struct SyncOutcome: Sendable, Equatable {
     /// How far this device's clock is ahead of the server's, in milliseconds (negative when
     /// behind), as last measured; nil when the server does not say its time.
     package var clockOffset: Int64?
+    /// Whether the server asked for a compaction in its last answer.
+    package var compactionWanted = false
+    /// Operations the server removed from the log in a compaction this run made.
+    package var compactedAway = 0
+    /// Whether the restart was because a compaction removed, and the server then forgot, the
+    /// operation at the store's cursor (not because the server lost data).
+    package var pastCompaction = false
 
     package init() {}
 }

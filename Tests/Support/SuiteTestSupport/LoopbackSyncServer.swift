@@ -28,6 +28,9 @@ package final class LoopbackSyncServer: Sendable {
             case ("POST", 4) where parts[0] == "v1" && parts[1] == "logs" && parts[3] == "push":
                 let push = try SyncProtocol.decoder.decode(SyncPushRequest.self, from: body)
                 reply = try SyncProtocol.encoder.encode(try await logs.push(log: parts[2], operations: push.operations))
+            case ("POST", 4) where parts[0] == "v1" && parts[1] == "logs" && parts[3] == "compact":
+                let compact = try SyncProtocol.decoder.decode(SyncCompactRequest.self, from: body)
+                reply = try SyncProtocol.encoder.encode(try await logs.compact(log: parts[2], request: compact))
             case ("GET", 3) where parts == ["v1", "community", "settings"]:
                 reply = try SyncProtocol.encoder.encode(CommunitySettings())
             case ("GET", 3) where parts[0] == "v1" && parts[1] == "community":

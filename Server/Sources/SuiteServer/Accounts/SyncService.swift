@@ -325,6 +325,33 @@ package struct SyncService: Sendable {
         }
     }
 
+    /// One page of a compaction of one of the account's logs (see ``SyncCompactRequest``).
+    ///
+    /// - Parameters:
+    ///   - log: The log's name.
+    ///   - request: The page (at most ``SyncProtocol/maximumKeepPage`` ids).
+    ///   - session: The compacting device.
+    /// - Returns: What the last page kept and removed.
+    /// - Throws: ``SyncServiceError/badRequest(_:)`` for a bad log name, too many or malformed
+    ///   ids; ``SyncServiceError/conflict(_:)`` when the log is not as the device read it.
+    package func compact(log: String, request: SyncCompactRequest, session: DeviceSession) async throws -> SyncCompactReply {
+        try Self.checkLog(log)
+        guard request.keep.count <= SyncProtocol.maximumKeepPage else {
+            throw SyncServiceError.badRequest("a compaction page names at most \(SyncProtocol.maximumKeepPage) operations")
+        }
+        guard request.through >= 1, !request.anchor.isEmpty, request.anchor.utf8.count <= 256,
+              request.keep.allSatisfy({ !$0.isEmpty && $0.utf8.count <= 256 }) else {
+            throw SyncServiceError.badRequest("a compaction needs a position of at least 1 and operation ids of 1 to 256 bytes")
+        }
+        do {
+            return try await storage.compact(accountID: session.accountID, log: log, request: request, now: now())
+        } catch ServerStorageError.logMoved(let reason) {
+            throw SyncServiceError.conflict("the log is not as this device read it (\(reason)); sync again")
+        } catch ServerStorageError.unknownAccount {
+            throw SyncServiceError.unauthorized("the account is gone")
+        }
+    }
+
     /// The clock's reading for an answer's `serverTime`: devices measure their own clock's
     /// offset by it (a device far ahead sends nothing until it is set right).
     private func serverTime() -> Int64 {

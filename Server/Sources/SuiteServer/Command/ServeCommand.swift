@@ -27,6 +27,10 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("listen"), help: ArgumentHelp("The address to listen on; port 0 picks a free port.", valueName: "host:port"))
     package var listen: ListenAddress = .standard
 
+    @Option(name: .customLong("compaction-grace-days"), help: ArgumentHelp(
+        "Keep the ids of operations compactions removed for this many days (see `compact`).", valueName: "days"))
+    package var compactionGraceDays: Double = CompactionService.defaultGraceDays
+
     package init() {}
 
     package func validate() throws {
@@ -43,6 +47,7 @@ package struct ServeCommand: AsyncParsableCommand {
         if dataDirectory?.isEmpty == true {
             throw ValidationError("--data-dir is empty")
         }
+        guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
     }
 
     /// Where the SQLite storage lives when no flag says.
@@ -83,7 +88,8 @@ package struct ServeCommand: AsyncParsableCommand {
             onServerRunning: { port in
                 StandardOutput.writeLine("listening on http://\(listen.authority(port: port))")
             })
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        var configuration = ServiceGroupConfiguration(
+            services: [app, CompactionService(storage: storage, grace: compactionGraceDays * 86_400, logger: logger)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(10)
         // SIGTERM or SIGINT ends the process within 12 s even when a request or the database
         // client does not stop: postgres-nio 1.33 keeps reconnecting to a database that went

@@ -18,6 +18,7 @@ import SuiteSyncProtocol
 /// | `DELETE /v1/devices/{id}` | 204 |
 /// | `POST /v1/logs/{log}/push` | ``SyncPushReply`` |
 /// | `GET /v1/logs/{log}?after=N&limit=M` | ``SyncPullReply`` |
+/// | `POST /v1/logs/{log}/compact` | ``SyncCompactReply`` (body ``SyncCompactRequest``) |
 /// | `GET /v1/events` | `text/event-stream` |
 /// | `GET`/`PUT /v1/community/settings` | ``CommunitySettings`` |
 /// | `PUT /v1/community/favourites` | 204 (body ``CommunityFavouritesUpload``) |
@@ -102,6 +103,12 @@ package enum ServerRouter {
             }
             let body = try await request.decodeProtocolBody(as: SyncPushRequest.self)
             return JSONBody(try await service.push(log: log, request: body, session: session))
+        }
+        authenticated.post("logs/{log}/compact") { request, context in
+            let log = try context.parameters.require("log")
+            let session = try context.requireSession()
+            let body = try await request.decodeProtocolBody(as: SyncCompactRequest.self)
+            return JSONBody(try await service.compact(log: log, request: body, session: session))
         }
         authenticated.get("logs/{log}") { request, context in
             let log = try context.parameters.require("log")

@@ -122,6 +122,16 @@ enum PostgresSchema {
         ]),
         // bcrypt of the recovery secret; NULL for accounts made before (not recoverable).
         (3, ["ALTER TABLE accounts ADD COLUMN recovery_hash TEXT"]),
+        // Compaction: kept is the furthest position of a compaction that named the operation as
+        // still winning; removed_ms when a compaction removed it (payload and slot emptied, id
+        // and position kept for the grace period).
+        (4, [
+            "ALTER TABLE operations ADD COLUMN kept BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE operations ADD COLUMN removed_ms BIGINT",
+            "CREATE INDEX operations_removed ON operations(removed_ms) WHERE removed_ms IS NOT NULL",
+            "ALTER TABLE logs ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0",
+            "ALTER TABLE logs ADD COLUMN compacted_kept BIGINT NOT NULL DEFAULT 0",
+        ]),
     ]
 
     /// Brings the database's schema up to date.

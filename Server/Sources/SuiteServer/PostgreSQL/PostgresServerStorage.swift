@@ -332,28 +332,119 @@ package final class PostgresServerStorage: ServerStorage {
 
     package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
         return try await withWatchedConnection { [logger] connection in
+            // The head first, and operations only up to it: a push commits its operations with
+            // its head, so every operation up to this head is visible to the next statement.
+            let summary = try await connection.query("""
+                SELECT a.epoch, COALESCE(l.head, 0), COALESCE(l.compacted_through, 0), COALESCE(l.compacted_kept, 0),
+                       (SELECT op_id FROM operations WHERE account_id = a.id AND log = \(log) AND position = \(after))
+                FROM accounts a LEFT JOIN logs l ON l.account_id = a.id AND l.name = \(log) WHERE a.id = \(accountID)
+                """, logger: logger)
+            var found: (epoch: String, head: Int64, through: Int64, kept: Int64, anchor: String?)?
+            for try await row in summary.decode((String, Int64, Int64, Int64, String?).self) {
+                found = (row.0, row.1, row.2, row.3, row.4)
+            }
+            guard let found else { throw ServerStorageError.unknownAccount }
             let rows = try await connection.query("""
                 SELECT position, op_id, slot, payload FROM operations
-                WHERE account_id = \(accountID) AND log = \(log) AND position > \(after)
+                WHERE account_id = \(accountID) AND log = \(log) AND position > \(after) AND position <= \(found.head) AND removed_ms IS NULL
                 ORDER BY position LIMIT \(Int64(limit))
                 """, logger: logger)
             var operations: [SyncEnvelope] = []
-            var next = after
+            var last = after
             for try await (position, id, slot, payload) in rows.decode((Int64, String, String, Data).self) {
                 operations.append(SyncEnvelope(id: id, slot: slot, payload: payload))
-                next = position
+                last = position
             }
-            // Read after the operations, so the head is never behind them.
-            let summary = try await connection.query("""
-                SELECT a.epoch,
-                       COALESCE((SELECT head FROM logs WHERE account_id = a.id AND name = \(log)), 0),
-                       (SELECT op_id FROM operations WHERE account_id = a.id AND log = \(log) AND position = \(after))
-                FROM accounts a WHERE a.id = \(accountID)
+            // A short page read everything up to the head (removed operations leave gaps).
+            let next = operations.count < limit ? max(last, found.head) : last
+            return SyncPullReply(epoch: found.epoch, head: found.head, operations: operations, next: next, anchor: after > 0 ? found.anchor : nil,
+                                 compacted: found.through > 0 ? found.through : nil,
+                                 compactionWanted: CompactionPolicy.wanted(head: found.head, through: found.through, kept: found.kept) ? true : nil)
+        }
+    }
+
+    package func compact(accountID: String, log: String, request: SyncCompactRequest, now: Date) async throws -> SyncCompactReply {
+        try await withTransaction { [logger] connection in
+            // The log's row lock orders this against pushes and other compactions of the log.
+            var head: Int64?
+            for try await value in try await connection.query(
+                "SELECT head FROM logs WHERE account_id = \(accountID) AND name = \(log) FOR UPDATE", logger: logger
+            ).decode(Int64.self) {
+                head = value
+            }
+            guard let head, request.through >= 1, request.through <= head else {
+                throw ServerStorageError.logMoved("position \(request.through) is not in the log")
+            }
+            var there: String?
+            for try await id in try await connection.query(
+                "SELECT op_id FROM operations WHERE account_id = \(accountID) AND log = \(log) AND position = \(request.through)", logger: logger
+            ).decode(String.self) {
+                there = id
+            }
+            guard there == request.anchor else { throw ServerStorageError.logMoved("another operation is at position \(request.through)") }
+            let ids = request.keep + [request.anchor]
+            try await connection.query("""
+                UPDATE operations SET kept = GREATEST(kept, \(request.through))
+                WHERE account_id = \(accountID) AND log = \(log) AND op_id = ANY(\(ids)) AND position <= \(request.through)
                 """, logger: logger)
-            for try await (epoch, head, anchor) in summary.decode((String, Int64, String?).self) {
-                return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: after > 0 ? anchor : nil)
+            guard request.done else { return SyncCompactReply(kept: 0, removed: 0) }
+            let removedAt = Int64((now.timeIntervalSince1970 * 1000).rounded())
+            var removed: Int64 = 0
+            for try await count in try await connection.query("""
+                WITH removed AS (
+                    UPDATE operations SET slot = '', payload = ''::bytea, removed_ms = \(removedAt)
+                    WHERE account_id = \(accountID) AND log = \(log) AND position <= \(request.through) AND kept < \(request.through) AND removed_ms IS NULL
+                    RETURNING 1
+                )
+                SELECT count(*) FROM removed
+                """, logger: logger).decode(Int64.self) {
+                removed = count
             }
-            throw ServerStorageError.unknownAccount
+            var kept: Int64 = 0
+            for try await count in try await connection.query("""
+                SELECT count(*) FROM operations
+                WHERE account_id = \(accountID) AND log = \(log) AND position <= \(request.through) AND removed_ms IS NULL
+                """, logger: logger).decode(Int64.self) {
+                kept = count
+            }
+            try await connection.query("""
+                UPDATE logs SET compacted_through = \(request.through), compacted_kept = \(kept)
+                WHERE account_id = \(accountID) AND name = \(log) AND compacted_through <= \(request.through)
+                """, logger: logger)
+            return SyncCompactReply(kept: kept, removed: removed)
+        }
+    }
+
+    package func forgetRemovedOperations(removedBefore: Date) async throws -> [ForgottenOperations] {
+        let cutoff = Int64((removedBefore.timeIntervalSince1970 * 1000).rounded())
+        return try await withTransaction { [logger] connection in
+            var forgotten: [ForgottenOperations] = []
+            for try await (account, log, count) in try await connection.query("""
+                WITH gone AS (
+                    DELETE FROM operations WHERE removed_ms IS NOT NULL AND removed_ms < \(cutoff) RETURNING account_id, log
+                )
+                SELECT a.name, g.log, count(*)::bigint FROM gone g JOIN accounts a ON a.id = g.account_id GROUP BY a.name, g.log ORDER BY a.name, g.log
+                """, logger: logger).decode((String, String, Int64).self) {
+                forgotten.append(ForgottenOperations(account: account, log: log, count: Int(count)))
+            }
+            return forgotten
+        }
+    }
+
+    package func logSizes() async throws -> [LogSize] {
+        return try await withWatchedConnection { [logger] connection in
+            var sizes: [LogSize] = []
+            for try await (account, log, head, compacted, operations, removed, bytes) in try await connection.query("""
+                SELECT a.name, l.name, l.head, l.compacted_through,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name AND o.removed_ms IS NULL)::bigint,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name AND o.removed_ms IS NOT NULL)::bigint,
+                       (SELECT COALESCE(sum(octet_length(o.op_id) + octet_length(o.slot) + octet_length(o.payload) + 16), 0)
+                        FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name)::bigint
+                FROM logs l JOIN accounts a ON a.id = l.account_id ORDER BY a.name, l.name
+                """, logger: logger).decode((String, String, Int64, Int64, Int64, Int64, Int64).self) {
+                sizes.append(LogSize(account: account, log: log, head: head, operations: operations, removed: removed, bytes: bytes, compacted: compacted))
+            }
+            return sizes
         }
     }
 

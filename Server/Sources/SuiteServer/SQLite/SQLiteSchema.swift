@@ -101,6 +101,18 @@ enum SQLiteSchema {
             // bcrypt of the recovery secret; NULL for accounts made before (not recoverable).
             try db.execute(sql: "ALTER TABLE accounts ADD COLUMN recovery_hash TEXT")
         }
+        migrator.registerMigration("4-compaction") { db in
+            // kept: the furthest position of a compaction that named the operation as still
+            // winning; removed_ms: when a compaction removed it (its payload and slot are gone,
+            // its id and position stay for the grace period).
+            try db.execute(sql: """
+                ALTER TABLE operations ADD COLUMN kept INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE operations ADD COLUMN removed_ms INTEGER;
+                CREATE INDEX operations_removed ON operations(removed_ms) WHERE removed_ms IS NOT NULL;
+                ALTER TABLE logs ADD COLUMN compacted_through INTEGER NOT NULL DEFAULT 0;
+                ALTER TABLE logs ADD COLUMN compacted_kept INTEGER NOT NULL DEFAULT 0;
+                """)
+        }
         return migrator
     }
 }

@@ -226,17 +226,83 @@ package final class SQLiteServerStorage: ServerStorage {
             guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
                 throw ServerStorageError.unknownAccount
             }
-            let head = try Int64.fetchOne(db, sql: "SELECT head FROM logs WHERE account_id = ? AND name = ?", arguments: [accountID, log]) ?? 0
+            let state = try Row.fetchOne(db, sql: "SELECT head, compacted_through, compacted_kept FROM logs WHERE account_id = ? AND name = ?",
+                                         arguments: [accountID, log])
+            let head: Int64 = state?["head"] ?? 0, through: Int64 = state?["compacted_through"] ?? 0, kept: Int64 = state?["compacted_kept"] ?? 0
             let rows = try Row.fetchAll(db, sql: """
                 SELECT position, op_id, slot, payload FROM operations
-                WHERE account_id = ? AND log = ? AND position > ? ORDER BY position LIMIT ?
+                WHERE account_id = ? AND log = ? AND position > ? AND removed_ms IS NULL ORDER BY position LIMIT ?
                 """, arguments: [accountID, log, after, limit])
             let anchor = after > 0
                 ? try String.fetchOne(db, sql: "SELECT op_id FROM operations WHERE account_id = ? AND log = ? AND position = ?", arguments: [accountID, log, after])
                 : nil
             let operations = rows.map { SyncEnvelope(id: $0["op_id"], slot: $0["slot"], payload: $0["payload"]) }
-            let next: Int64 = rows.last?["position"] ?? after
-            return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor)
+            // A short page read everything up to the head (removed operations leave gaps).
+            let last: Int64 = rows.last?["position"] ?? after
+            let next = rows.count < limit ? max(last, head) : last
+            return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor,
+                                 compacted: through > 0 ? through : nil,
+                                 compactionWanted: CompactionPolicy.wanted(head: head, through: through, kept: kept) ? true : nil)
+        }
+    }
+
+    package func compact(accountID: String, log: String, request: SyncCompactRequest, now: Date) async throws -> SyncCompactReply {
+        try await pool.write { db in
+            guard let head = try Int64.fetchOne(db, sql: "SELECT head FROM logs WHERE account_id = ? AND name = ?", arguments: [accountID, log]),
+                  request.through >= 1, request.through <= head else {
+                throw ServerStorageError.logMoved("position \(request.through) is not in the log")
+            }
+            let there = try String.fetchOne(db, sql: "SELECT op_id FROM operations WHERE account_id = ? AND log = ? AND position = ?",
+                                            arguments: [accountID, log, request.through])
+            guard there == request.anchor else { throw ServerStorageError.logMoved("another operation is at position \(request.through)") }
+            let mark = try db.cachedStatement(sql: """
+                UPDATE operations SET kept = max(kept, ?1) WHERE account_id = ?2 AND log = ?3 AND op_id = ?4 AND position <= ?1
+                """)
+            for id in request.keep {
+                try mark.execute(arguments: [request.through, accountID, log, id])
+            }
+            try mark.execute(arguments: [request.through, accountID, log, request.anchor])
+            guard request.done else { return SyncCompactReply(kept: 0, removed: 0) }
+            try db.execute(sql: """
+                UPDATE operations SET slot = '', payload = X'', removed_ms = ?
+                WHERE account_id = ? AND log = ? AND position <= ? AND kept < ? AND removed_ms IS NULL
+                """, arguments: [Int64((now.timeIntervalSince1970 * 1000).rounded()), accountID, log, request.through, request.through])
+            let removed = Int64(db.changesCount)
+            let kept = try Int64.fetchOne(db, sql: """
+                SELECT count(*) FROM operations WHERE account_id = ? AND log = ? AND position <= ? AND removed_ms IS NULL
+                """, arguments: [accountID, log, request.through]) ?? 0
+            try db.execute(sql: """
+                UPDATE logs SET compacted_through = ?1, compacted_kept = ?2 WHERE account_id = ?3 AND name = ?4 AND compacted_through <= ?1
+                """, arguments: [request.through, kept, accountID, log])
+            return SyncCompactReply(kept: kept, removed: removed)
+        }
+    }
+
+    package func forgetRemovedOperations(removedBefore: Date) async throws -> [ForgottenOperations] {
+        try await pool.write { db in
+            let cutoff = Int64((removedBefore.timeIntervalSince1970 * 1000).rounded())
+            let counts = try Row.fetchAll(db, sql: """
+                SELECT a.name AS account, o.log AS log, count(*) AS count FROM operations o JOIN accounts a ON a.id = o.account_id
+                WHERE o.removed_ms IS NOT NULL AND o.removed_ms < ? GROUP BY a.name, o.log ORDER BY a.name, o.log
+                """, arguments: [cutoff])
+            try db.execute(sql: "DELETE FROM operations WHERE removed_ms IS NOT NULL AND removed_ms < ?", arguments: [cutoff])
+            return counts.map { ForgottenOperations(account: $0["account"], log: $0["log"], count: $0["count"]) }
+        }
+    }
+
+    package func logSizes() async throws -> [LogSize] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.name AS account, l.name AS log, l.head AS head, l.compacted_through AS compacted,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name AND o.removed_ms IS NULL) AS operations,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name AND o.removed_ms IS NOT NULL) AS removed,
+                       (SELECT coalesce(sum(length(o.op_id) + length(o.slot) + length(o.payload) + 16), 0)
+                        FROM operations o WHERE o.account_id = l.account_id AND o.log = l.name) AS bytes
+                FROM logs l JOIN accounts a ON a.id = l.account_id ORDER BY a.name, l.name
+                """).map {
+                LogSize(account: $0["account"], log: $0["log"], head: $0["head"], operations: $0["operations"], removed: $0["removed"],
+                        bytes: $0["bytes"], compacted: $0["compacted"])
+            }
         }
     }
 

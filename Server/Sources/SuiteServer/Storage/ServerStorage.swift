@@ -113,6 +113,95 @@ package protocol ServerStorage: Service, CommunityStorage {
     ///   - limit: The most operations to return (at least 1).
     /// - Returns: The page, with the epoch, the head, `next` and the anchor at `after`.
     func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply
+
+    /// One page of a compaction (``SyncCompactRequest``): marks the named operations at
+    /// positions up to `through` as kept by it; on the last page (`done`) also keeps the one at
+    /// `through` and removes the others up to there that no compaction through there or later
+    /// kept. A removed operation leaves its id and position (so pushing it again stores nothing,
+    /// and a device whose cursor is there still finds its anchor) until
+    /// ``forgetRemovedOperations(removedBefore:)``; pulls skip it.
+    ///
+    /// - Parameters:
+    ///   - accountID: The account.
+    ///   - log: The log's name (already validated).
+    ///   - request: The page (ids already validated).
+    ///   - now: The time recorded on removed operations.
+    /// - Returns: Zeros before the last page; then how many operations up to `through` are left
+    ///   and how many this compaction removed.
+    /// - Throws: ``ServerStorageError/logMoved(_:)`` if `through` is past the head or the log
+    ///   has another operation there than `anchor`.
+    func compact(accountID: String, log: String, request: SyncCompactRequest, now: Date) async throws -> SyncCompactReply
+
+    /// Forgets the ids and positions of operations removed by compactions before a time: a
+    /// device whose cursor pointed at one then reads the log again from the start (and sends
+    /// what it has again; what the server holds already is stored once).
+    ///
+    /// - Parameter removedBefore: Operations removed before this time are forgotten.
+    /// - Returns: How many were forgotten, per account and log (only those with some).
+    func forgetRemovedOperations(removedBefore: Date) async throws -> [ForgottenOperations]
+
+    /// What each log of every account holds, for `suite-server compact` and benchmarks.
+    ///
+    /// - Returns: One entry per log, by account name and log name.
+    func logSizes() async throws -> [LogSize]
+}
+
+/// Operations whose ids a compaction's grace period let go (see
+/// ``ServerStorage/forgetRemovedOperations(removedBefore:)``).
+package struct ForgottenOperations: Sendable, Hashable {
+    package var account: String
+    package var log: String
+    package var count: Int
+
+    package init(account: String, log: String, count: Int) {
+        self.account = account
+        self.log = log
+        self.count = count
+    }
+}
+
+/// What one log holds.
+package struct LogSize: Sendable, Hashable {
+    package var account: String
+    package var log: String
+    /// The log's head (positions never go back).
+    package var head: Int64
+    /// Operations a pull returns.
+    package var operations: Int64
+    /// Removed operations whose ids and positions are still kept.
+    package var removed: Int64
+    /// The bytes of ids, slots and payloads held, plus 16 a row for its position and marks.
+    package var bytes: Int64
+    /// The position through which the log was compacted (0: never).
+    package var compacted: Int64
+
+    package init(account: String, log: String, head: Int64, operations: Int64, removed: Int64, bytes: Int64, compacted: Int64) {
+        self.account = account
+        self.log = log
+        self.head = head
+        self.operations = operations
+        self.removed = removed
+        self.bytes = bytes
+        self.compacted = compacted
+    }
+}
+
+/// When the server asks devices for a compaction (``SyncPullReply/compactionWanted``).
+package enum CompactionPolicy {
+    /// The fewest operations after the last compaction that make one wanted.
+    package static let minimumTail: Int64 = 1000
+    /// Wanted once the operations after the last compaction exceed this share of those it kept
+    /// (so that a new device receives at most about 1.1 times what is alive, plus the minimum).
+    package static let tailShare: Double = 0.1
+    /// How long the ids of removed operations are kept by default.
+    package static let defaultGrace: Duration = .seconds(30 * 24 * 3600)
+
+    /// Whether a log whose head is `head`, last compacted through `through` keeping `kept`
+    /// operations, wants a compaction.
+    package static func wanted(head: Int64, through: Int64, kept: Int64) -> Bool {
+        let tail = head - through
+        return tail >= minimumTail && Double(tail) > tailShare * Double(kept)
+    }
 }
 
 extension ServerStorage {

@@ -12,6 +12,9 @@ package enum ServerStorageError: Error, Sendable, Equatable, CustomStringConvert
     case migrationFailed(String)
     /// The stored data contradicts itself.
     case corrupt(String)
+    /// A compaction names a position past the log's head, or another operation there than the
+    /// log has: the device did not read this log as it is.
+    case logMoved(String)
 
     package var description: String {
         switch self {
@@ -21,6 +24,7 @@ package enum ServerStorageError: Error, Sendable, Equatable, CustomStringConvert
         case .dataDirectory(let path, let reason): "cannot use the data folder \(path): \(reason)"
         case .migrationFailed(let reason): "cannot update the database schema: \(reason)"
         case .corrupt(let reason): "the stored data is inconsistent: \(reason)"
+        case .logMoved(let reason): "the log is not as the device read it: \(reason)"
         }
     }
 }

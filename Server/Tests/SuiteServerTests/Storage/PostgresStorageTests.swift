@@ -30,6 +30,9 @@ struct PostgresStorageTests {
     @Test func deletingAnAccountRemovesEverythingOfIt() async throws { try await contract.deletingAnAccountRemovesEverythingOfIt() }
     @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
     @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
+    @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
+    @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
+    @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
 
     @Test func eventsReachEveryProcessSharingTheDatabase() async throws {
         try await TestBackend.postgres.withPlace { place in
@@ -183,5 +186,5 @@ struct PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 3
+    static let count = 4
 }

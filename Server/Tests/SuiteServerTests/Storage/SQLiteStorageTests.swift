@@ -23,6 +23,9 @@ struct SQLiteStorageTests {
     @Test func deletingAnAccountRemovesEverythingOfIt() async throws { try await contract.deletingAnAccountRemovesEverythingOfIt() }
     @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
     @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
+    @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
+    @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
+    @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
 
     @Test func filesArePrivateAndTheJournalIsWAL() async throws {
         try await TestBackend.sqlite.withPlace { place in

@@ -55,6 +55,9 @@ struct SyncCommand: AsyncParsableCommand {
         @Flag(help: "Keep running: sync after every change here and whenever the server says something changed; stop with Ctrl-C.")
         var watch = false
 
+        @Flag(help: "Compact the server's logs now, whether or not the server asks: it keeps only what still wins, for this and every other device.")
+        var compact = false
+
         func run() async throws {
             let folder = try options.storeFolder()
             guard try SyncAccount.load(from: folder) != nil else { throw SyncError.notSyncing }
@@ -62,7 +65,7 @@ struct SyncCommand: AsyncParsableCommand {
                 try await SyncWatch(folder: folder).run()
                 return
             }
-            let report = try await SyncCommand.client(folder: folder, stores: try SyncCommand.openAll(folder: folder)).sync()
+            let report = try await SyncCommand.client(folder: folder, stores: try SyncCommand.openAll(folder: folder)).sync(compact: compact)
             var community: CommunitySync.Outcome?
             if var account = try SyncAccount.load(from: folder) {
                 community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
@@ -72,7 +75,8 @@ struct SyncCommand: AsyncParsableCommand {
                 try Terminal.printJSON(report.stores.map(StoreOutcome.init))
             } else {
                 for store in report.stores {
-                    print("\(store.log): sent \(store.sent), received \(store.received)\(SyncCommand.setAsideNote(store))\(store.restarted ? " (the server had lost data; everything was sent again)" : "")")
+                    print("\(store.log): sent \(store.sent), received \(store.received)\(SyncCommand.setAsideNote(store))\(SyncCommand.restartNote(store))"
+                          + (store.compacted > 0 ? " (compacted: the server removed \(store.compacted) superseded operations)" : ""))
                 }
                 if let community, let line = CommunitySync.summary(community) { print(line) }
             }
@@ -371,6 +375,8 @@ struct SyncCommand: AsyncParsableCommand {
         var setAside: Int
         /// Operations set aside before that were used now.
         var recovered: Int
+        /// Operations the server removed in a compaction this sync made.
+        var compacted: Int
 
         init(_ store: SyncReport.Store) {
             self.store = store.log
@@ -380,7 +386,16 @@ struct SyncCommand: AsyncParsableCommand {
             restarted = store.restarted
             setAside = store.setAside
             recovered = store.recovered
+            compacted = store.compacted
         }
+    }
+
+    /// Why a store sent everything again, for the summary line ("" when it did not).
+    static func restartNote(_ store: SyncReport.Store) -> String {
+        guard store.restarted else { return "" }
+        return store.pastCompaction
+            ? " (the server had compacted history this device had not read; it read the log again and sent what it has)"
+            : " (the server had lost data; everything was sent again)"
     }
 
     /// What one store's line adds about set-aside operations.

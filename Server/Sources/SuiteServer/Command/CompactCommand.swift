@@ -1,0 +1,86 @@
+import ArgumentParser
+import Foundation
+import Logging
+
+/// `suite-server compact [--data-dir DIR | --database URL] [--grace-days N]`.
+package struct CompactCommand: AsyncParsableCommand {
+    package static let configuration = CommandConfiguration(
+        commandName: "compact",
+        abstract: "Forget the operations compactions removed, and print what each log holds.",
+        discussion: """
+            Devices compact a log when the server asks (after a tenth more operations than the \
+            last compaction kept): a device that has everything names the operations still \
+            winning, and the server removes the others at once, keeping only their ids and \
+            positions so that devices that read up to one of them go on from there. This \
+            command forgets those ids once they are older than the grace period (a device \
+            whose cursor pointed at one reads the log again from the start, and loses \
+            nothing). `serve` does the same every hour. Run it while `serve` runs or not.
+            """)
+
+    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
+        "The SQLite data folder (default: $SUITE_SERVER_HOME, else ~/.local/share/suite-server).", valueName: "dir"))
+    package var dataDirectory: String?
+
+    @Option(name: .customLong("database"), help: ArgumentHelp("A PostgreSQL URL instead of SQLite.", valueName: "url"))
+    package var database: String?
+
+    @Option(name: .customLong("grace-days"), help: ArgumentHelp("Keep the ids of operations removed less than this many days ago.", valueName: "days"))
+    package var graceDays: Double = CompactionService.defaultGraceDays
+
+    package init() {}
+
+    package func validate() throws {
+        if dataDirectory != nil && database != nil {
+            throw ValidationError("use --data-dir or --database, not both")
+        }
+        if let database {
+            do {
+                _ = try PostgresURL(database)
+            } catch {
+                throw ValidationError("--database: \(error)")
+            }
+        }
+        if dataDirectory?.isEmpty == true {
+            throw ValidationError("--data-dir is empty")
+        }
+        guard graceDays >= 0, graceDays.isFinite else { throw ValidationError("--grace-days must be 0 or more") }
+    }
+
+    package func run() async throws {
+        var logger = Logger(label: "suite-server")
+        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
+        do {
+            if let database {
+                let storage = try await PostgresServerStorage(url: try PostgresURL(database), maximumConnections: 2, logger: logger)
+                try await withThrowingTaskGroup(of: Void.self) { group in
+                    group.addTask { await storage.client.run() }
+                    defer { group.cancelAll() }
+                    // The pool leases connections once its run loop has started (before, postgres-nio
+                    // warns): give that task a moment.
+                    try await Task.sleep(for: .milliseconds(50))
+                    try await compact(storage)
+                }
+            } else {
+                let directory = dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
+                    ?? ServeCommand.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+                try await compact(try SQLiteServerStorage(directory: directory))
+            }
+        } catch let error as ServerStorageError {
+            throw ServerFailure(error)
+        }
+    }
+
+    private func compact(_ storage: any ServerStorage) async throws {
+        let before = try await storage.logSizes()
+        let forgotten = try await storage.forgetRemovedOperations(removedBefore: Date().addingTimeInterval(-graceDays * 86_400))
+        let after = try await storage.logSizes()
+        for size in after {
+            let was = before.first { $0.account == size.account && $0.log == size.log }
+            let forgot = forgotten.first { $0.account == size.account && $0.log == size.log }?.count ?? 0
+            StandardOutput.writeLine("\(size.account)/\(size.log): head \(size.head), \(size.operations) operations, "
+                + "\(size.removed) removed ids kept, \(forgot) forgotten now, compacted through \(size.compacted), "
+                + "\(was?.bytes ?? size.bytes) → \(size.bytes) bytes")
+        }
+        StandardOutput.writeLine("forgot \(forgotten.reduce(0) { $0 + $1.count }) removed operations in \(forgotten.count) logs")
+    }
+}
