@@ -17,12 +17,7 @@ package struct CompactCommand: AsyncParsableCommand {
             nothing). `serve` does the same every hour. Run it while `serve` runs or not.
             """)
 
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "The SQLite data folder (default: $SUITE_SERVER_HOME, else ~/.local/share/suite-server).", valueName: "dir"))
-    package var dataDirectory: String?
-
-    @Option(name: .customLong("database"), help: ArgumentHelp("A PostgreSQL URL instead of SQLite.", valueName: "url"))
-    package var database: String?
+    @OptionGroup package var place: StorageOptions
 
     @Option(name: .customLong("grace-days"), help: ArgumentHelp("Keep the ids of operations removed less than this many days ago.", valueName: "days"))
     package var graceDays: Double = CompactionService.defaultGraceDays
@@ -30,19 +25,6 @@ package struct CompactCommand: AsyncParsableCommand {
     package init() {}
 
     package func validate() throws {
-        if dataDirectory != nil && database != nil {
-            throw ValidationError("use --data-dir or --database, not both")
-        }
-        if let database {
-            do {
-                _ = try PostgresURL(database)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
-        }
-        if dataDirectory?.isEmpty == true {
-            throw ValidationError("--data-dir is empty")
-        }
         guard graceDays >= 0, graceDays.isFinite else { throw ValidationError("--grace-days must be 0 or more") }
     }
 
@@ -50,7 +32,7 @@ package struct CompactCommand: AsyncParsableCommand {
         var logger = Logger(label: "suite-server")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         do {
-            if let database {
+            if let database = place.database {
                 let storage = try await PostgresServerStorage(url: try PostgresURL(database), maximumConnections: 2, logger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
                     group.addTask { await storage.client.run() }
@@ -61,8 +43,7 @@ package struct CompactCommand: AsyncParsableCommand {
                     try await compact(storage)
                 }
             } else {
-                let directory = dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                    ?? ServeCommand.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+                let directory = place.sqliteDirectory
                 try await compact(try SQLiteServerStorage(directory: directory))
             }
         } catch let error as ServerStorageError {

@@ -17,12 +17,7 @@ package struct ServeCommand: AsyncParsableCommand {
             """)
 
     /// Exit codes: 64 usage, 69 database unreachable, 74 data folder or stored data.
-    @Option(name: .customLong("data-dir"), help: ArgumentHelp(
-        "The SQLite data folder (default: $SUITE_SERVER_HOME, else ~/.local/share/suite-server).", valueName: "dir"))
-    package var dataDirectory: String?
-
-    @Option(name: .customLong("database"), help: ArgumentHelp("A PostgreSQL URL instead of SQLite.", valueName: "url"))
-    package var database: String?
+    @OptionGroup package var place: StorageOptions
 
     @Option(name: .customLong("listen"), help: ArgumentHelp("The address to listen on; port 0 picks a free port.", valueName: "host:port"))
     package var listen: ListenAddress = .standard
@@ -34,19 +29,6 @@ package struct ServeCommand: AsyncParsableCommand {
     package init() {}
 
     package func validate() throws {
-        if dataDirectory != nil && database != nil {
-            throw ValidationError("use --data-dir or --database, not both")
-        }
-        if let database {
-            do {
-                _ = try PostgresURL(database)
-            } catch {
-                throw ValidationError("--database: \(error)")
-            }
-        }
-        if dataDirectory?.isEmpty == true {
-            throw ValidationError("--data-dir is empty")
-        }
         guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
     }
 
@@ -68,11 +50,10 @@ package struct ServeCommand: AsyncParsableCommand {
 
         let storage: any ServerStorage
         do {
-            if let database {
+            if let database = place.database {
                 storage = try await PostgresServerStorage(url: try PostgresURL(database), logger: logger)
             } else {
-                let directory = dataDirectory.map { URL(fileURLWithPath: $0, isDirectory: true) }
-                    ?? Self.defaultDataDirectory(environment: ProcessInfo.processInfo.environment)
+                let directory = place.sqliteDirectory
                 storage = try SQLiteServerStorage(directory: directory)
             }
         } catch let error as ServerStorageError {
