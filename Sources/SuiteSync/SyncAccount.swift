@@ -83,6 +83,20 @@ package struct SyncAccount: Codable, Equatable, Sendable {
 }
 
 extension SyncAccount {
+    /// Changes some fields of the settings as they are on disk now, not as a caller read them
+    /// earlier (another process may have written since: a publish, a watch's pass). Does
+    /// nothing when the file is gone or belongs to another session (logged out, or out and in
+    /// again), so a sync that ends after a logout never brings the token back.
+    ///
+    /// - Returns: Whether the settings were written.
+    @discardableResult
+    package static func update(in folder: URL, session: SyncAccount, _ change: (inout SyncAccount) -> Void) throws -> Bool {
+        guard var current = try load(from: folder), current.token == session.token, current.deviceID == session.deviceID else { return false }
+        change(&current)
+        try current.save(in: folder)
+        return true
+    }
+
     /// Keeps a measured clock offset, for the status.
     package mutating func noteClock(_ offset: Int64) {
         clockOffset = offset

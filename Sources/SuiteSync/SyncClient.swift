@@ -25,7 +25,7 @@ import SuiteSyncProtocol
 ///
 /// The folder holds `sync.json` (mode 0600): the server, the account, this device's token and
 /// the account's data key, which never leave the device unwrapped. Every store keeps working
-/// offline; ``sync(only:)`` sends what changed here and brings what changed elsewhere. A call that
+/// offline; ``sync(only:compact:)`` sends what changed here and brings what changed elsewhere. A call that
 /// fails throws a ``SyncError`` (or a store's own error) and loses nothing: changes stay queued.
 /// The password never leaves the device; the server sees only a secret derived from it and
 /// ciphertext.
@@ -223,22 +223,25 @@ public actor SyncClient {
     /// - Throws: ``SyncError`` (``SyncError/Code/notSyncing`` when the folder has no account), or
     ///   a store's own error.
     public func sync(only logs: Set<String>? = nil, compact: Bool = false) async throws -> SyncReport {
-        var account = try requireAccount()
+        let account = try requireAccount()
         do {
             let report = try await syncStores(account, only: logs, compact: compact)
-            if let offset = report.clockOffset { account.noteClock(offset) }
-            account.lastError = report.setAsideMessage
-            account.lastSuccess = Date()
-            try save(account)
+            try SyncAccount.update(in: folder, session: account) { current in
+                if let offset = report.clockOffset { current.noteClock(offset) }
+                current.lastError = report.setAsideMessage
+                current.lastSuccess = Date()
+            }
             return report
+        } catch is CancellationError {
+            throw CancellationError()
         } catch let error as SyncError {
-            if error.code == .clockAhead, let lead = error.clockLead { account.noteClock(lead) }
-            account.lastError = error.message
-            try? save(account)
+            _ = try? SyncAccount.update(in: folder, session: account) { current in
+                if error.code == .clockAhead, let lead = error.clockLead { current.noteClock(lead) }
+                current.lastError = error.message
+            }
             throw error
         } catch {
-            account.lastError = "\(error)"
-            try? save(account)
+            _ = try? SyncAccount.update(in: folder, session: account) { $0.lastError = "\(error)" }
             throw error
         }
     }
@@ -331,12 +334,6 @@ public actor SyncClient {
     private func requireAccount() throws -> SyncAccount {
         guard let account = try SyncAccount.load(from: folder) else { throw SyncError.notSyncing }
         return account
-    }
-
-    /// Writes the account back unless the folder stopped syncing meanwhile (logged out).
-    private func save(_ account: SyncAccount) throws {
-        guard FileManager.default.fileExists(atPath: SyncAccount.url(in: folder).path) else { return }
-        try account.save(in: folder)
     }
 
     private func serverClient(_ account: SyncAccount) -> SyncServerClient {

@@ -10,7 +10,7 @@ public struct SignUpResult: Sendable, Equatable {
     public var recoveryKey: String
 }
 
-/// What one ``SyncClient/sync(only:)`` did.
+/// What one ``SyncClient/sync(only:compact:)`` did.
 public struct SyncReport: Sendable, Equatable {
     /// One store's part.
     public struct Store: Sendable, Equatable {

@@ -28,6 +28,31 @@ import Testing
         #expect(left == ["sync.json"], "no temporary file is left: \(left)")
     }
 
+    /// A late writer changes only its own fields of the settings as they are now, and writes
+    /// nothing once the folder logged out, or out and in again as another session.
+    @Test func lateWritesNeverUndoAPublishOrALogout() throws {
+        let suite = try Suite()
+        let folder = suite.storeFolder
+        let session = SyncAccount(server: URL(string: "http://127.0.0.1:9")!, account: "ada", deviceID: "d1", token: "old", dataKey: Data(count: 32))
+        try session.save(in: folder)
+        var published = session
+        published.publishUser = "ada"
+        try published.save(in: folder)   // another process: suite sync publish
+        #expect(try SyncAccount.update(in: folder, session: session) { $0.lastError = "late" })
+        let now = try #require(try SyncAccount.load(from: folder))
+        #expect(now.publishUser == "ada" && now.lastError == "late")
+
+        SyncAccount.remove(from: folder)
+        #expect(try !SyncAccount.update(in: folder, session: session) { $0.lastError = "after logout" })
+        #expect(try SyncAccount.load(from: folder) == nil, "a sync that ends after a logout never writes the token back")
+
+        var other = session
+        other.token = "new"
+        try other.save(in: folder)
+        #expect(try !SyncAccount.update(in: folder, session: session) { $0.lastError = "stale" })
+        #expect(try SyncAccount.load(from: folder)?.token == "new" && SyncAccount.load(from: folder)?.lastError == nil)
+    }
+
     /// Syncs run at once (a `--watch` beside a manual one), as processes: none fails.
     @Test func syncsRunAtOnceAllSucceed() async throws {
         let suite = try Suite()

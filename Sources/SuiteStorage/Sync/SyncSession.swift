@@ -156,7 +156,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             guard try await pushAll(&outcome) else { outcome.restarted = true; continue }
             let settled = outcome.pushed == pushed ? true : try await pullAll(&outcome)
             if settled {
-                await compactIfAsked(&outcome)
+                try await compactIfAsked(&outcome)
                 return outcome
             }
             outcome.restarted = true
@@ -166,11 +166,14 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
 
     /// Compacts the log when the last pull asked for it. A compaction that fails (the log moved
     /// meanwhile, the server is gone) is tried again when the server asks again: the sync
-    /// itself succeeded.
-    private func compactIfAsked(_ outcome: inout Outcome) async {
+    /// itself succeeded. With ``compactsAlways`` (asked for by name) the failure is thrown.
+    private func compactIfAsked(_ outcome: inout Outcome) async throws {
         guard compactsAlways || (compactsWhenAsked && outcome.compactionWanted) else { return }
-        if let reply = try? await compact() {
-            outcome.compactedAway += Int(reply.removed)
+        do {
+            if let reply = try await compact() { outcome.compactedAway += Int(reply.removed) }
+        } catch {
+            // Asked for by name (`suite sync --compact`): say it failed.
+            if compactsAlways { throw error }
         }
     }
 

@@ -4,8 +4,9 @@ import Foundation
 /// recovery): what the client makes (32-byte secrets, 16-byte salts, 61-byte wrapped keys,
 /// 600,000 rounds) fits with room, and nothing makes the server store or answer much more.
 enum KeyMaterialRules {
-    /// The longest authentication or recovery secret, in bytes.
-    static let maximumSecret = 64
+    /// The longest authentication or recovery secret, in bytes: its base64 (64 characters)
+    /// stays within the 72 bytes bcrypt reads.
+    static let maximumSecret = 48
     /// The longest salt, in bytes.
     static let maximumSalt = 64
     /// The longest wrapped key, in bytes.

@@ -217,7 +217,13 @@ package final class PostgresServerStorage: ServerStorage {
 
     package func deleteAccount(id: String) async throws -> Bool {
         try await withTransaction { [logger] connection in
-            // Devices, logs, operations, settings, votes and shared lists go by cascade.
+            // Publishing takes the settings row's lock: none can start until this commits. Votes
+            // still there (published again since they were withdrawn) would leave their items'
+            // counts too high: the caller withdraws them and asks again.
+            try await connection.query("SELECT 1 FROM community_settings WHERE account_id = \(id) FOR UPDATE", logger: logger)
+            let votes = try await connection.query("SELECT 1 FROM community_votes WHERE account_id = \(id) LIMIT 1", logger: logger)
+            guard try await votes.collect().isEmpty else { return false }
+            // Devices, logs, operations, settings and shared lists go by cascade.
             let rows = try await connection.query("DELETE FROM accounts WHERE id = \(id) RETURNING id", logger: logger)
             return try await !rows.collect().isEmpty
         }

@@ -136,7 +136,10 @@ package final class SQLiteServerStorage: ServerStorage {
 
     package func deleteAccount(id: String) async throws -> Bool {
         try await pool.write { db in
-            // Devices, logs (and so operations), settings, votes and shared lists go by cascade.
+            // Votes still there (published again since they were withdrawn) would leave their
+            // items' counts too high: the caller withdraws them and asks again.
+            guard try Bool.fetchOne(db, sql: "SELECT 1 FROM community_votes WHERE account_id = ? LIMIT 1", arguments: [id]) == nil else { return false }
+            // Devices, logs (and so operations), settings and shared lists go by cascade.
             try db.execute(sql: "DELETE FROM accounts WHERE id = ?", arguments: [id])
             return db.changesCount == 1
         }

@@ -59,11 +59,12 @@ package protocol ServerStorage: Service, CommunityStorage {
     func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool
 
     /// Deletes an account and everything of it: devices (and so their tokens), logs and
-    /// their operations, what it published, its shared lists. The caller withdraws its
-    /// community votes first, so that counts drop.
+    /// their operations, its settings, its shared lists. The caller withdraws its community
+    /// votes first, so that counts drop; an account that still has votes (published again
+    /// meanwhile) is left as it is.
     ///
     /// - Parameter id: The account.
-    /// - Returns: Whether it existed.
+    /// - Returns: Whether it was deleted (false when it has votes, or is gone).
     func deleteAccount(id: String) async throws -> Bool
 
     /// Adds a device (with its token hash) to an existing account.

@@ -128,6 +128,27 @@ enum CommunitySync {
         }
     }
 
+    /// Runs the community part after a log sync on the settings as they are now, and writes
+    /// back only the fields it changed (a publish or a logout meanwhile is not undone).
+    static func runAfterLogsAndSave(folder: URL) async -> Outcome? {
+        guard let before = try? SyncAccount.load(from: folder) else { return nil }
+        var after = before
+        let outcome = await runAfterLogs(folder: folder, account: &after)
+        do {
+            try SyncAccount.update(in: folder, session: before) { current in
+                if after.community != before.community { current.community = after.community }
+                if after.publishUser != before.publishUser { current.publishUser = after.publishUser }
+                if after.publishedFavourites != before.publishedFavourites { current.publishedFavourites = after.publishedFavourites }
+                if after.publishedRatings != before.publishedRatings { current.publishedRatings = after.publishedRatings }
+                if after.publishedAt != before.publishedAt { current.publishedAt = after.publishedAt }
+                if after.lastError != before.lastError { current.lastError = after.lastError }
+            }
+        } catch {
+            Terminal.printError("suite: warning: \(ErrorReport.classify(error)?.1 ?? "\(error)")")
+        }
+        return outcome
+    }
+
     /// One line for what a community sync did, or nil when it did nothing worth saying.
     static func summary(_ outcome: Outcome) -> String? {
         var parts: [String] = []

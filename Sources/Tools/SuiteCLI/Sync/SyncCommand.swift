@@ -66,11 +66,7 @@ struct SyncCommand: AsyncParsableCommand {
                 return
             }
             let report = try await SyncCommand.client(folder: folder, stores: try SyncCommand.openAll(folder: folder)).sync(compact: compact)
-            var community: CommunitySync.Outcome?
-            if var account = try SyncAccount.load(from: folder) {
-                community = await CommunitySync.runAfterLogs(folder: folder, account: &account)
-                try account.save(in: folder)
-            }
+            let community = await CommunitySync.runAfterLogsAndSave(folder: folder)
             if options.json {
                 try Terminal.printJSON(report.stores.map(StoreOutcome.init))
             } else {

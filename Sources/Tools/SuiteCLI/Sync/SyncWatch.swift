@@ -34,10 +34,8 @@ struct SyncWatch {
                     for store in report.stores where store.sent + store.received + store.recovered > 0 {
                         say("\(store.log): sent \(store.sent), received \(store.received)\(SyncCommand.setAsideNote(store))")
                     }
-                    if event.full, var account = try SyncAccount.load(from: folder) {
-                        if let community = await CommunitySync.runAfterLogs(folder: folder, account: &account), let line = CommunitySync.summary(community) { say(line) }
-                        // Logged out meanwhile: do not write the settings back.
-                        if FileManager.default.fileExists(atPath: SyncAccount.url(in: folder).path) { try? account.save(in: folder) }
+                    if event.full, let community = await CommunitySync.runAfterLogsAndSave(folder: folder), let line = CommunitySync.summary(community) {
+                        say(line)
                     }
                 case .failed:
                     // Offline, busy or a clock too far ahead: SuiteSync waits and tries again.
