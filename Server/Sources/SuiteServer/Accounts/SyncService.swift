@@ -115,21 +115,13 @@ package struct SyncService: Sendable {
     /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
     ///   secret, ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
     ///   ``SyncServiceError/badRequest(_:)`` for bad names.
-    package func login(_ request: LoginRequest) async throws -> SessionReply {
+    package func login(_ request: LoginRequest, from address: ClientAddress = .unknown) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
         let date = now()
-        guard await limiter.allows(request.account, now: date) else {
-            throw SyncServiceError.tooManyAttempts("too many failed sign-ins for \(request.account); wait a minute")
-        }
         let account = try await storage.account(named: request.account)
-        let secret = request.authenticationSecret.base64EncodedString()
-        let hash = account?.passwordHash ?? decoyHash
-        let matches = try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(secret, hash: hash) }
-        guard let account, matches, !request.authenticationSecret.isEmpty else {
-            await limiter.recordFailure(request.account, now: date)
-            throw SyncServiceError.unauthorized("wrong account or secret")
-        }
-        await limiter.recordSuccess(request.account)
+        try await proveSecret(request.authenticationSecret, against: account?.passwordHash, account: request.account, from: address,
+                              refusal: .unauthorized("wrong account or secret"))
+        guard let account else { throw SyncServiceError.unauthorized("wrong account or secret") }
         let token = SessionToken.generate()
         let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
         do {
@@ -152,10 +144,11 @@ package struct SyncService: Sendable {
     ///   ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
     ///   ``SyncServiceError/badRequest(_:)`` for malformed material,
     ///   ``SyncServiceError/conflict(_:)`` when another change came first.
-    package func changePassword(_ request: PasswordChangeRequest, session: DeviceSession) async throws {
+    package func changePassword(_ request: PasswordChangeRequest, session: DeviceSession, from address: ClientAddress = .unknown) async throws {
         try KeyMaterialRules.check(secret: request.newAuthenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
         guard let account = try await storage.account(id: session.accountID) else { throw SyncServiceError.unauthorized("the account is gone") }
-        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, refusal: .forbidden("the current password is wrong"))
+        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, from: address,
+                              refusal: .forbidden("the current password is wrong"))
         let material = PasswordMaterial(passwordHash: try await bcrypt(request.newAuthenticationSecret), salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
         guard try await storage.replacePassword(accountID: account.id, expectedHash: account.passwordHash, with: material, addingDevice: nil) else {
             throw SyncServiceError.conflict("the password changed meanwhile; try again with the new one")
@@ -165,8 +158,8 @@ package struct SyncService: Sendable {
     /// The data key wrapped by the recovery key, for whoever proves the recovery key
     /// (rate-limited like sign-in; an unknown account, an account without recovery and a
     /// wrong key get the same answer).
-    package func recoveryKey(_ request: RecoveryKeyRequest) async throws -> RecoveryKeyReply {
-        let account = try await recoverableAccount(request.account, secret: request.recoverySecret)
+    package func recoveryKey(_ request: RecoveryKeyRequest, from address: ClientAddress = .unknown) async throws -> RecoveryKeyReply {
+        let account = try await recoverableAccount(request.account, secret: request.recoverySecret, from: address)
         return RecoveryKeyReply(recoveryWrappedKey: account.recoveryWrappedKey)
     }
 
@@ -176,10 +169,10 @@ package struct SyncService: Sendable {
     /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
     ///   recovery key, ``SyncServiceError/tooManyAttempts(_:)``,
     ///   ``SyncServiceError/badRequest(_:)`` for malformed material or names.
-    package func recover(_ request: RecoverRequest) async throws -> SessionReply {
+    package func recover(_ request: RecoverRequest, from address: ClientAddress = .unknown) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
         try KeyMaterialRules.check(secret: request.authenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
-        let account = try await recoverableAccount(request.account, secret: request.recoverySecret)
+        let account = try await recoverableAccount(request.account, secret: request.recoverySecret, from: address)
         let material = PasswordMaterial(passwordHash: try await bcrypt(request.authenticationSecret), salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
         let token = SessionToken.generate()
         let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: now())
@@ -192,9 +185,9 @@ package struct SyncService: Sendable {
     /// Deletes the account and everything of it on the server, proved by the password's
     /// secret (rate-limited like sign-in): its published votes are withdrawn first (counts
     /// drop), then its devices, logs, operations and shared lists go, and its event streams end.
-    package func deleteAccount(_ request: AccountDeletionRequest, session: DeviceSession) async throws {
+    package func deleteAccount(_ request: AccountDeletionRequest, session: DeviceSession, from address: ClientAddress = .unknown) async throws {
         guard let account = try await storage.account(id: session.accountID) else { throw SyncServiceError.unauthorized("the account is gone") }
-        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, refusal: .forbidden("the password is wrong"))
+        try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, from: address, refusal: .forbidden("the password is wrong"))
         // Withdrawn, then deleted in a transaction that finds no vote: another device that
         // publishes again in between only makes this try again.
         for _ in 0..<5 {
@@ -210,31 +203,39 @@ package struct SyncService: Sendable {
     }
 
     /// The account named, once the recovery secret is proved against it.
-    private func recoverableAccount(_ name: String, secret: Data) async throws -> StoredAccount {
+    private func recoverableAccount(_ name: String, secret: Data, from address: ClientAddress) async throws -> StoredAccount {
         guard NameRules.isValid(name) else { throw SyncServiceError.badRequest("the account name must be 1 to \(SyncProtocol.maximumNameLength) characters, without control characters") }
         let account = try await storage.account(named: name)
-        try await proveSecret(secret, against: account?.recoveryHash, account: name, refusal: .unauthorized("wrong account or recovery key"))
+        try await proveSecret(secret, against: account?.recoveryHash, account: name, from: address, refusal: .unauthorized("wrong account or recovery key"))
         guard let account else { throw SyncServiceError.unauthorized("wrong account or recovery key") }
         return account
     }
 
     /// Checks a secret against a bcrypt hash (a decoy when there is none, so that takes as long),
     /// counting failures per account name like sign-in.
-    private func proveSecret(_ secret: Data, against hash: String?, account name: String, refusal: SyncServiceError) async throws {
-        let date = now()
-        guard await limiter.allows(name, now: date) else {
-            throw SyncServiceError.tooManyAttempts("too many failed attempts for \(name); wait a minute")
+    private func proveSecret(_ secret: Data, against hash: String?, account name: String, from address: ClientAddress, refusal: SyncServiceError) async throws {
+        let attempt: SignInRateLimiter.Attempt
+        do {
+            attempt = try await limiter.begin(account: name, address: address.key, now: now())
+        } catch {
+            throw SyncServiceError.tooManyAttempts(error.byAccount
+                ? "too many failed attempts for \(name) from several places; try again in \(error.retryAfter) s"
+                : "too many failed attempts from this address; try again in \(error.retryAfter) s")
         }
         // A secret of the wrong size is refused without hashing it (but counted like a wrong one).
         let sized = (1...KeyMaterialRules.maximumSecret).contains(secret.count)
         let text = sized ? secret.base64EncodedString() : ""
         let stored = hash ?? decoyHash
-        let matches = sized ? try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(text, hash: stored) } : false
-        guard hash != nil, matches else {
-            await limiter.recordFailure(name, now: date)
-            throw refusal
+        let matches: Bool
+        do {
+            matches = sized ? try await NIOThreadPool.singleton.runIfActive { Bcrypt.verify(text, hash: stored) } : false
+        } catch {
+            await limiter.finish(attempt, succeeded: false, now: now())
+            throw error
         }
-        await limiter.recordSuccess(name)
+        let proved = hash != nil && matches
+        await limiter.finish(attempt, succeeded: proved, now: now())
+        guard proved else { throw refusal }
     }
 
     private func bcrypt(_ secret: Data) async throws -> String {

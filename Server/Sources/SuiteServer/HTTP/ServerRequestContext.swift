@@ -6,10 +6,13 @@ package struct ServerRequestContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The authenticated device (set by ``BearerAuthenticationMiddleware``).
     package var session: DeviceSession?
+    /// The client's address, as limits count it (the socket's peer).
+    package var clientAddress: ClientAddress
 
     /// Creates an unauthenticated context.
     package init(source: Source) {
         coreContext = .init(source: source)
+        clientAddress = ClientAddress(source.channel.remoteAddress)
     }
 
     /// The authenticated device.

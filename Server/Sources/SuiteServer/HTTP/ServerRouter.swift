@@ -58,17 +58,17 @@ package enum ServerRouter {
             let body = try await request.decodeProtocolBody(as: PreloginRequest.self)
             return JSONBody(try await service.prelogin(body))
         }
-        v1.post("login") { request, _ in
+        v1.post("login") { request, context in
             let body = try await request.decodeProtocolBody(as: LoginRequest.self)
-            return JSONBody(try await service.login(body))
+            return JSONBody(try await service.login(body, from: context.clientAddress))
         }
-        v1.post("recover/key") { request, _ in
+        v1.post("recover/key") { request, context in
             let body = try await request.decodeProtocolBody(as: RecoveryKeyRequest.self)
-            return JSONBody(try await service.recoveryKey(body))
+            return JSONBody(try await service.recoveryKey(body, from: context.clientAddress))
         }
-        v1.post("recover") { request, _ in
+        v1.post("recover") { request, context in
             let body = try await request.decodeProtocolBody(as: RecoverRequest.self)
-            return JSONBody(try await service.recover(body), status: .created)
+            return JSONBody(try await service.recover(body, from: context.clientAddress), status: .created)
         }
 
         let authenticated = v1.group().add(middleware: BearerAuthenticationMiddleware(service: service))
@@ -78,12 +78,12 @@ package enum ServerRouter {
         }
         authenticated.post("account/password") { request, context -> HTTPResponse.Status in
             let session = try context.requireSession()
-            try await service.changePassword(try await request.decodeProtocolBody(as: PasswordChangeRequest.self), session: session)
+            try await service.changePassword(try await request.decodeProtocolBody(as: PasswordChangeRequest.self), session: session, from: context.clientAddress)
             return .noContent
         }
         authenticated.post("account/delete") { request, context -> HTTPResponse.Status in
             let session = try context.requireSession()
-            try await service.deleteAccount(try await request.decodeProtocolBody(as: AccountDeletionRequest.self), session: session)
+            try await service.deleteAccount(try await request.decodeProtocolBody(as: AccountDeletionRequest.self), session: session, from: context.clientAddress)
             return .noContent
         }
         authenticated.get("devices") { _, context in

@@ -10,6 +10,9 @@ struct SQLiteStorageTests {
     @Test func signupThenLoginWithTheRightSecretOnly() async throws { try await contract.signupThenLoginWithTheRightSecretOnly() }
     @Test func signupRefusesBadNamesAndEmptySecrets() async throws { try await contract.signupRefusesBadNamesAndEmptySecrets() }
     @Test func rateLimitsFailedSignIns() async throws { try await contract.rateLimitsFailedSignIns() }
+    @Test func concurrentGuessesAreBoundedLikeSequentialOnes() async throws { try await contract.concurrentGuessesAreBoundedLikeSequentialOnes() }
+    @Test func aStrangerCannotLockTheOwnerOut() async throws { try await contract.aStrangerCannotLockTheOwnerOut() }
+    @Test func manyAddressesSlowOnlyNewAddresses() async throws { try await contract.manyAddressesSlowOnlyNewAddresses() }
     @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
     @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
     @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }

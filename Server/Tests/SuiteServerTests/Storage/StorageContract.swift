@@ -79,10 +79,11 @@ struct StorageContract: Sendable {
             } catch let error as SyncServiceError {
                 guard case .tooManyAttempts = error else { Issue.record("expected 429, got \(error)"); return }
             }
-            // Another account is not affected.
+            // Another address is not affected (the limit counts by address, over every account).
             let other = Fixtures.signup()
             _ = try await service.signup(other)
-            _ = try await service.login(LoginRequest(account: other.account, authenticationSecret: other.authenticationSecret, device: "phone"))
+            _ = try await service.login(LoginRequest(account: other.account, authenticationSecret: other.authenticationSecret, device: "phone"),
+                                        from: ClientAddress(text: "198.51.100.9"))
         }
     }
 

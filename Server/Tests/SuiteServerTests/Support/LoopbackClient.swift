@@ -25,8 +25,9 @@ final class LoopbackClient: @unchecked Sendable {  // used by one task at a time
     private let descriptor: Int32
     private var buffer = Data()
 
-    /// Connects to 127.0.0.1:port; reads give up after `timeout` seconds without data.
-    init(port: Int, timeout: TimeInterval = 10) throws {
+    /// Connects to 127.0.0.1:port from `source` (any 127.x.y.z address is this machine);
+    /// reads give up after `timeout` seconds without data.
+    init(port: Int, from source: String = "127.0.0.1", timeout: TimeInterval = 10) throws {
         #if canImport(Glibc)
         descriptor = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         #else
@@ -35,6 +36,16 @@ final class LoopbackClient: @unchecked Sendable {  // used by one task at a time
         guard descriptor >= 0 else { throw Failure.socket("socket() failed") }
         var time = timeval(tv_sec: Int(timeout), tv_usec: 0)
         setsockopt(descriptor, SOL_SOCKET, SO_RCVTIMEO, &time, socklen_t(MemoryLayout<timeval>.size))
+        var local = sockaddr_in()
+        local.sin_family = sa_family_t(AF_INET)
+        local.sin_addr.s_addr = inet_addr(source)
+        let bound = withUnsafePointer(to: &local) { pointer in
+            pointer.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else {
+            close(descriptor)
+            throw Failure.socket("bind() to \(source) failed")
+        }
         var address = sockaddr_in()
         address.sin_family = sa_family_t(AF_INET)
         address.sin_port = in_port_t(UInt16(port).bigEndian)
@@ -114,8 +125,8 @@ final class LoopbackClient: @unchecked Sendable {  // used by one task at a time
     }
 
     /// One request on a new connection: the status and the body (read to the end).
-    static func request(port: Int, method: String, path: String, headers: [String: String] = [:], body: Data = Data()) throws -> (status: Int, body: Data) {
-        let client = try LoopbackClient(port: port)
+    static func request(port: Int, from source: String = "127.0.0.1", method: String, path: String, headers: [String: String] = [:], body: Data = Data()) throws -> (status: Int, body: Data) {
+        let client = try LoopbackClient(port: port, from: source)
         try client.send(method: method, path: path, headers: headers.merging(["Connection": "close"]) { a, _ in a }, body: body)
         let statusLine = try client.readLine()
         let parts = statusLine.split(separator: " ")
