@@ -263,6 +263,7 @@ package struct SyncService: Sendable {
     /// - Parameter session: The asking device.
     package func logout(_ session: DeviceSession) async throws {
         _ = try await storage.removeDevice(id: session.deviceID, accountID: session.accountID)
+        storage.events.end(deviceID: session.deviceID)
     }
 
     /// The account's devices.
@@ -285,6 +286,9 @@ package struct SyncService: Sendable {
         guard try await storage.removeDevice(id: id, accountID: session.accountID) else {
             throw SyncServiceError.notFound("no device \(id) in this account")
         }
+        // Its open event streams end at once here; in other processes sharing a PostgreSQL
+        // database, at their next keep-alive (the stream checks its token then).
+        storage.events.end(deviceID: id)
     }
 
     // MARK: Logs

@@ -9,6 +9,7 @@ import NIOConcurrencyHelpers
 package final class SyncEventHub: Sendable {
     private struct Subscriber {
         let accountID: String
+        let deviceID: String?
         let continuation: AsyncStream<String>.Continuation
     }
 
@@ -26,15 +27,17 @@ package final class SyncEventHub: Sendable {
     /// The changes to one account's logs from now on, as log names.
     ///
     /// The stream ends when the hub closes or the caller stops iterating.
-    /// - Parameter accountID: The account whose changes the caller wants.
+    /// - Parameters:
+    ///   - accountID: The account whose changes the caller wants.
+    ///   - deviceID: The device asking, if any: ``end(deviceID:)`` ends its streams.
     /// - Returns: A stream of log names.
-    package func subscribe(accountID: String) -> AsyncStream<String> {
+    package func subscribe(accountID: String, deviceID: String? = nil) -> AsyncStream<String> {
         let (stream, continuation) = AsyncStream.makeStream(of: String.self, bufferingPolicy: .bufferingNewest(64))
         let id: Int? = state.withLockedValue { state in
             guard !state.isClosed else { return nil }
             let id = state.nextID
             state.nextID += 1
-            state.subscribers[id] = Subscriber(accountID: accountID, continuation: continuation)
+            state.subscribers[id] = Subscriber(accountID: accountID, deviceID: deviceID, continuation: continuation)
             return id
         }
         guard let id else {
@@ -65,6 +68,19 @@ package final class SyncEventHub: Sendable {
     package func end(accountID: String) {
         let continuations = state.withLockedValue { state in
             let ending = state.subscribers.filter { $0.value.accountID == accountID }
+            for id in ending.keys { state.subscribers.removeValue(forKey: id) }
+            return ending.values.map(\.continuation)
+        }
+        for continuation in continuations {
+            continuation.finish()
+        }
+    }
+
+    /// Ends the subscriptions of one device (revoked or logged out: its token no longer works).
+    /// - Parameter deviceID: The device.
+    package func end(deviceID: String) {
+        let continuations = state.withLockedValue { state in
+            let ending = state.subscribers.filter { $0.value.deviceID == deviceID }
             for id in ending.keys { state.subscribers.removeValue(forKey: id) }
             return ending.values.map(\.continuation)
         }

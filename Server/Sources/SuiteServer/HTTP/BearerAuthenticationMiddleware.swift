@@ -25,4 +25,12 @@ package struct BearerAuthenticationMiddleware: RouterMiddleware {
         context.session = try await service.authenticate(token: parts[1].trimmingCharacters(in: .whitespaces))
         return try await next(request, context)
     }
+
+    /// The bearer token of a request, if it has one.
+    package static func token(in request: Request) -> String? {
+        guard let header = request.headers[.authorization] else { return nil }
+        let parts = header.split(separator: " ", maxSplits: 1)
+        guard parts.count == 2, parts[0].lowercased() == "bearer" else { return nil }
+        return parts[1].trimmingCharacters(in: .whitespaces)
+    }
 }

@@ -14,12 +14,17 @@ package enum EventStream {
     ///
     /// - Parameters:
     ///   - hub: Where the storage announces changes.
-    ///   - accountID: The asking account.
+    ///   - session: The asking device.
     ///   - keepAlive: The interval between keep-alive comments.
+    ///   - stillSignedIn: Asked at each keep-alive: the stream ends once it says no (the device
+    ///     was revoked or the account deleted, perhaps by another process).
     /// - Returns: The response; its body runs until the stream ends.
-    package static func response(hub: SyncEventHub, accountID: String, keepAlive: Duration) -> Response {
+    package static func response(
+        hub: SyncEventHub, session: DeviceSession, keepAlive: Duration,
+        stillSignedIn: @escaping @Sendable () async -> Bool = { true }
+    ) -> Response {
         // Subscribe now, so nothing pushed after this request was answered is missed.
-        let changes = hub.subscribe(accountID: accountID)
+        let changes = hub.subscribe(accountID: session.accountID, deviceID: session.deviceID)
         var headers = HTTPFields()
         headers[.contentType] = "text/event-stream"
         headers[.cacheControl] = "no-cache"
@@ -35,6 +40,10 @@ package enum EventStream {
                 group.addTask {
                     while !Task.isCancelled {
                         try await Task.sleep(for: keepAlive)
+                        guard await stillSignedIn() else {
+                            output.finish()
+                            return
+                        }
                         output.yield(": keep-alive\n\n")
                     }
                 }

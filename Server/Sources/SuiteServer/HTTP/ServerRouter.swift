@@ -128,8 +128,13 @@ package enum ServerRouter {
             }
             return JSONBody(try await service.pull(log: log, after: after, limit: limit, session: session))
         }
-        authenticated.get("events") { _, context in
-            EventStream.response(hub: service.storage.events, accountID: try context.requireSession().accountID, keepAlive: keepAlive)
+        authenticated.get("events") { request, context in
+            let session = try context.requireSession()
+            let token = BearerAuthenticationMiddleware.token(in: request) ?? ""
+            return EventStream.response(hub: service.storage.events, session: session, keepAlive: keepAlive) {
+                // A storage failure is not a revocation: the stream goes on.
+                do { return try await service.authenticate(token: token) == session } catch SyncServiceError.unauthorized { return false } catch { return true }
+            }
         }
         addCommunity(to: authenticated, service: service)
         router.get("s/{id}") { _, context in
