@@ -295,6 +295,19 @@ public struct ServerErrorReply: Sendable, Hashable, Codable {
 public enum SyncProtocol {
     /// The most operations one push may carry, and one pull returns.
     public static let maximumBatch = 1000
+    /// The largest operation (its id, slot and sealed payload), in bytes: a Business Model
+    /// section of a million bytes, escaped and sealed, fits.
+    public static let maximumOperationBytes = 2 * 1024 * 1024
+    /// The most bytes of operations one push may carry.
+    public static let maximumPushBytes = 8 * 1024 * 1024
+    /// The bytes of operations after which a pull's page ends (it always holds at least one
+    /// operation), so that no answer is larger whatever is stored.
+    public static let pullByteBudget = 4 * 1024 * 1024
+
+    /// The bytes an operation counts for against these limits.
+    public static func size(of operation: SyncEnvelope) -> Int {
+        operation.id.utf8.count + operation.slot.utf8.count + operation.payload.count
+    }
     /// The most operation ids one compaction page may name.
     public static let maximumKeepPage = 10_000
     /// The longest account name, device name and log name.

@@ -203,10 +203,19 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         while true {
             let pending = try store.syncPending(limit: batchSize)
             if pending.isEmpty { return true }
-            let reply = try await transport.push(log: log, operations: try pending.map { try codec.seal($0, log: log) })
+            // As many as fit the server's byte limit for a push (at least one).
+            var sealed: [SyncEnvelope] = [], bytes = 0
+            for operation in pending {
+                let envelope = try codec.seal(operation, log: log)
+                let size = SyncProtocol.size(of: envelope)
+                if !sealed.isEmpty && bytes + size > SyncProtocol.maximumPushBytes { break }
+                sealed.append(envelope)
+                bytes += size
+            }
+            let reply = try await transport.push(log: log, operations: sealed)
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
-            try store.syncAcknowledge(pending.map(\.id))
-            outcome.pushed += pending.count
+            try store.syncAcknowledge(pending.prefix(sealed.count).map(\.id))
+            outcome.pushed += sealed.count
         }
     }
 

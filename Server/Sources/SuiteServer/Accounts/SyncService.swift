@@ -310,6 +310,12 @@ package struct SyncService: Sendable {
         guard request.operations.allSatisfy({ !$0.id.isEmpty && $0.id.utf8.count <= 256 && $0.slot.utf8.count <= 1024 }) else {
             throw SyncServiceError.badRequest("operation ids must be 1 to 256 bytes and slots at most 1024")
         }
+        guard request.operations.allSatisfy({ SyncProtocol.size(of: $0) <= SyncProtocol.maximumOperationBytes }) else {
+            throw SyncServiceError.badRequest("an operation is at most \(SyncProtocol.maximumOperationBytes) bytes")
+        }
+        guard request.operations.reduce(0, { $0 + SyncProtocol.size(of: $1) }) <= SyncProtocol.maximumPushBytes else {
+            throw SyncServiceError.badRequest("a push carries at most \(SyncProtocol.maximumPushBytes) bytes of operations")
+        }
         do {
             let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations)
             return SyncPushReply(epoch: outcome.epoch, head: outcome.head, serverTime: serverTime())
@@ -333,7 +339,8 @@ package struct SyncService: Sendable {
         let limit = limit ?? SyncProtocol.maximumBatch
         guard limit >= 1 else { throw SyncServiceError.badRequest("limit must be at least 1") }
         do {
-            var reply = try await storage.pull(accountID: session.accountID, log: log, after: after, limit: min(limit, SyncProtocol.maximumBatch))
+            var reply = try await storage.pull(
+                accountID: session.accountID, log: log, after: after, limit: min(limit, SyncProtocol.maximumBatch), maximumBytes: SyncProtocol.pullByteBudget)
             reply.serverTime = serverTime()
             return reply
         } catch ServerStorageError.unknownAccount {

@@ -26,8 +26,9 @@ package struct JSONBody<Value: Encodable & Sendable>: ResponseGenerator {
 }
 
 extension Request {
-    /// The largest body the server reads: a full push of large operations fits.
-    static let maximumBodySize = 32 * 1024 * 1024
+    /// The largest body the server reads: a push of ``SyncProtocol/maximumPushBytes`` fits,
+    /// base64 and JSON included.
+    static let maximumBodySize = 16 * 1024 * 1024
 
     /// Decodes the body with ``SyncProtocol/decoder``.
     ///

@@ -336,7 +336,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
+    package func pull(accountID: String, log: String, after: Int64, limit: Int, maximumBytes: Int) async throws -> SyncPullReply {
         return try await withWatchedConnection { [logger] connection in
             // The head first, and operations only up to it: a push commits its operations with
             // its head, so every operation up to this head is visible to the next statement.
@@ -350,10 +350,28 @@ package final class PostgresServerStorage: ServerStorage {
                 found = (row.0, row.1, row.2, row.3, row.4)
             }
             guard let found else { throw ServerStorageError.unknownAccount }
-            let rows = try await connection.query("""
-                SELECT position, op_id, slot, payload FROM operations
+            // The sizes first (octet_length reads no payload), then the operations of the page
+            // that fits the byte budget.
+            let sizes = try await connection.query("""
+                SELECT position, octet_length(op_id) + octet_length(slot) + octet_length(payload) FROM operations
                 WHERE account_id = \(accountID) AND log = \(log) AND position > \(after) AND position <= \(found.head) AND removed_ms IS NULL
                 ORDER BY position LIMIT \(Int64(limit))
+                """, logger: logger)
+            var through = after, bytes = 0, count = 0, full = false
+            for try await (position, size) in sizes.decode((Int64, Int32).self) {
+                if full { continue }
+                if count > 0 && bytes + Int(size) > maximumBytes {
+                    full = true
+                    continue
+                }
+                bytes += Int(size)
+                count += 1
+                through = position
+            }
+            let rows = try await connection.query("""
+                SELECT position, op_id, slot, payload FROM operations
+                WHERE account_id = \(accountID) AND log = \(log) AND position > \(after) AND position <= \(through) AND removed_ms IS NULL
+                ORDER BY position
                 """, logger: logger)
             var operations: [SyncEnvelope] = []
             var last = after
@@ -361,8 +379,9 @@ package final class PostgresServerStorage: ServerStorage {
                 operations.append(SyncEnvelope(id: id, slot: slot, payload: payload))
                 last = position
             }
-            // A short page read everything up to the head (removed operations leave gaps).
-            let next = operations.count < limit ? max(last, found.head) : last
+            // A page short of its limit (not of its bytes) read everything up to the head
+            // (removed operations leave gaps).
+            let next = count < limit && !full ? max(last, found.head) : last
             return SyncPullReply(epoch: found.epoch, head: found.head, operations: operations, next: next, anchor: after > 0 ? found.anchor : nil,
                                  compacted: found.through > 0 ? found.through : nil,
                                  compactionWanted: CompactionPolicy.wanted(head: found.head, through: found.through, kept: found.kept) ? true : nil)

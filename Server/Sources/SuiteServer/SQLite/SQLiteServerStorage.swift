@@ -224,7 +224,7 @@ package final class SQLiteServerStorage: ServerStorage {
         return outcome
     }
 
-    package func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply {
+    package func pull(accountID: String, log: String, after: Int64, limit: Int, maximumBytes: Int) async throws -> SyncPullReply {
         try await pool.read { db in
             guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
                 throw ServerStorageError.unknownAccount
@@ -232,17 +232,30 @@ package final class SQLiteServerStorage: ServerStorage {
             let state = try Row.fetchOne(db, sql: "SELECT head, compacted_through, compacted_kept FROM logs WHERE account_id = ? AND name = ?",
                                          arguments: [accountID, log])
             let head: Int64 = state?["head"] ?? 0, through: Int64 = state?["compacted_through"] ?? 0, kept: Int64 = state?["compacted_kept"] ?? 0
-            let rows = try Row.fetchAll(db, sql: """
+            // Read row by row, so the page stops at its byte budget without loading more.
+            let cursor = try Row.fetchCursor(db, sql: """
                 SELECT position, op_id, slot, payload FROM operations
                 WHERE account_id = ? AND log = ? AND position > ? AND removed_ms IS NULL ORDER BY position LIMIT ?
                 """, arguments: [accountID, log, after, limit])
+            var operations: [SyncEnvelope] = []
+            var last = after, bytes = 0, full = false
+            while let row = try cursor.next() {
+                let operation = SyncEnvelope(id: row["op_id"], slot: row["slot"], payload: row["payload"])
+                let size = SyncProtocol.size(of: operation)
+                if !operations.isEmpty && bytes + size > maximumBytes {
+                    full = true
+                    break
+                }
+                bytes += size
+                operations.append(operation)
+                last = row["position"]
+            }
             let anchor = after > 0
                 ? try String.fetchOne(db, sql: "SELECT op_id FROM operations WHERE account_id = ? AND log = ? AND position = ?", arguments: [accountID, log, after])
                 : nil
-            let operations = rows.map { SyncEnvelope(id: $0["op_id"], slot: $0["slot"], payload: $0["payload"]) }
-            // A short page read everything up to the head (removed operations leave gaps).
-            let last: Int64 = rows.last?["position"] ?? after
-            let next = rows.count < limit ? max(last, head) : last
+            // A page short of its limit (not of its bytes) read everything up to the head
+            // (removed operations leave gaps).
+            let next = operations.count < limit && !full ? max(last, head) : last
             return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor,
                                  compacted: through > 0 ? through : nil,
                                  compactionWanted: CompactionPolicy.wanted(head: head, through: through, kept: kept) ? true : nil)

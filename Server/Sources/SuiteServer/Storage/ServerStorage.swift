@@ -112,8 +112,10 @@ package protocol ServerStorage: Service, CommunityStorage {
     ///   - log: The log's name.
     ///   - after: Operations at positions greater than this one are returned.
     ///   - limit: The most operations to return (at least 1).
+    ///   - maximumBytes: The page ends before the operation that would take it past this many
+    ///     bytes (``SyncProtocol/size(of:)``), unless it is the first.
     /// - Returns: The page, with the epoch, the head, `next` and the anchor at `after`.
-    func pull(accountID: String, log: String, after: Int64, limit: Int) async throws -> SyncPullReply
+    func pull(accountID: String, log: String, after: Int64, limit: Int, maximumBytes: Int) async throws -> SyncPullReply
 
     /// One page of a compaction (``SyncCompactRequest``): marks the named operations at
     /// positions up to `through` as kept by it; on the last page (`done`) also keeps the one at

@@ -20,6 +20,7 @@ struct PostgresStorageTests {
     @Test func concurrentGuessesAreBoundedLikeSequentialOnes() async throws { try await contract.concurrentGuessesAreBoundedLikeSequentialOnes() }
     @Test func aStrangerCannotLockTheOwnerOut() async throws { try await contract.aStrangerCannotLockTheOwnerOut() }
     @Test func manyAddressesSlowOnlyNewAddresses() async throws { try await contract.manyAddressesSlowOnlyNewAddresses() }
+    @Test func pullsAndPushesAreBoundedInBytes() async throws { try await contract.pullsAndPushesAreBoundedInBytes() }
     @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
     @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
     @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }

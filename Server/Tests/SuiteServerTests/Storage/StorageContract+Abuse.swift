@@ -109,4 +109,39 @@ extension StorageContract {
             _ = try await service.login(LoginRequest(account: signup.account, authenticationSecret: signup.authenticationSecret, device: "travel"), from: ClientAddress(text: "198.51.100.201"))
         }
     }
+
+    /// Pull answers stop at a byte budget whatever is stored, and operations and pushes have a
+    /// size limit, so the memory one request takes is bounded.
+    func pullsAndPushesAreBoundedInBytes() async throws {
+        try await backend.withStorage { storage in
+            let service = Fixtures.service(storage)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let big = 1_500_000
+            func operations(_ prefix: String, _ count: Int, size: Int = big) -> [SyncEnvelope] {
+                (0..<count).map { SyncEnvelope(id: "\(prefix)-\($0)", slot: "s\($0)", payload: Data(repeating: UInt8($0), count: size)) }
+            }
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: operations("a", 5)), session: session)
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: operations("b", 1)), session: session)
+            var after: Int64 = 0, pages: [Int] = [], received: [String] = []
+            while true {
+                let page = try await service.pull(log: "notes", after: after, limit: nil, session: session)
+                #expect(page.operations.reduce(0) { $0 + SyncProtocol.size(of: $1) } <= SyncProtocol.pullByteBudget)
+                pages.append(page.operations.count)
+                received += page.operations.map(\.id)
+                after = page.next
+                if !page.hasMore { break }
+            }
+            #expect(pages == [2, 2, 2])
+            #expect(received == ["a-0", "a-1", "a-2", "a-3", "a-4", "b-0"])
+
+            // An operation past the limit, or a push past its bytes, is refused and stores nothing.
+            await #expect(throws: SyncServiceError.badRequest("an operation is at most \(SyncProtocol.maximumOperationBytes) bytes")) {
+                try await service.push(log: "notes", request: SyncPushRequest(operations: operations("c", 1, size: SyncProtocol.maximumOperationBytes)), session: session)
+            }
+            await #expect(throws: SyncServiceError.badRequest("a push carries at most \(SyncProtocol.maximumPushBytes) bytes of operations")) {
+                try await service.push(log: "notes", request: SyncPushRequest(operations: operations("d", 6)), session: session)
+            }
+            #expect(try await service.pull(log: "notes", after: 0, limit: nil, session: session).head == 6)
+        }
+    }
 }
