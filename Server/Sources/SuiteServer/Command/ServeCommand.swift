@@ -26,10 +26,41 @@ package struct ServeCommand: AsyncParsableCommand {
         "Keep the ids of operations compactions removed for this many days (see `compact`).", valueName: "days"))
     package var compactionGraceDays: Double = CompactionService.defaultGraceDays
 
+    @Option(name: .customLong("max-connections"), help: ArgumentHelp(
+        "Connections open at once; past them new ones wait. Default: the descriptor limit less \(ConnectionLimits.reservedDescriptors).", valueName: "n"))
+    package var maximumConnections: Int?
+
+    @Option(name: .customLong("connections-per-address"), help: ArgumentHelp(
+        "Connections one client address (an IPv6 /64) may hold; 0 for no limit.", valueName: "n"))
+    package var connectionsPerAddress: Int = 128
+
+    @Option(name: .customLong("header-timeout"), help: ArgumentHelp("Seconds a new connection has to send its request head.", valueName: "seconds"))
+    package var headerTimeout: Double = 10
+
+    @Option(name: .customLong("body-timeout"), help: ArgumentHelp("Seconds a request has to send its whole body.", valueName: "seconds"))
+    package var bodyTimeout: Double = 60
+
+    @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may wait between requests.", valueName: "seconds"))
+    package var idleTimeout: Double = 60
+
     package init() {}
 
     package func validate() throws {
         guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
+        if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
+        guard connectionsPerAddress >= 0 else { throw ValidationError("--connections-per-address must be 0 or more") }
+        for (name, value) in [("--header-timeout", headerTimeout), ("--body-timeout", bodyTimeout), ("--idle-timeout", idleTimeout)] {
+            guard value.isFinite, value >= 0.1, value <= 86_400 else { throw ValidationError("\(name) must be 0.1 to 86400 seconds") }
+        }
+    }
+
+    /// The connection limits the options set.
+    package var connectionLimits: ConnectionLimits {
+        ConnectionLimits(
+            maximumConnections: maximumConnections ?? ConnectionLimits.defaultMaximum(),
+            perAddress: connectionsPerAddress == 0 ? nil : connectionsPerAddress,
+            headTimeout: .milliseconds(Int64(headerTimeout * 1000)), bodyTimeout: .milliseconds(Int64(bodyTimeout * 1000)),
+            idleTimeout: .milliseconds(Int64(idleTimeout * 1000)))
     }
 
     /// Where the SQLite storage lives when no flag says.
@@ -65,6 +96,7 @@ package struct ServeCommand: AsyncParsableCommand {
             service: SyncService(storage: storage),
             host: listen.host,
             port: listen.port,
+            limits: connectionLimits,
             logger: logger,
             onServerRunning: { port in
                 StandardOutput.writeLine("listening on http://\(listen.authority(port: port))")

@@ -1,4 +1,5 @@
 import Hummingbird
+import HummingbirdCore
 import Logging
 import NIOCore
 
@@ -15,6 +16,7 @@ package enum ServerApplication {
     ///   - host: The address to bind.
     ///   - port: The port (0 for any free one).
     ///   - keepAlive: The event stream's keep-alive interval.
+    ///   - limits: Connections and timeouts.
     ///   - logger: The application's logger.
     ///   - onServerRunning: Called with the bound port once the server listens.
     /// - Returns: The application, not yet running.
@@ -23,12 +25,16 @@ package enum ServerApplication {
         host: String = "127.0.0.1",
         port: Int = 0,
         keepAlive: Duration = EventStream.defaultKeepAlive,
+        limits: ConnectionLimits = ConnectionLimits(),
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) -> App {
         var app = Application(
             router: ServerRouter.make(service: service, keepAlive: keepAlive),
-            configuration: .init(address: .hostname(host, port: port), serverName: "suite-server"),
+            server: limits.server(gate: AddressGate(limit: limits.perAddress)),
+            configuration: .init(
+                address: .hostname(host, port: port), serverName: "suite-server",
+                availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),
             services: [service.storage],
             onServerRunning: { channel in
                 await onServerRunning(channel.localAddress?.port ?? port)

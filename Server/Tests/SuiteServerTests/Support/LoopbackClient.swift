@@ -81,6 +81,31 @@ final class LoopbackClient: @unchecked Sendable {  // used by one task at a time
         guard sent == bytes.count else { throw Failure.socket("short send") }
     }
 
+    /// Sends bytes as they are (a partial request, say).
+    func sendRaw(_ bytes: Data) throws {
+        let sent = bytes.withUnsafeBytes { raw in
+            #if canImport(Glibc)
+            Glibc.send(descriptor, raw.baseAddress, raw.count, Int32(MSG_NOSIGNAL))
+            #else
+            Darwin.send(descriptor, raw.baseAddress, raw.count, 0)
+            #endif
+        }
+        guard sent == bytes.count else { throw Failure.socket("short send") }
+    }
+
+    /// Whether the server closed the connection within the read timeout (anything it sent
+    /// first is skipped).
+    func isClosedByServer() -> Bool {
+        do {
+            _ = try readToEnd()
+            return true
+        } catch Failure.timeout {
+            return false
+        } catch {
+            return true  // reset
+        }
+    }
+
     /// The next line (without CR LF).
     func readLine() throws -> String {
         while true {

@@ -8,10 +8,17 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
     private let watchdog: Task<Void, any Error>
 
     /// Starts the server and reads its first line (within 60 s; the process is killed after
-    /// 120 s whatever happens).
-    init(_ arguments: [String]) async throws {
-        process.executableURL = try ServerBinaryTests.executable()
-        process.arguments = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+    /// 120 s whatever happens), under a descriptor limit when one is given.
+    init(_ arguments: [String], descriptorLimit: Int? = nil) async throws {
+        let executable = try ServerBinaryTests.executable()
+        let serve = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        if let descriptorLimit {
+            process.executableURL = URL(fileURLWithPath: "/bin/sh")
+            process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable.path] + serve
+        } else {
+            process.executableURL = executable
+            process.arguments = serve
+        }
         let output = Pipe()
         process.standardOutput = output
         process.standardError = FileHandle.nullDevice
