@@ -35,7 +35,7 @@ package struct CompactCommand: AsyncParsableCommand {
             if let database = place.database {
                 let storage = try await PostgresServerStorage(url: try PostgresURL(database), maximumConnections: 2, logger: logger)
                 try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await storage.client.run() }
+                    group.addTask { await storage.pool.run() }
                     defer { group.cancelAll() }
                     // The pool leases connections once its run loop has started (before, postgres-nio
                     // warns): give that task a moment.

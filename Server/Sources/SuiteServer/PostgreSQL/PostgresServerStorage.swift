@@ -18,7 +18,7 @@ package final class PostgresServerStorage: ServerStorage {
 
     package let events = SyncEventHub()
     private let url: PostgresURL
-    let client: PostgresClient
+    let pool: PostgresPool
     let logger: Logger
     private let secret: Data
     private let isListening = NIOLockedValueBox(false)
@@ -63,14 +63,14 @@ package final class PostgresServerStorage: ServerStorage {
         }
         var configuration = url.clientConfiguration
         configuration.options.maximumConnections = max(1, maximumConnections)
-        client = PostgresClient(configuration: configuration, backgroundLogger: logger)
+        pool = PostgresPool(configuration: configuration, probe: url.connectionConfiguration, logger: logger)
     }
 
     /// Runs the connection pool and the notification listener until graceful shutdown (or
     /// cancellation), then ends the event streams.
     package func run() async throws {
         await withDiscardingTaskGroup { group in
-            group.addTask { await self.client.run() }
+            group.addTask { await self.pool.run() }
             group.addTask { await self.listen() }
             try? await gracefulShutdown()
             group.cancelAll()
@@ -149,7 +149,7 @@ package final class PostgresServerStorage: ServerStorage {
             // When the watch gives up, the connection goes back to the pool while the abandoned
             // work still holds it: harmless, as a closed connection never opens again and the
             // pool does not lend it.
-            return try await client.withConnection { [logger] connection in
+            return try await pool.withConnection { [logger] connection in
                 try await PostgresConnectionWatch.abandoningIfClosed(connection, logger: logger) { try await body(connection) }
             }
         } catch let error as PSQLError where PostgresConnectionWatch.isConnectionLoss(error) {
