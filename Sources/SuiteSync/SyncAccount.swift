@@ -29,6 +29,9 @@ package struct SyncAccount: Codable, Equatable, Sendable {
     /// behind) at the last sync that measured it, and when (`suite sync status`).
     package var clockOffset: Int64?
     package var clockMeasuredAt: Date?
+    /// What the account stored on the server and its quota (bytes), at the last sync.
+    package var serverUsage: Int64?
+    package var serverQuota: Int64?
 
     package init(server: URL, account: String, deviceID: String, token: String, dataKey: Data) {
         self.server = server

@@ -62,7 +62,8 @@ public actor SyncClient {
     ///   ``recover(server:account:recoveryKey:newPassword:device:)`` sets a new password.
     /// - Throws: ``SyncError`` (``SyncError/Code/badInput`` for a password under 8 characters,
     ///   ``SyncError/Code/refused`` for a taken name).
-    public func signUp(server: URL, account: String, password: String, device: String) async throws -> SignUpResult {
+    /// - Parameter invite: The one-time code of a server whose sign-up is by invitation.
+    public func signUp(server: URL, account: String, password: String, device: String, invite: String? = nil) async throws -> SignUpResult {
         try SyncKeys.check(password: password)
         let salt = Data((0..<16).map { _ in UInt8.random(in: 0...255) })
         let master = try AccountKeys.masterKey(password: password, salt: salt)
@@ -72,7 +73,7 @@ public actor SyncClient {
             account: account, authenticationSecret: AccountKeys.authenticationSecret(master: master), salt: salt,
             rounds: AccountKeys.rounds, wrappedKey: try AccountKeys.wrap(dataKey, with: master),
             recoveryWrappedKey: try AccountKeys.wrap(dataKey, with: recovery), device: device,
-            recoverySecret: AccountKeys.recoverySecret(recovery: recovery)))
+            recoverySecret: AccountKeys.recoverySecret(recovery: recovery), invite: invite))
         try SyncAccount(server: server, account: account, deviceID: reply.deviceID, token: reply.token,
                         dataKey: dataKey.withUnsafeBytes { Data($0) }).save(in: folder)
         return SignUpResult(deviceID: reply.deviceID, recoveryKey: AccountKeys.recoveryText(recovery))
@@ -226,7 +227,13 @@ public actor SyncClient {
         let account = try requireAccount()
         do {
             let report = try await syncStores(account, only: logs, compact: compact)
+            // What the account stores now (an older server does not say).
+            let usage = try? await SyncServerClient(server: account.server, token: account.token, http: http).usage()
             try SyncAccount.update(in: folder, session: account) { current in
+                if let usage {
+                    current.serverUsage = usage.bytes
+                    current.serverQuota = usage.quotaBytes
+                }
                 if let offset = report.clockOffset { current.noteClock(offset) }
                 current.lastError = report.setAsideMessage
                 current.lastSuccess = Date()
@@ -256,7 +263,8 @@ public actor SyncClient {
         }
         return SyncStatus(isSyncing: account != nil, server: account?.server, account: account?.account, deviceID: account?.deviceID,
                           stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
-                          clockOffset: account?.clockOffset, clockMeasuredAt: account?.clockMeasuredAt)
+                          clockOffset: account?.clockOffset, clockMeasuredAt: account?.clockMeasuredAt,
+                          serverUsage: account?.serverUsage, serverQuota: account?.serverQuota)
     }
 
     /// Keeps syncing until the task iterating it is cancelled, or the folder stops syncing

@@ -32,6 +32,9 @@ public struct SyncError: Error, Sendable, Equatable, CustomStringConvertible {
         public static let wrongKey = Code("wrong-key")
         /// The sync settings in the folder cannot be read or written.
         public static let settings = Code("settings")
+        /// The account's storage quota on the server is full (507): nothing more is stored
+        /// until it compacts or the operator allows more; changes stay queued.
+        public static let quotaFull = Code("quota-full")
     }
 
     /// What kind of failure.

@@ -81,6 +81,10 @@ public struct SyncStatus: Sendable, Equatable {
     /// it, in milliseconds (negative when behind).
     public var clockOffset: Int64?
     public var clockMeasuredAt: Date?
+    /// What the account stored on the server at the last sync, in bytes, and the most it may
+    /// (nil when the server sets no quota, or before the first sync).
+    public var serverUsage: Int64?
+    public var serverQuota: Int64?
 }
 
 /// One thing ``SyncClient/watch(every:)`` reports.

@@ -34,6 +34,7 @@ package struct SyncServerClient: SyncTransport {
     package func prelogin(account: String) async throws -> PreloginReply { try await call("POST", "/v1/prelogin", body: PreloginRequest(account: account)) }
     package func login(_ request: LoginRequest) async throws -> SessionReply { try await call("POST", "/v1/login", body: request) }
     package func devices() async throws -> [DeviceInfo] { try await call("GET", "/v1/devices") }
+    package func usage() async throws -> AccountUsageReply { try await call("GET", "/v1/account") }
     package func revoke(device: String) async throws {
         let escaped = device.addingPercentEncoding(withAllowedCharacters: CharacterSet.alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? device
         _ = try await send("DELETE", "/v1/devices/\(escaped)", body: nil)
@@ -111,6 +112,7 @@ package struct SyncServerClient: SyncTransport {
         case 200..<300: return response.body
         case 401 where token != nil: throw SyncError.signedOut
         case 429, 503: throw SyncError.busy(message ?? "status \(response.status)")
+        case 507: throw SyncError(.quotaFull, message ?? "the account's storage quota on the sync server is full")
         case 500...: throw SyncError.unreachable(message ?? "status \(response.status)")
         default: throw SyncError.refused(message ?? "the sync server refused the request (status \(response.status))")
         }

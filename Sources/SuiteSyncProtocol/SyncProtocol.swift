@@ -130,9 +130,12 @@ public struct SignupRequest: Sendable, Hashable, Codable {
     /// `POST /v1/recover` checks it. Absent from older clients: such an account cannot be
     /// recovered.
     public var recoverySecret: Data?
+    /// The one-time code a server whose sign-up is by invitation asks for
+    /// (`suite-server invite` prints one).
+    public var invite: String?
 
     public init(account: String, authenticationSecret: Data, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, device: String,
-                recoverySecret: Data? = nil) {
+                recoverySecret: Data? = nil, invite: String? = nil) {
         self.account = account
         self.authenticationSecret = authenticationSecret
         self.salt = salt
@@ -141,6 +144,21 @@ public struct SignupRequest: Sendable, Hashable, Codable {
         self.recoveryWrappedKey = recoveryWrappedKey
         self.device = device
         self.recoverySecret = recoverySecret
+        self.invite = invite
+    }
+}
+
+/// `GET /v1/account` (with a device's token): what the account stores on the server and how
+/// much it may.
+public struct AccountUsageReply: Sendable, Hashable, Codable {
+    /// Bytes stored: operations (id, slot, payload, and 16 a row) and shared lists.
+    public var bytes: Int64
+    /// The most it may store, or nil when the server sets no quota.
+    public var quotaBytes: Int64?
+
+    public init(bytes: Int64, quotaBytes: Int64?) {
+        self.bytes = bytes
+        self.quotaBytes = quotaBytes
     }
 }
 

@@ -19,6 +19,10 @@ package struct SyncService: Sendable {
     /// Where the data lives.
     package let storage: any ServerStorage
     private let limiter: SignInRateLimiter
+    /// Sign-up and quota.
+    package let policy: ServerPolicy
+    /// Sign-ups per client address: ``ServerPolicy/signupBurst`` at once, then five an hour.
+    private let signupLimiter: RequestRateLimiter
     /// Limits the community and shared-list requests of each account.
     let requestLimiter: RequestRateLimiter
     /// How long the key of an item nobody votes for any more stays, so that devices learn the
@@ -37,6 +41,8 @@ package struct SyncService: Sendable {
     /// - Parameters:
     ///   - storage: The storage.
     ///   - limiter: The sign-in rate limiter.
+    ///   - policy: Who may sign up, and the quota (open, 1 GiB by default; `serve` asks for an
+    ///     invitation unless told).
     ///   - bcryptCost: The bcrypt cost (4...31; 10 by default).
     ///   - requestLimiter: The community requests' rate limiter.
     ///   - tombstoneRetention: How long a zero count's key is kept (7 days by default).
@@ -44,6 +50,7 @@ package struct SyncService: Sendable {
     package init(
         storage: any ServerStorage,
         limiter: SignInRateLimiter = SignInRateLimiter(),
+        policy: ServerPolicy = ServerPolicy(),
         bcryptCost: UInt8 = SyncService.defaultBcryptCost,
         requestLimiter: RequestRateLimiter = RequestRateLimiter(),
         tombstoneRetention: TimeInterval = 7 * 24 * 3600,
@@ -51,6 +58,8 @@ package struct SyncService: Sendable {
     ) {
         self.storage = storage
         self.limiter = limiter
+        self.policy = policy
+        self.signupLimiter = RequestRateLimiter(write: .init(capacity: policy.signupBurst, perMinute: 5.0 / 60))
         self.requestLimiter = requestLimiter
         self.tombstoneRetention = tombstoneRetention
         self.bcryptCost = min(max(bcryptCost, 4), 31)
@@ -66,11 +75,33 @@ package struct SyncService: Sendable {
     /// - Returns: The first device's session.
     /// - Throws: ``SyncServiceError/badRequest(_:)`` for bad names or empty secrets,
     ///   ``SyncServiceError/conflict(_:)`` if the account exists.
-    package func signup(_ request: SignupRequest) async throws -> SessionReply {
+    package func signup(_ request: SignupRequest, from address: ClientAddress = .unknown) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
         try KeyMaterialRules.check(secret: request.authenticationSecret, salt: request.salt, rounds: request.rounds, wrappedKey: request.wrappedKey)
         try KeyMaterialRules.check(wrappedKey: request.recoveryWrappedKey, named: "recovery-wrapped key")
         if let recovery = request.recoverySecret { try KeyMaterialRules.check(secret: recovery, named: "recovery secret") }
+        if let invite = request.invite, invite.isEmpty || invite.utf8.count > 64 {
+            throw SyncServiceError.badRequest("an invitation code is 1 to 64 characters")
+        }
+        var claim: InviteClaim?
+        switch policy.signup {
+        case .closed:
+            throw SyncServiceError.forbidden("sign-up is closed on this server")
+        case .invite:
+            guard let invite = request.invite else {
+                throw SyncServiceError.forbidden("this server signs up by invitation: ask its operator for a code ('suite-server invite') and pass it with --invite")
+            }
+            claim = InviteClaim(codeHash: InviteCode.hash(invite), at: now())
+        case .open:
+            break
+        }
+        // Counted when it starts, before anything costly, like sign-in.
+        guard await signupLimiter.allows(.write, account: address.key, now: now()) else {
+            throw SyncServiceError.tooManyAttempts("too many sign-ups from this address; try again in an hour")
+        }
+        if let claim, try await !storage.inviteIsUsable(codeHash: claim.codeHash, at: claim.at) {
+            throw SyncServiceError.forbidden("the invitation code is unknown, used or expired")
+        }
         guard try await storage.account(named: request.account) == nil else {
             throw SyncServiceError.conflict("the account \(request.account) exists")
         }
@@ -84,9 +115,11 @@ package struct SyncService: Sendable {
         let token = SessionToken.generate()
         let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
         do {
-            try await storage.createAccount(account, device: device)
+            try await storage.createAccount(account, device: device, invite: claim)
         } catch ServerStorageError.accountExists {
             throw SyncServiceError.conflict("the account \(request.account) exists")
+        } catch ServerStorageError.inviteRefused {
+            throw SyncServiceError.forbidden("the invitation code is unknown, used or expired")
         }
         return SessionReply(token: token, deviceID: device.id, wrappedKey: account.wrappedKey, recoveryWrappedKey: account.recoveryWrappedKey)
     }
@@ -317,11 +350,24 @@ package struct SyncService: Sendable {
             throw SyncServiceError.badRequest("a push carries at most \(SyncProtocol.maximumPushBytes) bytes of operations")
         }
         do {
-            let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations)
+            let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations, quota: policy.quotaBytes)
             return SyncPushReply(epoch: outcome.epoch, head: outcome.head, serverTime: serverTime())
         } catch ServerStorageError.unknownAccount {
             throw SyncServiceError.unauthorized("the account is gone")
+        } catch ServerStorageError.quotaExceeded(let used, let quota) {
+            throw Self.quotaError(used: used, quota: quota)
         }
+    }
+
+    /// The refusal of a write past the quota: one line naming the quota and the usage.
+    static func quotaError(used: Int64, quota: Int64) -> SyncServiceError {
+        let format = ByteCountFormatStyle(style: .file)
+        return .quotaExceeded("the account's storage quota is full: \(Int64(used).formatted(format)) used of \(quota.formatted(format)); compact it ('suite sync --compact') or ask the server's operator for more")
+    }
+
+    /// What the account stores and may store.
+    package func usage(_ session: DeviceSession) async throws -> AccountUsageReply {
+        AccountUsageReply(bytes: try await storage.usage(accountID: session.accountID), quotaBytes: policy.quotaBytes)
     }
 
     /// A page of one of the account's logs.

@@ -12,10 +12,12 @@ package enum SyncServiceError: Error, Sendable, Equatable, CustomStringConvertib
     case conflict(String)
     /// Too many failed sign-ins (429).
     case tooManyAttempts(String)
+    /// A write past the account's storage quota (507).
+    case quotaExceeded(String)
 
     package var description: String {
         switch self {
-        case .badRequest(let message), .unauthorized(let message), .forbidden(let message), .notFound(let message), .conflict(let message), .tooManyAttempts(let message):
+        case .badRequest(let message), .unauthorized(let message), .forbidden(let message), .notFound(let message), .conflict(let message), .tooManyAttempts(let message), .quotaExceeded(let message):
             message
         }
     }

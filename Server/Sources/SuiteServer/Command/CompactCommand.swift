@@ -29,26 +29,7 @@ package struct CompactCommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
-        var logger = Logger(label: "suite-server")
-        logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
-        do {
-            if let database = place.database {
-                let storage = try await PostgresServerStorage(url: try PostgresURL(database), maximumConnections: 2, logger: logger)
-                try await withThrowingTaskGroup(of: Void.self) { group in
-                    group.addTask { await storage.pool.run() }
-                    defer { group.cancelAll() }
-                    // The pool leases connections once its run loop has started (before, postgres-nio
-                    // warns): give that task a moment.
-                    try await Task.sleep(for: .milliseconds(50))
-                    try await compact(storage)
-                }
-            } else {
-                let directory = place.sqliteDirectory
-                try await compact(try SQLiteServerStorage(directory: directory))
-            }
-        } catch let error as ServerStorageError {
-            throw ServerFailure(error)
-        }
+        try await place.withStorage { storage in try await compact(storage) }
     }
 
     private func compact(_ storage: any ServerStorage) async throws {

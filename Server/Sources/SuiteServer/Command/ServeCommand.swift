@@ -43,9 +43,18 @@ package struct ServeCommand: AsyncParsableCommand {
     @Option(name: .customLong("idle-timeout"), help: ArgumentHelp("Seconds a connection may wait between requests.", valueName: "seconds"))
     package var idleTimeout: Double = 60
 
+    @Option(name: .customLong("signup"), help: ArgumentHelp(
+        "Who may sign up: invite (a code from 'suite-server invite'), open (anyone, a few an hour per address), closed.", valueName: "policy"))
+    package var signup: SignupPolicy = .invite
+
+    @Option(name: .customLong("quota-mb"), help: ArgumentHelp(
+        "The most an account may store, in MiB (operations and shared lists); 0 for no limit.", valueName: "MiB"))
+    package var quotaMegabytes: Int = ServerPolicy.defaultQuotaMegabytes
+
     package init() {}
 
     package func validate() throws {
+        guard quotaMegabytes >= 0, quotaMegabytes <= 1 << 30 else { throw ValidationError("--quota-mb must be 0 or more") }
         guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
         if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         guard connectionsPerAddress >= 0 else { throw ValidationError("--connections-per-address must be 0 or more") }
@@ -93,7 +102,7 @@ package struct ServeCommand: AsyncParsableCommand {
 
         let listen = self.listen
         let app = ServerApplication.make(
-            service: SyncService(storage: storage),
+            service: SyncService(storage: storage, policy: ServerPolicy(signup: signup, quotaBytes: quotaMegabytes == 0 ? nil : Int64(quotaMegabytes) << 20)),
             host: listen.host,
             port: listen.port,
             limits: connectionLimits,
@@ -129,3 +138,5 @@ package struct ServeCommand: AsyncParsableCommand {
         }
     }
 }
+
+extension SignupPolicy: ExpressibleByArgument {}

@@ -26,7 +26,7 @@ package struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertibl
         switch error {
         case .unavailable:
             self.init(error.description, exitCode: Self.unavailable)
-        case .dataDirectory, .migrationFailed, .corrupt, .accountExists, .unknownAccount, .logMoved:
+        case .dataDirectory, .migrationFailed, .corrupt, .accountExists, .unknownAccount, .logMoved, .inviteRefused, .quotaExceeded:
             self.init(error.description, exitCode: Self.ioError)
         }
     }

@@ -158,9 +158,11 @@ extension SyncService {
         while id.first == "-" || id.first == "_" { id = SessionToken.generate() }
         let list = StoredSharedList(id: id, title: request.title, body: body, count: request.quotes.count, createdAt: date)
         do {
-            try await storage.createSharedList(list, accountID: session.accountID)
+            try await storage.createSharedList(list, accountID: session.accountID, quota: policy.quotaBytes)
         } catch ServerStorageError.unknownAccount {
             throw SyncServiceError.unauthorized("the account is gone")
+        } catch ServerStorageError.quotaExceeded(let used, let quota) {
+            throw Self.quotaError(used: used, quota: quota)
         }
         return SharedListInfo(id: list.id, title: list.title, count: list.count, createdAt: list.createdAt)
     }

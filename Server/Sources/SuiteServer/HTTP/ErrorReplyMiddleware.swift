@@ -42,6 +42,7 @@ package struct ErrorReplyMiddleware<Context: RequestContext>: RouterMiddleware {
         case .notFound: .notFound
         case .conflict: .conflict
         case .tooManyAttempts: .tooManyRequests
+        case .quotaExceeded: HTTPResponse.Status(code: 507, reasonPhrase: "Insufficient Storage")
         }
     }
 

@@ -14,6 +14,7 @@ import SuiteSyncProtocol
 /// | `POST /v1/logout` | 204 |
 /// | `POST /v1/account/password` | 204 (body ``PasswordChangeRequest``) |
 /// | `POST /v1/account/delete` | 204 (body ``AccountDeletionRequest``) |
+/// | `GET /v1/account` | ``AccountUsageReply`` |
 /// | `GET /v1/devices` | [``DeviceInfo``] |
 /// | `DELETE /v1/devices/{id}` | 204 |
 /// | `POST /v1/logs/{log}/push` | ``SyncPushReply`` |
@@ -50,9 +51,9 @@ package enum ServerRouter {
         v1.get("health") { _, _ -> String in
             "ok"
         }
-        v1.post("signup") { request, _ in
+        v1.post("signup") { request, context in
             let body = try await request.decodeProtocolBody(as: SignupRequest.self)
-            return JSONBody(try await service.signup(body), status: .created)
+            return JSONBody(try await service.signup(body, from: context.clientAddress), status: .created)
         }
         v1.post("prelogin") { request, _ in
             let body = try await request.decodeProtocolBody(as: PreloginRequest.self)
@@ -85,6 +86,9 @@ package enum ServerRouter {
             let session = try context.requireSession()
             try await service.deleteAccount(try await request.decodeProtocolBody(as: AccountDeletionRequest.self), session: session, from: context.clientAddress)
             return .noContent
+        }
+        authenticated.get("account") { _, context in
+            JSONBody(try await service.usage(try context.requireSession()))
         }
         authenticated.get("devices") { _, context in
             JSONBody(try await service.devices(try context.requireSession()))

@@ -132,6 +132,33 @@ enum PostgresSchema {
             "ALTER TABLE logs ADD COLUMN compacted_through BIGINT NOT NULL DEFAULT 0",
             "ALTER TABLE logs ADD COLUMN compacted_kept BIGINT NOT NULL DEFAULT 0",
         ]),
+        // One-time sign-up codes (their SHA-256 only), and each account's stored bytes
+        // (operations: id, slot, payload and 16 a row; shared lists: title and body), kept by
+        // every write so a quota is checked without adding anything up.
+        (5, [
+            """
+            CREATE TABLE invites (
+                code_hash TEXT PRIMARY KEY,
+                created_at TIMESTAMPTZ NOT NULL,
+                expires_at TIMESTAMPTZ NOT NULL,
+                used_at TIMESTAMPTZ,
+                used_by TEXT
+            )
+            """,
+            """
+            CREATE TABLE account_usage (
+                account_id TEXT PRIMARY KEY REFERENCES accounts(id) ON DELETE CASCADE,
+                bytes BIGINT NOT NULL DEFAULT 0
+            )
+            """,
+            """
+            INSERT INTO account_usage (account_id, bytes)
+            SELECT a.id,
+                   (SELECT COALESCE(sum(octet_length(o.op_id) + octet_length(o.slot) + octet_length(o.payload) + 16), 0) FROM operations o WHERE o.account_id = a.id)
+                 + (SELECT COALESCE(sum(octet_length(s.title) + octet_length(s.body)), 0) FROM shared_lists s WHERE s.account_id = a.id)
+            FROM accounts a
+            """,
+        ]),
     ]
 
     /// Brings the database's schema up to date.

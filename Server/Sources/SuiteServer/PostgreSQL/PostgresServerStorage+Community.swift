@@ -136,9 +136,10 @@ extension PostgresServerStorage {
         }
     }
 
-    package func createSharedList(_ list: StoredSharedList, accountID: String) async throws {
-        try await withWatchedConnection { [logger] connection in
+    package func createSharedList(_ list: StoredSharedList, accountID: String, quota: Int64?) async throws {
+        try await withTransaction { [logger] connection in
             do {
+                try await Self.addUsage(Int64(list.title.utf8.count + list.body.count), accountID: accountID, quota: quota, connection: connection, logger: logger)
                 try await connection.query("""
                     INSERT INTO shared_lists (id, account_id, title, body, count, created_at)
                     VALUES (\(list.id), \(accountID), \(list.title), \(ByteBuffer(bytes: list.body)), \(list.count), \(list.createdAt))
@@ -164,9 +165,16 @@ extension PostgresServerStorage {
     }
 
     package func deleteSharedList(id: String, accountID: String) async throws -> Bool {
-        return try await withWatchedConnection { [logger] connection in
-            let rows = try await connection.query("DELETE FROM shared_lists WHERE id = \(id) AND account_id = \(accountID) RETURNING id", logger: logger)
-            return try await !rows.collect().isEmpty
+        return try await withTransaction { [logger] connection in
+            var size: Int64?
+            for try await value in try await connection.query("""
+                DELETE FROM shared_lists WHERE id = \(id) AND account_id = \(accountID) RETURNING (octet_length(title) + octet_length(body))::bigint
+                """, logger: logger).decode(Int64.self) {
+                size = value
+            }
+            guard let size else { return false }
+            try await Self.addUsage(-size, accountID: accountID, quota: nil, connection: connection, logger: logger)
+            return true
         }
     }
 

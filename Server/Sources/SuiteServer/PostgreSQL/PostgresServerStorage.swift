@@ -161,7 +161,7 @@ package final class PostgresServerStorage: ServerStorage {
         secret
     }
 
-    package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
+    package func createAccount(_ account: StoredAccount, device: NewDevice, invite: InviteClaim?) async throws {
         try await withTransaction { [logger] connection in
             let rows = try await connection.query("""
                 INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash)
@@ -170,7 +170,55 @@ package final class PostgresServerStorage: ServerStorage {
                 ON CONFLICT (name) DO NOTHING RETURNING id
                 """, logger: logger)
             guard try await rows.collect().count == 1 else { throw ServerStorageError.accountExists }
+            if let invite {
+                let used = try await connection.query("""
+                    UPDATE invites SET used_at = \(invite.at), used_by = \(account.id)
+                    WHERE code_hash = \(invite.codeHash) AND used_at IS NULL AND expires_at > \(invite.at) RETURNING 1
+                    """, logger: logger)
+                guard try await used.collect().count == 1 else { throw ServerStorageError.inviteRefused }
+            }
+            try await connection.query("INSERT INTO account_usage (account_id, bytes) VALUES (\(account.id), 0)", logger: logger)
             try await Self.insert(device, connection: connection, logger: logger)
+        }
+    }
+
+    package func createInvite(codeHash: String, createdAt: Date, expiresAt: Date) async throws {
+        _ = try await withWatchedConnection { [logger] connection in
+            try await connection.query("INSERT INTO invites (code_hash, created_at, expires_at) VALUES (\(codeHash), \(createdAt), \(expiresAt))", logger: logger)
+        }
+    }
+
+    package func inviteIsUsable(codeHash: String, at date: Date) async throws -> Bool {
+        try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT 1 FROM invites WHERE code_hash = \(codeHash) AND used_at IS NULL AND expires_at > \(date)
+                """, logger: logger)
+            return try await !rows.collect().isEmpty
+        }
+    }
+
+    package func usage(accountID: String) async throws -> Int64 {
+        try await withWatchedConnection { [logger] connection in
+            var bytes: Int64 = 0
+            for try await value in try await connection.query("SELECT bytes FROM account_usage WHERE account_id = \(accountID)", logger: logger).decode(Int64.self) {
+                bytes = value
+            }
+            return bytes
+        }
+    }
+
+    /// Adds bytes to an account's usage (the row lock orders concurrent writers of the
+    /// account); past the quota (when they add), throws, and the caller's transaction rolls back.
+    static func addUsage(_ bytes: Int64, accountID: String, quota: Int64?, connection: PostgresConnection, logger: Logger) async throws {
+        var total: Int64 = 0
+        for try await value in try await connection.query("""
+            INSERT INTO account_usage (account_id, bytes) VALUES (\(accountID), \(bytes))
+            ON CONFLICT (account_id) DO UPDATE SET bytes = GREATEST(0, account_usage.bytes + EXCLUDED.bytes) RETURNING bytes
+            """, logger: logger).decode(Int64.self) {
+            total = value
+        }
+        if let quota, bytes > 0, total > quota {
+            throw ServerStorageError.quotaExceeded(used: total - bytes, quota: quota)
         }
     }
 
@@ -279,7 +327,7 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    package func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome {
+    package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
         let batch = OperationBatch.firstOccurrences(operations)
         return try await withTransaction { [logger] connection in
             var epoch: String?
@@ -301,6 +349,8 @@ package final class PostgresServerStorage: ServerStorage {
             }
             let fresh = batch.filter { !existing.contains($0.id) }
             guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
+            try await Self.addUsage(fresh.reduce(0) { $0 + Int64(SyncProtocol.size(of: $1) + 16) }, accountID: accountID, quota: quota,
+                                    connection: connection, logger: logger)
 
             var newHead: Int64?
             for try await value in try await connection.query(
@@ -414,6 +464,14 @@ package final class PostgresServerStorage: ServerStorage {
                 """, logger: logger)
             guard request.done else { return SyncCompactReply(kept: 0, removed: 0) }
             let removedAt = Int64((now.timeIntervalSince1970 * 1000).rounded())
+            var freed: Int64 = 0
+            for try await value in try await connection.query("""
+                SELECT COALESCE(sum(octet_length(slot) + octet_length(payload)), 0)::bigint FROM operations
+                WHERE account_id = \(accountID) AND log = \(log) AND position <= \(request.through) AND kept < \(request.through) AND removed_ms IS NULL
+                """, logger: logger).decode(Int64.self) {
+                freed = value
+            }
+            try await Self.addUsage(-freed, accountID: accountID, quota: nil, connection: connection, logger: logger)
             var removed: Int64 = 0
             for try await count in try await connection.query("""
                 WITH removed AS (
@@ -444,6 +502,12 @@ package final class PostgresServerStorage: ServerStorage {
         let cutoff = Int64((removedBefore.timeIntervalSince1970 * 1000).rounded())
         return try await withTransaction { [logger] connection in
             var forgotten: [ForgottenOperations] = []
+            try await connection.query("""
+                UPDATE account_usage u SET bytes = GREATEST(0, u.bytes - f.bytes)
+                FROM (SELECT account_id, sum(octet_length(op_id) + 16)::bigint AS bytes FROM operations
+                      WHERE removed_ms IS NOT NULL AND removed_ms < \(cutoff) GROUP BY account_id) f
+                WHERE u.account_id = f.account_id
+                """, logger: logger)
             for try await (account, log, count) in try await connection.query("""
                 WITH gone AS (
                     DELETE FROM operations WHERE removed_ms IS NOT NULL AND removed_ms < \(cutoff) RETURNING account_id, log

@@ -113,6 +113,30 @@ enum SQLiteSchema {
                 ALTER TABLE logs ADD COLUMN compacted_kept INTEGER NOT NULL DEFAULT 0;
                 """)
         }
+        migrator.registerMigration("5-invites-and-usage") { db in
+            // One-time sign-up codes (their SHA-256 only), and each account's stored bytes
+            // (operations: id, slot, payload and 16 a row; shared lists: title and body), kept
+            // by every write so a quota is checked without adding anything up.
+            try db.execute(sql: """
+                CREATE TABLE invites (
+                    code_hash TEXT PRIMARY KEY NOT NULL,
+                    created_at TEXT NOT NULL,
+                    expires_at TEXT NOT NULL,
+                    used_at TEXT,
+                    used_by TEXT
+                );
+                CREATE TABLE account_usage (
+                    account_id TEXT PRIMARY KEY NOT NULL REFERENCES accounts(id) ON DELETE CASCADE,
+                    bytes INTEGER NOT NULL DEFAULT 0
+                ) WITHOUT ROWID;
+                INSERT INTO account_usage (account_id, bytes)
+                SELECT a.id,
+                       (SELECT coalesce(sum(length(CAST(o.op_id AS BLOB)) + length(CAST(o.slot AS BLOB)) + length(o.payload) + 16), 0)
+                        FROM operations o WHERE o.account_id = a.id)
+                     + (SELECT coalesce(sum(length(CAST(s.title AS BLOB)) + length(s.body)), 0) FROM shared_lists s WHERE s.account_id = a.id)
+                FROM accounts a;
+                """)
+        }
         return migrator
     }
 }

@@ -93,11 +93,12 @@ extension SQLiteServerStorage {
         }
     }
 
-    package func createSharedList(_ list: StoredSharedList, accountID: String) async throws {
+    package func createSharedList(_ list: StoredSharedList, accountID: String, quota: Int64?) async throws {
         try await pool.write { db in
             guard try Bool.fetchOne(db, sql: "SELECT 1 FROM accounts WHERE id = ?", arguments: [accountID]) != nil else {
                 throw ServerStorageError.unknownAccount
             }
+            try Self.addUsage(Int64(list.title.utf8.count + list.body.count), accountID: accountID, quota: quota, db: db)
             try db.execute(sql: "INSERT INTO shared_lists (id, account_id, title, body, count, created_at) VALUES (?, ?, ?, ?, ?, ?)",
                            arguments: [list.id, accountID, list.title, list.body, list.count, list.createdAt])
         }
@@ -117,8 +118,13 @@ extension SQLiteServerStorage {
 
     package func deleteSharedList(id: String, accountID: String) async throws -> Bool {
         let deleted = try await pool.write { db in
+            let size = try Int64.fetchOne(db, sql: """
+                SELECT length(CAST(title AS BLOB)) + length(body) FROM shared_lists WHERE id = ? AND account_id = ?
+                """, arguments: [id, accountID])
             try db.execute(sql: "DELETE FROM shared_lists WHERE id = ? AND account_id = ?", arguments: [id, accountID])
-            return db.changesCount > 0
+            guard db.changesCount > 0 else { return false }
+            try Self.addUsage(-(size ?? 0), accountID: accountID, quota: nil, db: db)
+            return true
         }
         if deleted { await forgetDeleted() }
         return deleted

@@ -92,7 +92,7 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    package func createAccount(_ account: StoredAccount, device: NewDevice) async throws {
+    package func createAccount(_ account: StoredAccount, device: NewDevice, invite: InviteClaim?) async throws {
         try await pool.write { db in
             try db.execute(sql: """
                 INSERT INTO accounts (id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash)
@@ -100,8 +100,48 @@ package final class SQLiteServerStorage: ServerStorage {
                 """, arguments: [account.id, account.name, account.passwordHash, account.salt, account.rounds, account.wrappedKey, account.recoveryWrappedKey,
                                  account.epoch, account.createdAt, account.recoveryHash])
             guard db.changesCount == 1 else { throw ServerStorageError.accountExists }
+            if let invite {
+                try db.execute(sql: """
+                    UPDATE invites SET used_at = ?, used_by = ? WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?
+                    """, arguments: [invite.at, account.id, invite.codeHash, invite.at])
+                guard db.changesCount == 1 else { throw ServerStorageError.inviteRefused }
+            }
+            try db.execute(sql: "INSERT INTO account_usage (account_id, bytes) VALUES (?, 0)", arguments: [account.id])
             try Self.insert(device, db: db)
         }
+    }
+
+    package func createInvite(codeHash: String, createdAt: Date, expiresAt: Date) async throws {
+        try await pool.write { db in
+            try db.execute(sql: "INSERT INTO invites (code_hash, created_at, expires_at) VALUES (?, ?, ?)", arguments: [codeHash, createdAt, expiresAt])
+        }
+    }
+
+    package func inviteIsUsable(codeHash: String, at date: Date) async throws -> Bool {
+        try await pool.read { db in
+            try Bool.fetchOne(db, sql: "SELECT 1 FROM invites WHERE code_hash = ? AND used_at IS NULL AND expires_at > ?", arguments: [codeHash, date]) != nil
+        }
+    }
+
+    package func usage(accountID: String) async throws -> Int64 {
+        try await pool.read { db in try Self.usage(accountID, db: db) }
+    }
+
+    static func usage(_ accountID: String, db: Database) throws -> Int64 {
+        try Int64.fetchOne(db, sql: "SELECT bytes FROM account_usage WHERE account_id = ?", arguments: [accountID]) ?? 0
+    }
+
+    /// Adds bytes to an account's usage; past the quota (when they add), throws and the
+    /// transaction writes nothing.
+    static func addUsage(_ bytes: Int64, accountID: String, quota: Int64?, db: Database) throws {
+        let used = try usage(accountID, db: db)
+        if let quota, bytes > 0, used + bytes > quota {
+            throw ServerStorageError.quotaExceeded(used: used, quota: quota)
+        }
+        try db.execute(sql: """
+            INSERT INTO account_usage (account_id, bytes) VALUES (?1, ?2)
+            ON CONFLICT (account_id) DO UPDATE SET bytes = max(0, bytes + ?2)
+            """, arguments: [accountID, bytes])
     }
 
     package func account(named name: String) async throws -> StoredAccount? {
@@ -190,7 +230,7 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
-    package func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome {
+    package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
         let outcome = try await pool.write { db -> PushOutcome in
             guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
                 throw ServerStorageError.unknownAccount
@@ -202,6 +242,7 @@ package final class SQLiteServerStorage: ServerStorage {
                 try Bool.fetchOne(exists, arguments: [accountID, log, operation.id]) == nil
             }
             guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
+            try Self.addUsage(fresh.reduce(0) { $0 + Int64(SyncProtocol.size(of: $1) + 16) }, accountID: accountID, quota: quota, db: db)
             guard let newHead = try Int64.fetchOne(
                 db, sql: "UPDATE logs SET head = head + ? WHERE account_id = ? AND name = ? RETURNING head",
                 arguments: [fresh.count, accountID, log])
@@ -279,6 +320,11 @@ package final class SQLiteServerStorage: ServerStorage {
             }
             try mark.execute(arguments: [request.through, accountID, log, request.anchor])
             guard request.done else { return SyncCompactReply(kept: 0, removed: 0) }
+            let freed = try Int64.fetchOne(db, sql: """
+                SELECT coalesce(sum(length(CAST(slot AS BLOB)) + length(payload)), 0) FROM operations
+                WHERE account_id = ? AND log = ? AND position <= ? AND kept < ? AND removed_ms IS NULL
+                """, arguments: [accountID, log, request.through, request.through]) ?? 0
+            try Self.addUsage(-freed, accountID: accountID, quota: nil, db: db)
             try db.execute(sql: """
                 UPDATE operations SET slot = '', payload = X'', removed_ms = ?
                 WHERE account_id = ? AND log = ? AND position <= ? AND kept < ? AND removed_ms IS NULL
@@ -301,6 +347,13 @@ package final class SQLiteServerStorage: ServerStorage {
                 SELECT a.name AS account, o.log AS log, count(*) AS count FROM operations o JOIN accounts a ON a.id = o.account_id
                 WHERE o.removed_ms IS NOT NULL AND o.removed_ms < ? GROUP BY a.name, o.log ORDER BY a.name, o.log
                 """, arguments: [cutoff])
+            let freed = try Row.fetchAll(db, sql: """
+                SELECT account_id, sum(length(CAST(op_id AS BLOB)) + 16) AS bytes FROM operations
+                WHERE removed_ms IS NOT NULL AND removed_ms < ? GROUP BY account_id
+                """, arguments: [cutoff])
+            for row in freed {
+                try Self.addUsage(-(row["bytes"] as Int64), accountID: row["account_id"], quota: nil, db: db)
+            }
             try db.execute(sql: "DELETE FROM operations WHERE removed_ms IS NOT NULL AND removed_ms < ?", arguments: [cutoff])
             return counts.map { ForgottenOperations(account: $0["account"], log: $0["log"], count: $0["count"]) }
         }

@@ -125,7 +125,7 @@ package protocol CommunityStorage: Sendable {
     func purgeCommunity(before: Date) async throws -> Int
 
     /// Stores a shared list.
-    func createSharedList(_ list: StoredSharedList, accountID: String) async throws
+    func createSharedList(_ list: StoredSharedList, accountID: String, quota: Int64?) async throws
 
     /// A shared list by its id.
     func sharedList(id: String) async throws -> StoredSharedList?

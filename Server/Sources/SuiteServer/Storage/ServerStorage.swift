@@ -26,13 +26,27 @@ package protocol ServerStorage: Service, CommunityStorage {
     /// - Throws: ``ServerStorageError`` on a storage failure.
     func serverSecret() async throws -> Data
 
-    /// Stores a new account with its first device.
+    /// Stores a new account with its first device, using up an invitation code when one is
+    /// given (in the same transaction: a refused sign-up leaves the code unused).
     ///
     /// - Parameters:
     ///   - account: The account; its name must be new.
     ///   - device: The account's first device.
-    /// - Throws: ``ServerStorageError/accountExists`` if the name is taken.
-    func createAccount(_ account: StoredAccount, device: NewDevice) async throws
+    ///   - invite: The code's hash and the time, or nil when sign-up needs none.
+    /// - Throws: ``ServerStorageError/accountExists`` if the name is taken,
+    ///   ``ServerStorageError/inviteRefused`` for a code unknown, used or expired at that time.
+    func createAccount(_ account: StoredAccount, device: NewDevice, invite: InviteClaim?) async throws
+
+    /// Stores a new invitation code (its hash).
+    func createInvite(codeHash: String, createdAt: Date, expiresAt: Date) async throws
+
+    /// Whether an invitation code (its hash) exists, unused and unexpired at a time.
+    func inviteIsUsable(codeHash: String, at: Date) async throws -> Bool
+
+    /// The bytes the account stores (see ``SyncProtocol/size(of:)``: operations count their id,
+    /// slot and payload and 16 a row, a removed one its id and 16; shared lists their title and
+    /// body).
+    func usage(accountID: String) async throws -> Int64
 
     /// The account with this exact name, if any.
     ///
@@ -102,8 +116,11 @@ package protocol ServerStorage: Service, CommunityStorage {
     ///   - accountID: The account.
     ///   - log: The log's name (already validated).
     ///   - operations: The operations; ids already stored (or repeated in the batch) are skipped.
+    ///   - quota: The most bytes the account may store, or nil.
     /// - Returns: The account's epoch, the log's new head and how many operations were stored.
-    func push(accountID: String, log: String, operations: [SyncEnvelope]) async throws -> PushOutcome
+    /// - Throws: ``ServerStorageError/quotaExceeded(used:quota:)`` if what it stores would take
+    ///   the account past its quota (then it stores nothing).
+    func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome
 
     /// The operations of a log after a position.
     ///
@@ -147,6 +164,19 @@ package protocol ServerStorage: Service, CommunityStorage {
     ///
     /// - Returns: One entry per log, by account name and log name.
     func logSizes() async throws -> [LogSize]
+}
+
+/// An invitation code being used up at sign-up.
+package struct InviteClaim: Sendable, Hashable {
+    /// The code's SHA-256, as lower-case hex.
+    package var codeHash: String
+    /// The time of the sign-up.
+    package var at: Date
+
+    package init(codeHash: String, at: Date) {
+        self.codeHash = codeHash
+        self.at = at
+    }
 }
 
 /// Operations whose ids a compaction's grace period let go (see

@@ -15,6 +15,10 @@ package enum ServerStorageError: Error, Sendable, Equatable, CustomStringConvert
     /// A compaction names a position past the log's head, or another operation there than the
     /// log has: the device did not read this log as it is.
     case logMoved(String)
+    /// Sign-up with an invitation code that is unknown, used or expired.
+    case inviteRefused
+    /// A write that would take the account past its quota (nothing was written).
+    case quotaExceeded(used: Int64, quota: Int64)
 
     package var description: String {
         switch self {
@@ -25,6 +29,8 @@ package enum ServerStorageError: Error, Sendable, Equatable, CustomStringConvert
         case .migrationFailed(let reason): "cannot update the database schema: \(reason)"
         case .corrupt(let reason): "the stored data is inconsistent: \(reason)"
         case .logMoved(let reason): "the log is not as the device read it: \(reason)"
+        case .inviteRefused: "the invitation code is unknown, used or expired"
+        case .quotaExceeded(let used, let quota): "the account uses \(used) bytes of its \(quota)"
         }
     }
 }

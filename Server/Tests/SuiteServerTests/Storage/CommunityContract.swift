@@ -13,7 +13,7 @@ struct CommunityContract: Sendable {
     static func service(_ storage: any ServerStorage, limiter: RequestRateLimiter = RequestRateLimiter(
         write: .init(capacity: 1_000_000, perMinute: 1_000_000), read: .init(capacity: 1_000_000, perMinute: 1_000_000)),
                         now: @escaping @Sendable () -> Date = { Date() }) -> SyncService {
-        SyncService(storage: storage, bcryptCost: 4, requestLimiter: limiter, now: now)
+        SyncService(storage: storage, policy: ServerPolicy(signupBurst: 1_000), bcryptCost: 4, requestLimiter: limiter, now: now)
     }
 
     static func session(_ service: SyncService) async throws -> DeviceSession {

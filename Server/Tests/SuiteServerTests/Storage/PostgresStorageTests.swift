@@ -21,6 +21,8 @@ struct PostgresStorageTests {
     @Test func aStrangerCannotLockTheOwnerOut() async throws { try await contract.aStrangerCannotLockTheOwnerOut() }
     @Test func manyAddressesSlowOnlyNewAddresses() async throws { try await contract.manyAddressesSlowOnlyNewAddresses() }
     @Test func pullsAndPushesAreBoundedInBytes() async throws { try await contract.pullsAndPushesAreBoundedInBytes() }
+    @Test func signupByInvitationAndLimitedPerAddress() async throws { try await contract.signupByInvitationAndLimitedPerAddress() }
+    @Test func quotaRefusesWritesPastIt() async throws { try await contract.quotaRefusesWritesPastIt() }
     @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
     @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
     @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }
@@ -190,5 +192,5 @@ struct PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 4
+    static let count = 5
 }

@@ -144,4 +144,111 @@ extension StorageContract {
             #expect(try await service.pull(log: "notes", after: 0, limit: nil, session: session).head == 6)
         }
     }
+
+    /// Sign-up by invitation: a code works once, before it expires, even when ten sign-ups try
+    /// it at once; without one, or with sign-up closed, nothing is made. Sign-ups are limited
+    /// per address.
+    func signupByInvitationAndLimitedPerAddress() async throws {
+        try await backend.withStorage { storage in
+            let clock = TestClock()
+            let service = SyncService(storage: storage, policy: ServerPolicy(signup: .invite), bcryptCost: 4, now: { clock.now })
+            let code = InviteCode.generate()
+            try await storage.createInvite(codeHash: InviteCode.hash(code), createdAt: clock.now, expiresAt: clock.now.addingTimeInterval(3600))
+            var plain = Fixtures.signup()
+            await #expect(throws: SyncServiceError.forbidden("this server signs up by invitation: ask its operator for a code ('suite-server invite') and pass it with --invite")) {
+                try await service.signup(plain)
+            }
+            plain.invite = "AAAA-BBBB-CCCC-DDDD-EEEE"
+            await #expect(throws: SyncServiceError.forbidden("the invitation code is unknown, used or expired")) { try await service.signup(plain) }
+            #expect(try await storage.account(named: plain.account) == nil)
+
+            let names = (0..<10).map { _ in Fixtures.accountName("invited") }
+            let made = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+                for (index, name) in names.enumerated() {
+                    var request = Fixtures.signup(account: name)
+                    // As typed by a person: lower case, spaces, O for 0.
+                    request.invite = index == 0 ? code.lowercased().replacingOccurrences(of: "-", with: " ") : code
+                    group.addTask { (try? await service.signup(request, from: ClientAddress(text: "192.0.2.\(index + 1)"))) != nil }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(made == 1, "one code, one account")
+            var accounts = 0
+            for name in names where try await storage.account(named: name) != nil { accounts += 1 }
+            #expect(accounts == 1)
+
+            let late = InviteCode.generate()
+            try await storage.createInvite(codeHash: InviteCode.hash(late), createdAt: clock.now, expiresAt: clock.now.addingTimeInterval(60))
+            clock.advance(61)
+            var expired = Fixtures.signup()
+            expired.invite = late
+            await #expect(throws: SyncServiceError.forbidden("the invitation code is unknown, used or expired")) { try await service.signup(expired) }
+
+            let closed = SyncService(storage: storage, policy: ServerPolicy(signup: .closed), bcryptCost: 4)
+            await #expect(throws: SyncServiceError.forbidden("sign-up is closed on this server")) { try await closed.signup(Fixtures.signup()) }
+
+            let open = SyncService(storage: storage, policy: ServerPolicy(signup: .open), bcryptCost: 4, now: { clock.now })
+            let address = ClientAddress(text: "203.0.113.9")
+            for _ in 0..<5 { _ = try await open.signup(Fixtures.signup(), from: address) }
+            await #expect(throws: SyncServiceError.tooManyAttempts("too many sign-ups from this address; try again in an hour")) {
+                try await open.signup(Fixtures.signup(), from: address)
+            }
+            _ = try await open.signup(Fixtures.signup(), from: ClientAddress(text: "203.0.113.10"))
+            clock.advance(13 * 60)
+            _ = try await open.signup(Fixtures.signup(), from: address)
+        }
+    }
+
+    /// The quota: a push or a share past it is refused with the usage and the quota, stores
+    /// nothing, and holds under concurrent pushes; compaction and unsharing give room back.
+    func quotaRefusesWritesPastIt() async throws {
+        try await backend.withStorage { storage in
+            let quota: Int64 = 20_000
+            let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            func operation(_ id: String, slot: String = "s") -> SyncEnvelope {
+                SyncEnvelope(id: id, slot: slot, payload: Data(repeating: 7, count: 1_000 - id.utf8.count - slot.utf8.count))
+            }
+            // 1,016 bytes each with the row: 19 fit, concurrent pushes or not.
+            let accepted = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        do {
+                            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: [operation("op-\(index)")]), session: session)
+                            return true
+                        } catch SyncServiceError.quotaExceeded(let message) {
+                            #expect(message.contains("used of"), "\(message)")
+                            return false
+                        } catch {
+                            Issue.record("\(error)")
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(accepted == 19)
+            let usage = try await service.usage(session)
+            #expect(usage == AccountUsageReply(bytes: 19 * 1_016, quotaBytes: quota))
+            let all = try await service.pull(log: "notes", after: 0, limit: nil, session: session)
+            #expect(all.head == 19)
+            // A push already stored counts nothing again.
+            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: [all.operations[0]]), session: session)
+            #expect(try await service.usage(session).bytes == 19 * 1_016)
+
+            let share = SharedListRequest(title: "Big", quotes: (0..<4).map { SharedQuote(text: String(repeating: "q", count: 900) + "\($0)", source: nil, citation: nil) })
+            await #expect(throws: SyncServiceError.self) { try await service.shareList(share, session: session) }
+
+            // Compaction that keeps one operation gives the payloads of the others back.
+            let anchor = try #require(all.operations.last).id
+            _ = try await service.compact(log: "notes", request: SyncCompactRequest(through: all.head, anchor: anchor, keep: [], done: true), session: session)
+            let after = try await service.usage(session).bytes
+            #expect(after == Int64(1_016 + all.operations.dropLast().reduce(0) { $0 + $1.id.utf8.count + 16 }), "removed operations keep only their id and 16 bytes")
+            let list = try await service.shareList(share, session: session)
+            let withList = try await service.usage(session).bytes
+            #expect(withList > after)
+            try await service.unshareList(id: list.id, session: session)
+            #expect(try await service.usage(session).bytes == after)
+        }
+    }
 }

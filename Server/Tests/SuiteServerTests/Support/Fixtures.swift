@@ -26,6 +26,6 @@ enum Fixtures {
 
     /// A service over a storage with a cheap bcrypt cost.
     static func service(_ storage: any ServerStorage, limiter: SignInRateLimiter = SignInRateLimiter()) -> SyncService {
-        SyncService(storage: storage, limiter: limiter, bcryptCost: 4)
+        SyncService(storage: storage, limiter: limiter, policy: ServerPolicy(signupBurst: 1_000), bcryptCost: 4)
     }
 }

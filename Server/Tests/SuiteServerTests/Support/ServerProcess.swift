@@ -11,7 +11,9 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
     /// 120 s whatever happens), under a descriptor limit when one is given.
     init(_ arguments: [String], descriptorLimit: Int? = nil) async throws {
         let executable = try ServerBinaryTests.executable()
-        let serve = ["serve"] + arguments + ["--listen", "127.0.0.1:0"]
+        // Open sign-up unless the test says (the tests sign up without invitation codes).
+        let signup = arguments.contains("--signup") ? [] : ["--signup", "open"]
+        let serve = ["serve"] + arguments + signup + ["--listen", "127.0.0.1:0"]
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
             process.arguments = ["-c", "ulimit -n \(descriptorLimit) && exec \"$0\" \"$@\"", executable.path] + serve

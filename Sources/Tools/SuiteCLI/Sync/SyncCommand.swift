@@ -103,12 +103,21 @@ struct SyncCommand: AsyncParsableCommand {
 
         @OptionGroup var options: TextOptions
         @OptionGroup var account: AccountOptions
+        @Option(help: ArgumentHelp("The one-time code of a server that signs up by invitation ('suite-server invite' prints one).", valueName: "code"))
+        var invite: String?
+
+        func validate() throws {
+            if let invite, invite.isEmpty || invite.utf8.count > 64 || invite.contains(where: \.isNewline) {
+                throw ValidationError("--invite: a code is 1 to 64 characters on one line")
+            }
+        }
 
         func run() async throws {
             let folder = try options.storeFolder()
             let password = try account.readPassword()
             let server = try account.serverURL()
-            let result = try await SyncCommand.client(folder: folder).signUp(server: server, account: account.account, password: password, device: account.deviceName)
+            let result = try await SyncCommand.client(folder: folder).signUp(
+                server: server, account: account.account, password: password, device: account.deviceName, invite: invite)
             print("Signed up as \(account.account) on \(server.absoluteString); this device is \(result.deviceID).")
             print("Recovery key (shown only now; keep it somewhere safe; 'suite sync recover' sets a new password with it): \(result.recoveryKey)")
             print("Run 'suite sync' to send this device's data.")
@@ -158,6 +167,9 @@ struct SyncCommand: AsyncParsableCommand {
             /// behind), as the last sync measured it (nil before, or with an older server).
             var clockAhead: Double?
             var clockMeasuredAt: Date?
+            /// Bytes the account stores on the server and its quota, at the last sync.
+            var serverUsage: Int64?
+            var serverQuota: Int64?
         }
 
         func run() async throws {
@@ -168,7 +180,7 @@ struct SyncCommand: AsyncParsableCommand {
             let report = Report(syncing: status.isSyncing, server: status.server?.absoluteString, account: status.account,
                                 device: status.deviceID, stores: stores, lastSuccess: status.lastSuccess, lastError: status.lastError,
                                 publishing: account?.community, clockAhead: status.clockOffset.map { Double($0) / 1000 },
-                                clockMeasuredAt: status.clockMeasuredAt)
+                                clockMeasuredAt: status.clockMeasuredAt, serverUsage: status.serverUsage, serverQuota: status.serverQuota)
             if options.json {
                 try Terminal.printJSON(report)
                 return
@@ -192,6 +204,10 @@ struct SyncCommand: AsyncParsableCommand {
                 print("Clock: \(ClockOffset.phrase(offset))\(refused), at \(account.clockMeasuredAt.map { PeopleTime.stamp($0) } ?? "the last sync")")
             } else {
                 print("Clock: not measured yet (the server says its time from the next sync on)")
+            }
+            if let used = status.serverUsage {
+                let format = ByteCountFormatStyle(style: .file)
+                print("Server storage: \(used.formatted(format))" + (status.serverQuota.map { " of \($0.formatted(format))" } ?? " (no quota)") + " (at the last sync)")
             }
             print("Last success: \(account.lastSuccess.map { PeopleTime.stamp($0) } ?? "never")")
             if let error = account.lastError { print("Last error: \(error)") }
