@@ -21,14 +21,14 @@ package actor SignInRateLimiter {
     /// The limits.
     package struct Rules: Sendable {
         /// Failures (attempts in flight included) an address may have within ``addressWindow``.
-        package var addressFailures = 5
+        package var addressFailures = 10
         /// The short window of an address.
         package var addressWindow: TimeInterval = 60
         /// Failures an address may have within an hour.
-        package var addressHourlyFailures = 20
+        package var addressHourlyFailures = 50
         /// Failures of an account within an hour, from any address, after which new addresses
         /// are slowed down.
-        package var accountFailures = 30
+        package var accountFailures = 60
         /// The interval between attempts of new addresses on an account past its limit.
         package var accountBackoff: TimeInterval = 10
         /// How long an address that proved an account's secret stays known to it.

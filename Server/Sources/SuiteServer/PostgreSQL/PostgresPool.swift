@@ -8,16 +8,20 @@ import PostgresNIO
 /// one (a minute before its circuit breaker opens), and after a long outage retries only every
 /// minute. Here:
 ///
-/// - a request waits at most ``leaseTimeout`` for a connection, then fails with
-///   ``ServerStorageError/unavailable(_:)`` (503, try again later), and a probe connects on its
-///   own to tell an outage from a busy pool;
+/// - a request that has no connection after ``probeAfter`` starts a probe, which connects on
+///   its own to tell an outage from a busy pool; if the probe cannot connect, the waiting
+///   requests fail with ``ServerStorageError/unavailable(_:)`` (503, try again later), else they
+///   wait on, up to ``leaseTimeout``;
 /// - while the probe cannot connect, requests fail at once, and it tries again every
 ///   ``probeInterval``;
 /// - once it connects again, a fresh pool replaces the failing one, so requests are served
 ///   within about a second of the database's return.
 final class PostgresPool: Sendable {
-    /// The longest a request waits for a pooled connection.
-    static let leaseTimeout: Duration = .seconds(1)
+    /// How long a request waits for a pooled connection before it has a probe check the
+    /// database is there.
+    static let probeAfter: Duration = .milliseconds(250)
+    /// The longest a request waits for a pooled connection (a busy pool).
+    static let leaseTimeout: Duration = .seconds(30)
     /// The interval between probes while the database is away.
     static let probeInterval: Duration = .milliseconds(500)
 
@@ -26,6 +30,9 @@ final class PostgresPool: Sendable {
         var generation = 0
         var isDown = false
         var probing = false
+        /// When the last probe that found the database ended (a busy pool probes at most once
+        /// a second).
+        var lastUp: ContinuousClock.Instant?
     }
 
     private let configuration: PostgresClient.Configuration
@@ -91,7 +98,16 @@ final class PostgresPool: Sendable {
                     }
                 }
                 group.addTask {
-                    try await Task.sleep(for: Self.leaseTimeout)
+                    try await Task.sleep(for: Self.probeAfter)
+                    if leased.withLockedValue({ $0 }) { return nil }
+                    self.startProbe()
+                    let clock = ContinuousClock()
+                    let deadline = clock.now.advanced(by: Self.leaseTimeout)
+                    while clock.now < deadline {
+                        if leased.withLockedValue({ $0 }) { return nil }
+                        if self.isDown { throw ServerStorageError.unavailable("the database is unreachable") }
+                        try await Task.sleep(for: .milliseconds(20))
+                    }
                     if leased.withLockedValue({ $0 }) { return nil }
                     throw ServerStorageError.unavailable("no database connection within \(Self.leaseTimeout)")
                 }
@@ -113,8 +129,10 @@ final class PostgresPool: Sendable {
 
     /// Starts a probe unless one runs.
     private func startProbe() {
+        let now = ContinuousClock.now
         let start = state.withLockedValue { state -> Bool in
             guard !state.probing else { return false }
+            if !state.isDown, let last = state.lastUp, now - last < .seconds(1) { return false }
             state.probing = true
             return true
         }
@@ -141,6 +159,7 @@ final class PostgresPool: Sendable {
         }
         let replaced = state.withLockedValue { state -> Bool in
             state.probing = false
+            state.lastUp = .now
             guard state.isDown else { return false }
             state.isDown = false
             state.generation += 1

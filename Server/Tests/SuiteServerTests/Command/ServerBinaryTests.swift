@@ -110,6 +110,11 @@ struct ServerBinaryTests {
         ["serve", "--data-dir", "/tmp/x", "--database", "postgres://u@h/db"],
         ["serve", "--database", "mysql://u@h/db"],
         ["serve", "--bogus"],
+        ["serve", "--signup", "maybe"],
+        ["serve", "--quota-mb", "-1"],
+        ["serve", "--header-timeout", "0"],
+        ["serve", "--max-connections", "0"],
+        ["invite", "--days", "0"],
         ["launch"],
     ])
     func usageErrorsExit64WithOneLine(arguments: [String]) async throws {
@@ -144,5 +149,29 @@ struct ServerBinaryTests {
         #expect(result.status == 0)
         #expect(result.stdout.contains("--data-dir"))
         #expect(result.stdout.contains("--listen"))
+    }
+
+    /// `serve` signs up by invitation unless told: without a code the sign-up is refused;
+    /// `suite-server invite` prints a code that works once.
+    @Test func serveSignsUpByInvitationByDefault() async throws {
+        let folder = Self.temporaryFolder()
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let data = folder.appendingPathComponent("data").path
+        let server = try await ServerProcess(["--data-dir", data], openSignup: false)
+        let port = server.port
+        func signup(_ invite: String?) async throws -> Int {
+            var request = Fixtures.signup()
+            request.invite = invite
+            let body = try SyncProtocol.encoder.encode(request)
+            return try await blocking { try LoopbackClient.request(port: port, method: "POST", path: "/v1/signup", body: body).status }
+        }
+        #expect(try await signup(nil) == 403)
+        let invite = try await Self.run(["invite", "--data-dir", data])
+        #expect(invite.status == 0)
+        let code = invite.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+        #expect(code.range(of: #"^[0-9A-Z]{4}(-[0-9A-Z]{4}){4}$"#, options: .regularExpression) != nil, "\(code)")
+        #expect(try await signup(code) == 201)
+        #expect(try await signup(code) == 403)
+        _ = try await server.stop()
     }
 }

@@ -223,7 +223,7 @@ struct HTTPAPITests {
             let request = Fixtures.signup()
             _ = try await Self.signup(client, request)
             let wrong = try Self.json(LoginRequest(account: request.account, authenticationSecret: Data("nope".utf8), device: "phone"))
-            for _ in 0..<5 {
+            for _ in 0..<SignInRateLimiter.Rules().addressFailures {
                 #expect(try await client.execute(uri: "/v1/login", method: .post, body: wrong).status == .unauthorized)
             }
             let right = try Self.json(LoginRequest(account: request.account, authenticationSecret: request.authenticationSecret, device: "phone"))

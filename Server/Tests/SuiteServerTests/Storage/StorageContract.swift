@@ -64,7 +64,7 @@ struct StorageContract: Sendable {
             let service = Fixtures.service(storage)
             let signup = Fixtures.signup()
             _ = try await service.signup(signup)
-            for _ in 0..<5 {
+            for _ in 0..<SignInRateLimiter.Rules().addressFailures {
                 await #expect(throws: SyncServiceError.unauthorized("wrong account or secret")) {
                     try await service.login(LoginRequest(account: signup.account, authenticationSecret: Data("wrong".utf8), device: "phone"))
                 }
@@ -334,7 +334,7 @@ struct StorageContract: Sendable {
                                                salt: Data(repeating: 1, count: 16), rounds: 600_000, wrappedKey: Data("w".utf8))
             var wrong = change
             wrong.authenticationSecret = Data("guess".utf8)
-            for _ in 0..<5 {
+            for _ in 0..<SignInRateLimiter.Rules().addressFailures {
                 await #expect(throws: SyncServiceError.forbidden("the current password is wrong")) { try await service.changePassword(wrong, session: session) }
             }
             // Past the limit even the right password waits, and so do recovery and sign-in.

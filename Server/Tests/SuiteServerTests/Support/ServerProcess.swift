@@ -9,10 +9,10 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
 
     /// Starts the server and reads its first line (within 60 s; the process is killed after
     /// 120 s whatever happens), under a descriptor limit when one is given.
-    init(_ arguments: [String], descriptorLimit: Int? = nil) async throws {
+    init(_ arguments: [String], descriptorLimit: Int? = nil, openSignup: Bool = true) async throws {
         let executable = try ServerBinaryTests.executable()
         // Open sign-up unless the test says (the tests sign up without invitation codes).
-        let signup = arguments.contains("--signup") ? [] : ["--signup", "open"]
+        let signup = openSignup ? ["--signup", "open"] : []
         let serve = ["serve"] + arguments + signup + ["--listen", "127.0.0.1:0"]
         if let descriptorLimit {
             process.executableURL = URL(fileURLWithPath: "/bin/sh")
