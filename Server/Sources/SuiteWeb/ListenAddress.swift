@@ -40,5 +40,10 @@ package struct ListenAddress: Sendable, Hashable, ExpressibleByArgument, CustomS
 
     package var description: String { authority(port: port) }
 
+    /// Whether the address is this machine only (127.0.0.0/8, ::1, localhost).
+    package var isLoopback: Bool {
+        host == "localhost" || host.hasPrefix("127.") || host == "::1"
+    }
+
     package var defaultValueDescription: String { description }
 }

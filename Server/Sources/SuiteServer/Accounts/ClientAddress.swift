@@ -49,4 +49,10 @@ package struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     }
 
     package var description: String { key }
+
+    /// Whether a socket's peer is this machine (127.0.0.0/8, ::1, or either mapped).
+    package static func isLoopback(_ address: SocketAddress?) -> Bool {
+        guard let text = address?.ipAddress else { return false }
+        return text.hasPrefix("127.") || text == "::1" || text.lowercased().hasPrefix("::ffff:127.")
+    }
 }

@@ -1,4 +1,5 @@
 import ArgumentParser
+import HummingbirdTLS
 import Foundation
 import Logging
 import ServiceLifecycle
@@ -10,7 +11,8 @@ package struct ServeCommand: AsyncParsableCommand {
         commandName: "serve",
         abstract: "Serve the sync API until SIGTERM or SIGINT.",
         discussion: """
-            The first line on standard output is `listening on http://HOST:PORT`, with the port \
+            The first line on standard output is `listening on http://HOST:PORT` (https with \
+            --tls-cert), with the port \
             really bound. Storage is SQLite in the data folder unless --database names a \
             PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DB, or \
             postgres://USER@/DB?host=/socket/dir for a Unix socket).
@@ -51,9 +53,23 @@ package struct ServeCommand: AsyncParsableCommand {
         "The most an account may store, in MiB (operations and shared lists); 0 for no limit.", valueName: "MiB"))
     package var quotaMegabytes: Int = ServerPolicy.defaultQuotaMegabytes
 
+    @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve HTTPS with this PEM certificate chain (leaf first).", valueName: "file"))
+    package var tlsCertificate: String?
+
+    @Option(name: .customLong("tls-key"), help: ArgumentHelp("The PEM private key of --tls-cert.", valueName: "file"))
+    package var tlsKey: String?
+
+    @Flag(name: .customLong("behind-proxy"), help: ArgumentHelp(
+        "A proxy on this machine terminates TLS: take the client's address from X-Forwarded-For and refuse what it got over plain HTTP (X-Forwarded-Proto); such headers from elsewhere are ignored."))
+    package var behindProxy = false
+
     package init() {}
 
     package func validate() throws {
+        guard (tlsCertificate == nil) == (tlsKey == nil) else { throw ValidationError("--tls-cert and --tls-key go together") }
+        if tlsCertificate == nil && !behindProxy && !listen.isLoopback {
+            throw ValidationError("listening on \(listen) in plain HTTP would send tokens over the network: give --tls-cert and --tls-key, or --behind-proxy with a proxy that terminates TLS")
+        }
         guard quotaMegabytes >= 0, quotaMegabytes <= 1 << 30 else { throw ValidationError("--quota-mb must be 0 or more") }
         guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
         if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
@@ -84,6 +100,29 @@ package struct ServeCommand: AsyncParsableCommand {
             .appendingPathComponent(".local/share/suite-server", isDirectory: true)
     }
 
+    /// The TLS configuration of `--tls-cert` and `--tls-key`, or nil.
+    ///
+    /// - Throws: ``ServerFailure`` (exit 66) when a file cannot be read or is not PEM.
+    func loadTLS() throws -> TLSConfiguration? {
+        guard let tlsCertificate, let tlsKey else { return nil }
+        let chain: [NIOSSLCertificate]
+        do {
+            chain = try NIOSSLCertificate.fromPEMFile(tlsCertificate)
+        } catch {
+            throw ServerFailure("cannot read the certificate \(tlsCertificate): \(error)", exitCode: ServerFailure.noInput)
+        }
+        guard !chain.isEmpty else { throw ServerFailure("\(tlsCertificate) holds no PEM certificate", exitCode: ServerFailure.noInput) }
+        let key: NIOSSLPrivateKey
+        do {
+            key = try NIOSSLPrivateKey(file: tlsKey, format: .pem)
+        } catch {
+            throw ServerFailure("cannot read the private key \(tlsKey): \(error)", exitCode: ServerFailure.noInput)
+        }
+        var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(key))
+        configuration.minimumTLSVersion = .tlsv12
+        return configuration
+    }
+
     package func run() async throws {
         var logger = Logger(label: "suite-server")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .info
@@ -100,15 +139,19 @@ package struct ServeCommand: AsyncParsableCommand {
             throw ServerFailure(error)
         }
 
+        let tls = try loadTLS()
         let listen = self.listen
-        let app = ServerApplication.make(
+        let scheme = tls == nil ? "http" : "https"
+        let app = try ServerApplication.make(
             service: SyncService(storage: storage, policy: ServerPolicy(signup: signup, quotaBytes: quotaMegabytes == 0 ? nil : Int64(quotaMegabytes) << 20)),
             host: listen.host,
             port: listen.port,
             limits: connectionLimits,
+            tls: tls,
+            behindProxy: behindProxy,
             logger: logger,
             onServerRunning: { port in
-                StandardOutput.writeLine("listening on http://\(listen.authority(port: port))")
+                StandardOutput.writeLine("listening on \(scheme)://\(listen.authority(port: port))")
             })
         var configuration = ServiceGroupConfiguration(
             services: [app, CompactionService(storage: storage, grace: compactionGraceDays * 86_400, logger: logger)], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)

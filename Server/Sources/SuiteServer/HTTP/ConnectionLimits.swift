@@ -1,6 +1,7 @@
 import Foundation
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOConcurrencyHelpers
 import NIOCore
@@ -49,12 +50,14 @@ package struct ConnectionLimits: Sendable {
         return max(16, min(16_384, soft - reservedDescriptors))
     }
 
-    /// The HTTP/1 server with these limits.
-    func server(gate: AddressGate) -> HTTPServerBuilder {
+    /// The HTTP/1 server with these limits, over TLS when a configuration is given.
+    func server(gate: AddressGate, tls: TLSConfiguration? = nil) throws -> HTTPServerBuilder {
         let head = TimeAmount(headTimeout), body = TimeAmount(bodyTimeout)
-        return .http1(configuration: .init(
+        let http: HTTPServerBuilder = .http1(configuration: .init(
             additionalChannelHandlers: [AddressGateHandler(gate: gate), RequestTimeoutHandler(headTimeout: head, bodyTimeout: body)],
             idleTimeout: TimeAmount(idleTimeout)))
+        guard let tls else { return http }
+        return try .tls(http, tlsConfiguration: tls)
     }
 }
 

@@ -1,5 +1,6 @@
 import Hummingbird
 import HummingbirdCore
+import HummingbirdTLS
 import Logging
 import NIOCore
 
@@ -17,6 +18,8 @@ package enum ServerApplication {
     ///   - port: The port (0 for any free one).
     ///   - keepAlive: The event stream's keep-alive interval.
     ///   - limits: Connections and timeouts.
+    ///   - tls: Serve HTTPS with this configuration.
+    ///   - behindProxy: Take the client's address from a proxy on this machine.
     ///   - logger: The application's logger.
     ///   - onServerRunning: Called with the bound port once the server listens.
     /// - Returns: The application, not yet running.
@@ -26,12 +29,15 @@ package enum ServerApplication {
         port: Int = 0,
         keepAlive: Duration = EventStream.defaultKeepAlive,
         limits: ConnectionLimits = ConnectionLimits(),
+        tls: TLSConfiguration? = nil,
+        behindProxy: Bool = false,
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
-    ) -> App {
+    ) throws -> App {
         var app = Application(
-            router: ServerRouter.make(service: service, keepAlive: keepAlive),
-            server: limits.server(gate: AddressGate(limit: limits.perAddress)),
+            router: ServerRouter.make(service: service, keepAlive: keepAlive, behindProxy: behindProxy),
+            // Behind a proxy every connection comes from it: no per-address cap there.
+            server: try limits.server(gate: AddressGate(limit: behindProxy ? nil : limits.perAddress), tls: tls),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "suite-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),

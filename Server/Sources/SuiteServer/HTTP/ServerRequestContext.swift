@@ -8,11 +8,14 @@ package struct ServerRequestContext: RequestContext {
     package var session: DeviceSession?
     /// The client's address, as limits count it (the socket's peer).
     package var clientAddress: ClientAddress
+    /// Whether the connection comes from this machine (a proxy's, with `--behind-proxy`).
+    package let peerIsLoopback: Bool
 
     /// Creates an unauthenticated context.
     package init(source: Source) {
         coreContext = .init(source: source)
         clientAddress = ClientAddress(source.channel.remoteAddress)
+        peerIsLoopback = ClientAddress.isLoopback(source.channel.remoteAddress)
     }
 
     /// The authenticated device.

@@ -41,11 +41,14 @@ package enum ServerRouter {
     /// - Parameters:
     ///   - service: What the routes call.
     ///   - keepAlive: The event stream's keep-alive interval.
+    ///   - behindProxy: Whether to take the client's address and scheme from a proxy on this
+    ///     machine (``ProxyMiddleware``).
     /// - Returns: The router, error replies included.
-    package static func make(service: SyncService, keepAlive: Duration = EventStream.defaultKeepAlive) -> Router<ServerRequestContext> {
+    package static func make(service: SyncService, keepAlive: Duration = EventStream.defaultKeepAlive, behindProxy: Bool = false) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
         // Before the routes: middleware only wraps routes added after it.
         router.add(middleware: ErrorReplyMiddleware())
+        if behindProxy { router.add(middleware: ProxyMiddleware()) }
         let v1 = router.group("v1")
 
         v1.get("health") { _, _ -> String in

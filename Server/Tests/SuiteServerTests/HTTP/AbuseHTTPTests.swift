@@ -21,7 +21,7 @@ struct AbuseHTTPTests {
             var logger = Logger(label: "abuse-test")
             logger.logLevel = .warning
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = ServerApplication.make(service: service, port: 0, keepAlive: keepAlive, logger: logger, onServerRunning: { portContinuation.yield($0) })
+            let app = try ServerApplication.make(service: service, port: 0, keepAlive: keepAlive, logger: logger, onServerRunning: { portContinuation.yield($0) })
             let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
             try await withThrowingTaskGroup(of: Void.self) { tasks in
                 tasks.addTask { try await group.run() }

@@ -15,7 +15,7 @@ struct EventStreamTests {
             var logger = Logger(label: "sse-test")
             logger.logLevel = .warning
             let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-            let app = ServerApplication.make(
+            let app = try ServerApplication.make(
                 service: service, port: 0, keepAlive: .milliseconds(300), logger: logger,
                 onServerRunning: { portContinuation.yield($0) })
             let group = ServiceGroup(configuration: .init(services: [app], logger: logger))

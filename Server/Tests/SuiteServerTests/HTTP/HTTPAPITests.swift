@@ -18,7 +18,7 @@ struct HTTPAPITests {
             let storage = try await place.open()
             var logger = Logger(label: "http-test")
             logger.logLevel = .warning
-            let app = ServerApplication.make(service: makeService(storage), logger: logger)
+            let app = try ServerApplication.make(service: makeService(storage), logger: logger)
             try await app.test(.router) { client in
                 try await body(client, storage)
             }

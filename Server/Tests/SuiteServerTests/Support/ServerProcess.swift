@@ -39,7 +39,7 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
             }
             return String(decoding: data.prefix { $0 != UInt8(ascii: "\n") }, as: UTF8.self)
         }
-        let prefix = "listening on http://127.0.0.1:"
+        let prefix = arguments.contains("--tls-cert") ? "listening on https://127.0.0.1:" : "listening on http://127.0.0.1:"
         #expect(firstLine.hasPrefix(prefix), "first line: \(firstLine)")
         port = try #require(Int(firstLine.dropFirst(prefix.count)))
     }
