@@ -15,7 +15,7 @@ package struct CompactCommand: AsyncParsableCommand {
             command forgets those ids once they are older than the grace period (a device \
             whose cursor pointed at one reads the log again from the start, and loses \
             nothing). `serve` does the same every hour. Run it while `serve` runs or not.
-            """)
+            """ + "\n\n" + EnvironmentOptions.help(for: "compact"))
 
     @OptionGroup package var place: StorageOptions
 

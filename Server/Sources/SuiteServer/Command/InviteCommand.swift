@@ -10,7 +10,7 @@ package struct InviteCommand: AsyncParsableCommand {
             Give the code to the person; they sign up with \
             `suite sync signup --server URL --account NAME --invite CODE`. A code works once, \
             until it expires; the server keeps only its hash. Run it while `serve` runs or not.
-            """)
+            """ + "\n\n" + EnvironmentOptions.help(for: "invite"))
 
     @OptionGroup package var place: StorageOptions
 

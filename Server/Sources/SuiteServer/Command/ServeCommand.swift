@@ -16,7 +16,7 @@ package struct ServeCommand: AsyncParsableCommand {
             really bound. Storage is SQLite in the data folder unless --database names a \
             PostgreSQL database (postgres://USER[:PASSWORD]@HOST[:PORT]/DB, or \
             postgres://USER@/DB?host=/socket/dir for a Unix socket).
-            """)
+            """ + "\n\n" + EnvironmentOptions.help(for: "serve"))
 
     /// Exit codes: 64 usage, 69 database unreachable, 74 data folder or stored data.
     @OptionGroup package var place: StorageOptions

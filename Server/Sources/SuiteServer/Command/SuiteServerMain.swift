@@ -9,6 +9,7 @@ package enum SuiteServerMain {
     /// - Parameter arguments: The arguments after the program name.
     /// - Returns: The exit code: 0, 64 usage, 69 database unreachable, 74 data folder, 1 other.
     package static func run(_ arguments: [String]) async -> Int32 {
+        let arguments = EnvironmentOptions.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
         do {
             var command = try SuiteServerCommand.parseAsRoot(arguments)
             if var asyncCommand = command as? any AsyncParsableCommand {

@@ -20,11 +20,12 @@ struct ServerBinaryTests {
         FileManager.default.temporaryDirectory.appendingPathComponent("suite-server-binary-\(UUID().uuidString)", isDirectory: true)
     }
 
-    /// Runs the executable to its end (killing it after 30 s).
-    static func run(_ arguments: [String]) async throws -> (status: Int32, stdout: String, stderr: String) {
+    /// Runs the executable to its end (killing it after 30 s), with more environment variables.
+    static func run(_ arguments: [String], environment: [String: String] = [:]) async throws -> (status: Int32, stdout: String, stderr: String) {
         let process = Process()
         process.executableURL = try executable()
         process.arguments = arguments
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         let output = Pipe(), errors = Pipe()
         process.standardOutput = output
         process.standardError = errors
