@@ -21,6 +21,8 @@ package struct SyncService: Sendable {
     private let limiter: SignInRateLimiter
     /// Sign-up and quota.
     package let policy: ServerPolicy
+    /// What `/metrics` counts.
+    package let metrics: ServerMetrics
     /// Sign-ups per client address: ``ServerPolicy/signupBurst`` at once, then five an hour.
     private let signupLimiter: RequestRateLimiter
     /// Limits the community and shared-list requests of each account.
@@ -51,6 +53,7 @@ package struct SyncService: Sendable {
         storage: any ServerStorage,
         limiter: SignInRateLimiter = SignInRateLimiter(),
         policy: ServerPolicy = ServerPolicy(),
+        metrics: ServerMetrics = ServerMetrics(),
         bcryptCost: UInt8 = SyncService.defaultBcryptCost,
         requestLimiter: RequestRateLimiter = RequestRateLimiter(),
         tombstoneRetention: TimeInterval = 7 * 24 * 3600,
@@ -59,6 +62,7 @@ package struct SyncService: Sendable {
         self.storage = storage
         self.limiter = limiter
         self.policy = policy
+        self.metrics = metrics
         self.signupLimiter = RequestRateLimiter(write: .init(capacity: policy.signupBurst, perMinute: 5.0 / 60))
         self.requestLimiter = requestLimiter
         self.tombstoneRetention = tombstoneRetention
@@ -351,6 +355,7 @@ package struct SyncService: Sendable {
         }
         do {
             let outcome = try await storage.push(accountID: session.accountID, log: log, operations: request.operations, quota: policy.quotaBytes)
+            metrics.stored(outcome.stored)
             return SyncPushReply(epoch: outcome.epoch, head: outcome.head, serverTime: serverTime())
         } catch ServerStorageError.unknownAccount {
             throw SyncServiceError.unauthorized("the account is gone")
@@ -413,7 +418,9 @@ package struct SyncService: Sendable {
             throw SyncServiceError.badRequest("a compaction needs a position of at least 1 and operation ids of 1 to 256 bytes")
         }
         do {
-            return try await storage.compact(accountID: session.accountID, log: log, request: request, now: now())
+            let reply = try await storage.compact(accountID: session.accountID, log: log, request: request, now: now())
+            metrics.compacted(reply.removed)
+            return reply
         } catch ServerStorageError.logMoved(let reason) {
             throw SyncServiceError.conflict("the log is not as this device read it (\(reason)); sync again")
         } catch ServerStorageError.unknownAccount {

@@ -34,10 +34,11 @@ package enum ServerApplication {
         logger: Logger,
         onServerRunning: @escaping @Sendable (Int) async -> Void = { _ in }
     ) throws -> App {
+        // Behind a proxy every connection comes from it: no per-address cap there.
+        let gate = AddressGate(limit: behindProxy ? nil : limits.perAddress)
         var app = Application(
-            router: ServerRouter.make(service: service, keepAlive: keepAlive, behindProxy: behindProxy),
-            // Behind a proxy every connection comes from it: no per-address cap there.
-            server: try limits.server(gate: AddressGate(limit: behindProxy ? nil : limits.perAddress), tls: tls),
+            router: ServerRouter.make(service: service, keepAlive: keepAlive, behindProxy: behindProxy, connections: { gate.openCount }),
+            server: try limits.server(gate: gate, tls: tls),
             configuration: .init(
                 address: .hostname(host, port: port), serverName: "suite-server",
                 availableConnectionsDelegate: MaximumAvailableConnections(limits.maximumConnections, logger: logger)),

@@ -6,6 +6,7 @@ import SuiteSyncProtocol
 /// | route | answer |
 /// |---|---|
 /// | `GET /v1/health` | `ok` |
+/// | `GET /metrics` | Prometheus text (from this machine only, not through a proxy) |
 /// | `POST /v1/signup` | 201 ``SessionReply`` |
 /// | `POST /v1/prelogin` | ``PreloginReply`` |
 /// | `POST /v1/login` | ``SessionReply`` |
@@ -43,16 +44,33 @@ package enum ServerRouter {
     ///   - keepAlive: The event stream's keep-alive interval.
     ///   - behindProxy: Whether to take the client's address and scheme from a proxy on this
     ///     machine (``ProxyMiddleware``).
+    ///   - connections: How many connections are open (for `/metrics`).
     /// - Returns: The router, error replies included.
-    package static func make(service: SyncService, keepAlive: Duration = EventStream.defaultKeepAlive, behindProxy: Bool = false) -> Router<ServerRequestContext> {
+    package static func make(
+        service: SyncService, keepAlive: Duration = EventStream.defaultKeepAlive, behindProxy: Bool = false,
+        connections: @escaping @Sendable () -> Int = { 0 }
+    ) -> Router<ServerRequestContext> {
         let router = Router(context: ServerRequestContext.self)
-        // Before the routes: middleware only wraps routes added after it.
+        // Before the routes: middleware only wraps routes added after it. Metrics outermost, so
+        // they see the status every error became.
+        router.add(middleware: MetricsMiddleware(metrics: service.metrics))
         router.add(middleware: ErrorReplyMiddleware())
         if behindProxy { router.add(middleware: ProxyMiddleware()) }
         let v1 = router.group("v1")
 
         v1.get("health") { _, _ -> String in
             "ok"
+        }
+        // For a collector on this machine only: a request from elsewhere, or through a proxy
+        // (which adds X-Forwarded-For), finds nothing here.
+        router.get("metrics") { request, context -> Response in
+            guard context.peerIsLoopback, request.headers[.xForwardedFor] == nil else {
+                throw SyncServiceError.notFound("no such route")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = "text/plain; version=0.0.4; charset=utf-8"
+            let text = service.metrics.text(connections: connections(), streams: service.storage.events.subscriberCount)
+            return Response(status: .ok, headers: headers, body: ResponseBody(byteBuffer: ByteBuffer(bytes: text)))
         }
         v1.post("signup") { request, context in
             let body = try await request.decodeProtocolBody(as: SignupRequest.self)

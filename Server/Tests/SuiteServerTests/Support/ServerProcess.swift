@@ -9,7 +9,7 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
 
     /// Starts the server and reads its first line (within 60 s; the process is killed after
     /// 120 s whatever happens), under a descriptor limit when one is given.
-    init(_ arguments: [String], descriptorLimit: Int? = nil, openSignup: Bool = true) async throws {
+    init(_ arguments: [String], descriptorLimit: Int? = nil, openSignup: Bool = true, errors: URL? = nil, environment: [String: String] = [:]) async throws {
         let executable = try ServerBinaryTests.executable()
         // Open sign-up unless the test says (the tests sign up without invitation codes).
         let signup = openSignup ? ["--signup", "open"] : []
@@ -23,7 +23,13 @@ final class ServerProcess: @unchecked Sendable {  // used by one task at a time
         }
         let output = Pipe()
         process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
+        if let errors {
+            _ = FileManager.default.createFile(atPath: errors.path, contents: nil)
+            process.standardError = try FileHandle(forWritingTo: errors)
+        } else {
+            process.standardError = FileHandle.nullDevice
+        }
+        process.environment = ProcessInfo.processInfo.environment.merging(environment) { _, new in new }
         try process.run()
         let process = self.process
         watchdog = Task {
