@@ -26,6 +26,8 @@ package enum EnvironmentOptions {
             + [Option(name: "behind-proxy", isFlag: true)],
         "invite": storage + [Option(name: "days", isFlag: false)],
         "compact": storage + [Option(name: "grace-days", isFlag: false)],
+        "backup": storage,
+        "restore": storage,
     ]
 
     /// The arguments with what the environment sets and the command line does not.

@@ -4,6 +4,8 @@ package struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertibl
     package static let usage: Int32 = 64
     /// The database cannot be reached.
     package static let unavailable: Int32 = 69
+    /// Input that cannot be used (a damaged backup).
+    package static let dataError: Int32 = 65
     /// A file named on the command line cannot be read (a TLS certificate or key).
     package static let noInput: Int32 = 66
     /// The data folder or the stored data cannot be used.

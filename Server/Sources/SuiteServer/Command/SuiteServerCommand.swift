@@ -7,7 +7,7 @@ package struct SuiteServerCommand: AsyncParsableCommand {
         commandName: "suite-server",
         abstract: "The Suite sync server (serve, compact), and the four apps as a local web app (ui).",
         version: "0.1.0",
-        subcommands: [ServeCommand.self, InviteCommand.self, CompactCommand.self, UICommand.self])
+        subcommands: [ServeCommand.self, InviteCommand.self, CompactCommand.self, BackupCommand.self, RestoreCommand.self, UICommand.self])
 
     package init() {}
 }

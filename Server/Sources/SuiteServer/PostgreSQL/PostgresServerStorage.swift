@@ -66,6 +66,29 @@ package final class PostgresServerStorage: ServerStorage {
         pool = PostgresPool(configuration: configuration, probe: url.connectionConfiguration, logger: logger)
     }
 
+    /// Whether the database already holds a suite-server's tables (a restore goes only into one
+    /// that does not).
+    package static func hasSchema(url: PostgresURL) async throws -> Bool {
+        let logger = Logger(label: "suite-server-restore")
+        let connection: PostgresConnection
+        do {
+            connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 3, logger: logger)
+        } catch {
+            throw ServerStorageError.unavailable("cannot connect to \(url): \(oneLine(error))")
+        }
+        var found = false
+        do {
+            for try await exists in try await connection.query("SELECT to_regclass('accounts') IS NOT NULL", logger: logger).decode(Bool.self) {
+                found = exists
+            }
+        } catch {
+            try? await connection.close()
+            throw ServerStorageError.unavailable("cannot read \(url): \(oneLine(error))")
+        }
+        try? await connection.close()
+        return found
+    }
+
     /// Runs the connection pool and the notification listener until graceful shutdown (or
     /// cancellation), then ends the event streams.
     package func run() async throws {

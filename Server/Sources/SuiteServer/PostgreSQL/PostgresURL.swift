@@ -130,6 +130,24 @@ package struct PostgresURL: Sendable, Hashable, CustomStringConvertible {
         String(text).removingPercentEncoding
     }
 
+    /// The URL for libpq's tools (pg_dump, pg_restore), without the password (they get it in
+    /// PGPASSWORD, never on a command line).
+    package var libpqURL: String {
+        let encode = { (text: String) in text.addingPercentEncoding(withAllowedCharacters: .alphanumerics.union(CharacterSet(charactersIn: "-._~"))) ?? text }
+        switch endpoint {
+        case .tcp(let host, let port):
+            let shownHost = host.contains(":") ? "[\(host)]" : host
+            return "postgresql://\(encode(user))@\(shownHost):\(port)/\(encode(database))"
+        case .unixSocket(let path):
+            // libpq names the socket's folder and port, not the socket file.
+            let file = (path as NSString).lastPathComponent
+            guard file.hasPrefix(".s.PGSQL."), let port = Int(file.dropFirst(".s.PGSQL.".count)) else {
+                return "postgresql://\(encode(user))@/\(encode(database))?host=\(encode(path))"
+            }
+            return "postgresql://\(encode(user))@/\(encode(database))?host=\(encode((path as NSString).deletingLastPathComponent))&port=\(port)"
+        }
+    }
+
     /// The URL without its password, for messages.
     package var description: String {
         switch endpoint {

@@ -22,6 +22,13 @@ struct PostgresURLTests {
         #expect(!url.description.contains("p@ss") && !url.description.contains("pw"))
     }
 
+    /// What pg_dump and pg_restore get: the socket's folder and port, never the password.
+    @Test func libpqURLs() throws {
+        #expect(try PostgresURL("postgres://postgres@/postgres?host=/tmp/pg").libpqURL == "postgresql://postgres@/postgres?host=%2Ftmp%2Fpg&port=5432")
+        #expect(try PostgresURL("postgres://user:p%40ss@db.example:6543/suite").libpqURL == "postgresql://user@db.example:6543/suite")
+        #expect(try PostgresURL("postgres://user@[::1]:5433").libpqURL == "postgresql://user@[::1]:5433/user")
+    }
+
     @Test(arguments: [
         "mysql://u@h/db",
         "postgres://u@h:port/db",
