@@ -180,6 +180,13 @@ enum PostgresSchema {
             for try await version in try await connection.query("SELECT version FROM schema_migrations", logger: logger).decode(Int.self) {
                 applied.insert(version)
             }
+            // A newer suite-server migrated this database: this one would not keep what those
+            // migrations added (usage, say) right. Refused, nothing changed (the transaction
+            // rolls back).
+            let known = Set(migrations.map(\.version))
+            if let newer = applied.subtracting(known).max() {
+                throw ServerStorageError.migrationFailed("the database has schema version \(newer), from a newer suite-server; run that version or newer (nothing was changed)")
+            }
             for migration in migrations where !applied.contains(migration.version) {
                 for statement in migration.statements {
                     try await connection.query(PostgresQuery(unsafeSQL: statement), logger: logger)

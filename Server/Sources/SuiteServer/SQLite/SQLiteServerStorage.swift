@@ -60,6 +60,24 @@ package final class SQLiteServerStorage: ServerStorage {
             // not left in free pages.
             try db.execute(sql: "PRAGMA secure_delete = ON")
         }
+        // A newer suite-server migrated this file: this one would not keep what those
+        // migrations added right. Refused before anything is written (read-only: opening the
+        // pool itself writes, to make the WAL files).
+        if let size = (try? fileManager.attributesOfItem(atPath: fileURL.path)[.size] as? NSNumber)?.intValue, size > 0 {
+            var readOnly = Configuration()
+            readOnly.readonly = true
+            let newer: Bool
+            do {
+                let queue = try DatabaseQueue(path: fileURL.path, configuration: readOnly)
+                newer = try queue.read { try SQLiteSchema.migrator.hasBeenSuperseded($0) }
+                try queue.close()
+            } catch {
+                throw ServerStorageError.dataDirectory(path: path, reason: "cannot read \(Self.fileName) (\(error))")
+            }
+            if newer {
+                throw ServerStorageError.migrationFailed("\(Self.fileName) was made by a newer suite-server; run that version or newer (nothing was changed)")
+            }
+        }
         do {
             pool = try DatabasePool(path: fileURL.path, configuration: configuration)
             // GRDB turns WAL on after `prepareDatabase` and sets synchronous=NORMAL with it:
@@ -72,6 +90,8 @@ package final class SQLiteServerStorage: ServerStorage {
                 let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
                 try db.execute(sql: "INSERT INTO server_settings (key, value) VALUES ('secret', ?) ON CONFLICT (key) DO NOTHING", arguments: [secret])
             }
+        } catch let error as ServerStorageError {
+            throw error
         } catch {
             throw ServerStorageError.dataDirectory(path: path, reason: "cannot open \(Self.fileName) (\(error))")
         }

@@ -190,6 +190,36 @@ struct PostgresStorageTests {
     }
 }
 
+extension PostgresStorageTests {
+    /// A database a newer suite-server migrated is refused, nothing applied.
+    @Test func aNewerSchemaIsRefused() async throws {
+        let source = try #require(TestBackend.postgresURL)
+        let name = "newer_\(UUID().uuidString.prefix(8).lowercased())"
+        var logger = Logger(label: "newer-test")
+        logger.logLevel = .warning
+        let admin = try await PostgresConnection.connect(configuration: try PostgresURL(source).connectionConfiguration, id: 9, logger: logger)
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        let url = try PostgresURL(source.replacingOccurrences(of: "/postgres?", with: "/\(name)?"))
+        do {
+            let storage = try await PostgresServerStorage(url: url, maximumConnections: 1, logger: logger)
+            _ = storage
+            let connection = try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 10, logger: logger)
+            try await connection.query("INSERT INTO schema_migrations (version) VALUES (99)", logger: logger)
+            try await connection.close()
+            await #expect {
+                _ = try await PostgresServerStorage(url: url, maximumConnections: 1, logger: logger)
+            } throws: { error in
+                guard case ServerStorageError.migrationFailed(let reason) = error else { return false }
+                return reason.contains("schema version 99")
+            }
+        } catch {
+            Issue.record(error)
+        }
+        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: logger)
+        try await admin.close()
+    }
+}
+
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
     static let count = 5

@@ -1,4 +1,5 @@
 import Foundation
+import GRDB
 import SuiteServer
 import Testing
 
@@ -32,6 +33,25 @@ struct SQLiteStorageTests {
     @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
     @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
     @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
+
+    /// A file a newer suite-server migrated is refused, and left as it was.
+    @Test func aNewerSchemaIsRefusedUnchanged() async throws {
+        try await TestBackend.sqlite.withPlace { place in
+            _ = try SQLiteServerStorage(directory: place.directory)
+            let file = place.directory.appendingPathComponent(SQLiteServerStorage.fileName)
+            let queue = try DatabaseQueue(path: file.path)
+            try await queue.write { try $0.execute(sql: "INSERT INTO grdb_migrations (identifier) VALUES ('99-from-the-future')") }
+            try queue.close()
+            let before = try Data(contentsOf: file)
+            #expect {
+                _ = try SQLiteServerStorage(directory: place.directory)
+            } throws: { error in
+                guard case ServerStorageError.migrationFailed(let reason) = error else { return false }
+                return reason.contains("newer suite-server")
+            }
+            #expect(try Data(contentsOf: file) == before)
+        }
+    }
 
     @Test func filesArePrivateAndTheJournalIsWAL() async throws {
         try await TestBackend.sqlite.withPlace { place in
