@@ -32,6 +32,9 @@ struct SQLiteStorageTests {
     @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
     @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
     @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
+    @Test func accountListShowsUsageAndNoSecret() async throws { try await contract.accountListShowsUsageAndNoSecret() }
+    @Test func disablingAnAccountRefusesItsDevicesAndPassword() async throws { try await contract.disablingAnAccountRefusesItsDevicesAndPassword() }
+    @Test func operatorDeletionRemovesEverythingOfIt() async throws { try await contract.operatorDeletionRemovesEverythingOfIt() }
 
     @Test func filesArePrivateAndTheJournalIsWAL() async throws {
         try await TestBackend.sqlite.withPlace { place in
