@@ -150,7 +150,8 @@ package struct SyncService: Sendable {
     /// - Parameter request: The account, its secret and the device's name.
     /// - Returns: The new device's session.
     /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
-    ///   secret, ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
+    ///   secret, ``SyncServiceError/accountDisabled`` for the right secret of a disabled
+    ///   account, ``SyncServiceError/tooManyAttempts(_:)`` after too many failures,
     ///   ``SyncServiceError/badRequest(_:)`` for bad names.
     package func login(_ request: LoginRequest, from address: ClientAddress = .unknown) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
@@ -159,6 +160,7 @@ package struct SyncService: Sendable {
         try await proveSecret(request.authenticationSecret, against: account?.passwordHash, account: request.account, from: address,
                               refusal: .unauthorized("wrong account or secret"))
         guard let account else { throw SyncServiceError.unauthorized("wrong account or secret") }
+        guard account.disabledAt == nil else { throw SyncServiceError.accountDisabled }
         let token = SessionToken.generate()
         let device = NewDevice(id: Self.newID(), accountID: account.id, name: request.device, tokenHash: SessionToken.hash(token), createdAt: date)
         do {
@@ -194,7 +196,8 @@ package struct SyncService: Sendable {
 
     /// The data key wrapped by the recovery key, for whoever proves the recovery key
     /// (rate-limited like sign-in; an unknown account, an account without recovery and a
-    /// wrong key get the same answer).
+    /// wrong key get the same answer; the right key of a disabled account gets
+    /// ``SyncServiceError/accountDisabled``).
     package func recoveryKey(_ request: RecoveryKeyRequest, from address: ClientAddress = .unknown) async throws -> RecoveryKeyReply {
         let account = try await recoverableAccount(request.account, secret: request.recoverySecret, from: address)
         return RecoveryKeyReply(recoveryWrappedKey: account.recoveryWrappedKey)
@@ -204,7 +207,8 @@ package struct SyncService: Sendable {
     /// stops working; devices signed in stay.
     ///
     /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown account or a wrong
-    ///   recovery key, ``SyncServiceError/tooManyAttempts(_:)``,
+    ///   recovery key, ``SyncServiceError/accountDisabled`` for the right key of a disabled
+    ///   account, ``SyncServiceError/tooManyAttempts(_:)``,
     ///   ``SyncServiceError/badRequest(_:)`` for malformed material or names.
     package func recover(_ request: RecoverRequest, from address: ClientAddress = .unknown) async throws -> SessionReply {
         try Self.checkNames(account: request.account, device: request.device)
@@ -225,18 +229,9 @@ package struct SyncService: Sendable {
     package func deleteAccount(_ request: AccountDeletionRequest, session: DeviceSession, from address: ClientAddress = .unknown) async throws {
         guard let account = try await storage.account(id: session.accountID) else { throw SyncServiceError.unauthorized("the account is gone") }
         try await proveSecret(request.authenticationSecret, against: account.passwordHash, account: account.name, from: address, refusal: .forbidden("the password is wrong"))
-        // Withdrawn, then deleted in a transaction that finds no vote: another device that
-        // publishes again in between only makes this try again.
-        for _ in 0..<5 {
-            try await storage.setCommunitySettings(CommunitySettings(favourites: false, ratings: false, ratingNotes: false), accountID: account.id, now: now(), redact: Self.withoutNotes)
-            var gone = try await storage.deleteAccount(id: account.id)
-            if !gone { gone = try await storage.account(id: account.id) == nil }
-            if gone {
-                storage.events.end(accountID: account.id)
-                return
-            }
+        guard try await storage.withdrawVotesAndDeleteAccount(id: account.id, now: now) else {
+            throw SyncServiceError.conflict("the account kept publishing while it was being deleted; try again")
         }
-        throw SyncServiceError.conflict("the account kept publishing while it was being deleted; try again")
     }
 
     /// The account named, once the recovery secret is proved against it.
@@ -245,6 +240,7 @@ package struct SyncService: Sendable {
         let account = try await storage.account(named: name)
         try await proveSecret(secret, against: account?.recoveryHash, account: name, from: address, refusal: .unauthorized("wrong account or recovery key"))
         guard let account else { throw SyncServiceError.unauthorized("wrong account or recovery key") }
+        guard account.disabledAt == nil else { throw SyncServiceError.accountDisabled }
         return account
     }
 
@@ -287,11 +283,13 @@ package struct SyncService: Sendable {
     ///
     /// - Parameter token: The token from `Authorization: Bearer`.
     /// - Returns: The session.
-    /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown or revoked token.
+    /// - Throws: ``SyncServiceError/unauthorized(_:)`` for an unknown or revoked token,
+    ///   ``SyncServiceError/accountDisabled`` when the server's operator disabled the account.
     package func authenticate(token: String) async throws -> DeviceSession {
         guard !token.isEmpty, token.count <= 256, let session = try await storage.session(tokenHash: SessionToken.hash(token), seenAt: now()) else {
             throw SyncServiceError.unauthorized("invalid or revoked token")
         }
+        guard !session.accountDisabled else { throw SyncServiceError.accountDisabled }
         return session
     }
 

@@ -10,7 +10,8 @@ package struct ServerFailure: Error, Sendable, Equatable, CustomStringConvertibl
     package static let noInput: Int32 = 66
     /// The data folder or the stored data cannot be used.
     package static let ioError: Int32 = 74
-    /// Anything else that failed.
+    /// Anything else that failed, or was refused with nothing changed (`accounts` given a
+    /// name no account has, or `accounts delete` without --yes).
     package static let failure: Int32 = 1
 
     /// What went wrong and what to do, on one line.

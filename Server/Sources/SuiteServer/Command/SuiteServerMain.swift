@@ -7,7 +7,8 @@ package enum SuiteServerMain {
     /// Runs `suite-server` with arguments.
     ///
     /// - Parameter arguments: The arguments after the program name.
-    /// - Returns: The exit code: 0, 64 usage, 69 database unreachable, 74 data folder, 1 other.
+    /// - Returns: The exit code: 0, 64 usage, 69 database unreachable, 74 data folder, 1 refused
+    ///   (an unknown account, `accounts delete` without --yes) or any other failure.
     package static func run(_ arguments: [String]) async -> Int32 {
         let arguments = EnvironmentOptions.apply(to: arguments, environment: ProcessInfo.processInfo.environment)
         do {
@@ -28,10 +29,15 @@ package enum SuiteServerMain {
                 return 0
             }
             let message = SuiteServerCommand.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
-            // The help of the subcommand that was given (serve or ui), else the root's.
-            let names = SuiteServerCommand.configuration.subcommands.compactMap { $0.configuration.commandName }
-            let subcommand = arguments.first.flatMap { names.contains($0) ? $0 : nil }
-            writeError(message + " (see suite-server \(subcommand.map { "\($0) " } ?? "")--help)")
+            // The help of the subcommand that was given (`serve`, `accounts delete`), else the root's.
+            var path: [String] = []
+            var commands = SuiteServerCommand.configuration.subcommands
+            for argument in arguments {
+                guard let command = commands.first(where: { $0.configuration.commandName == argument }) else { break }
+                path.append(argument)
+                commands = command.configuration.subcommands
+            }
+            writeError(message + " (see suite-server \(path.map { "\($0) " }.joined())--help)")
             return code.rawValue
         }
     }

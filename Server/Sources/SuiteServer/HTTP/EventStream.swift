@@ -17,7 +17,7 @@ package enum EventStream {
     ///   - session: The asking device.
     ///   - keepAlive: The interval between keep-alive comments.
     ///   - stillSignedIn: Asked at each keep-alive: the stream ends once it says no (the device
-    ///     was revoked or the account deleted, perhaps by another process).
+    ///     was revoked, or the account deleted or disabled, perhaps by another process).
     /// - Returns: The response; its body runs until the stream ends.
     package static func response(
         hub: SyncEventHub, session: DeviceSession, keepAlive: Duration,

@@ -157,8 +157,9 @@ package enum ServerRouter {
             let session = try context.requireSession()
             let token = BearerAuthenticationMiddleware.token(in: request) ?? ""
             return EventStream.response(hub: service.storage.events, session: session, keepAlive: keepAlive) {
-                // A storage failure is not a revocation: the stream goes on.
-                do { return try await service.authenticate(token: token) == session } catch SyncServiceError.unauthorized { return false } catch { return true }
+                // A revoked token or a disabled account ends the stream; a storage failure is
+                // neither: the stream goes on.
+                do { return try await service.authenticate(token: token) == session } catch is SyncServiceError { return false } catch { return true }
             }
         }
         addCommunity(to: authenticated, service: service)

@@ -159,6 +159,9 @@ enum PostgresSchema {
             FROM accounts a
             """,
         ]),
+        // Set by `suite-server accounts disable`: the account's devices are refused, its password
+        // signs nothing in, nothing of it is deleted. NULL: in use.
+        (6, ["ALTER TABLE accounts ADD COLUMN disabled_at TIMESTAMPTZ"]),
     ]
 
     /// Brings the database's schema up to date.

@@ -248,7 +248,7 @@ package final class PostgresServerStorage: ServerStorage {
     package func account(named name: String) async throws -> StoredAccount? {
         return try await withWatchedConnection { [logger] connection in
             let rows = try await connection.query("""
-                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash
+                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash, disabled_at
                 FROM accounts WHERE name = \(name)
                 """, logger: logger)
             return try await Self.firstAccount(rows)
@@ -258,7 +258,7 @@ package final class PostgresServerStorage: ServerStorage {
     package func account(id: String) async throws -> StoredAccount? {
         return try await withWatchedConnection { [logger] connection in
             let rows = try await connection.query("""
-                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash
+                SELECT id, name, password_hash, salt, rounds, wrapped_key, recovery_wrapped_key, epoch, created_at, recovery_hash, disabled_at
                 FROM accounts WHERE id = \(id)
                 """, logger: logger)
             return try await Self.firstAccount(rows)
@@ -267,11 +267,45 @@ package final class PostgresServerStorage: ServerStorage {
 
     private static func firstAccount(_ rows: PostgresRowSequence) async throws -> StoredAccount? {
         var found: StoredAccount?
-        for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt, recoveryHash) in rows.decode((String, String, String, Data, Int, Data, Data, String, Date, String?).self) {
+        for try await (id, name, hash, salt, rounds, wrapped, recovery, epoch, createdAt, recoveryHash, disabledAt)
+            in rows.decode((String, String, String, Data, Int, Data, Data, String, Date, String?, Date?).self) {
             found = StoredAccount(id: id, name: name, passwordHash: hash, salt: salt, rounds: rounds, wrappedKey: wrapped, recoveryWrappedKey: recovery,
-                                  epoch: epoch, createdAt: createdAt, recoveryHash: recoveryHash)
+                                  epoch: epoch, createdAt: createdAt, recoveryHash: recoveryHash, disabledAt: disabledAt)
         }
         return found
+    }
+
+    package func accountSummaries(named name: String?) async throws -> [AccountSummary] {
+        try await withWatchedConnection { [logger] connection in
+            let rows = try await connection.query("""
+                SELECT a.id, a.name, a.created_at, a.disabled_at,
+                       (SELECT max(GREATEST(d.created_at, d.last_seen_at)) FROM devices d WHERE d.account_id = a.id),
+                       (SELECT count(*) FROM devices d WHERE d.account_id = a.id)::bigint,
+                       (SELECT count(*) FROM logs l WHERE l.account_id = a.id)::bigint,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = a.id AND o.removed_ms IS NULL)::bigint,
+                       COALESCE((SELECT u.bytes FROM account_usage u WHERE u.account_id = a.id), 0)::bigint
+                FROM accounts a WHERE \(name)::text IS NULL OR a.name = \(name) ORDER BY a.name
+                """, logger: logger)
+            var summaries: [AccountSummary] = []
+            for try await (id, name, createdAt, disabledAt, deviceActivity, devices, logs, operations, bytes)
+                in rows.decode((String, String, Date, Date?, Date?, Int64, Int64, Int64, Int64).self) {
+                summaries.append(AccountSummary(
+                    id: id, name: name, createdAt: createdAt, lastActivityAt: max(createdAt, deviceActivity ?? createdAt),
+                    devices: devices, logs: logs, operations: operations, bytes: bytes, disabledAt: disabledAt))
+            }
+            return summaries
+        }
+    }
+
+    package func setAccountDisabled(id: String, at date: Date?) async throws -> Bool {
+        try await withWatchedConnection { [logger] connection in
+            let rows = if let date {
+                try await connection.query("UPDATE accounts SET disabled_at = COALESCE(disabled_at, \(date)) WHERE id = \(id) RETURNING id", logger: logger)
+            } else {
+                try await connection.query("UPDATE accounts SET disabled_at = NULL WHERE id = \(id) RETURNING id", logger: logger)
+            }
+            return try await rows.collect().count == 1
+        }
     }
 
     package func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool {
@@ -317,10 +351,13 @@ package final class PostgresServerStorage: ServerStorage {
 
     package func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession? {
         return try await withWatchedConnection { [logger] connection in
-            let rows = try await connection.query("SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = \(tokenHash)", logger: logger)
+            let rows = try await connection.query("""
+                SELECT d.id, d.account_id, d.last_seen_at, a.disabled_at IS NOT NULL
+                FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.token_hash = \(tokenHash)
+                """, logger: logger)
             var found: (session: DeviceSession, lastSeenAt: Date?)?
-            for try await (id, accountID, lastSeenAt) in rows.decode((String, String, Date?).self) {
-                found = (DeviceSession(accountID: accountID, deviceID: id), lastSeenAt)
+            for try await (id, accountID, lastSeenAt, disabled) in rows.decode((String, String, Date?, Bool).self) {
+                found = (DeviceSession(accountID: accountID, deviceID: id, accountDisabled: disabled), lastSeenAt)
             }
             guard let found else { return nil }
             if found.lastSeenAt.map({ seenAt.timeIntervalSince($0) >= LastSeen.resolution }) ?? true {

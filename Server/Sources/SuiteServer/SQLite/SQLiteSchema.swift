@@ -137,6 +137,11 @@ enum SQLiteSchema {
                 FROM accounts a;
                 """)
         }
+        migrator.registerMigration("6-account-disable") { db in
+            // Set by `suite-server accounts disable`: the account's devices are refused, its
+            // password signs nothing in, nothing of it is deleted. NULL: in use.
+            try db.execute(sql: "ALTER TABLE accounts ADD COLUMN disabled_at TEXT")
+        }
         return migrator
     }
 }

@@ -180,7 +180,38 @@ package final class SQLiteServerStorage: ServerStorage {
         StoredAccount(
             id: row["id"], name: row["name"], passwordHash: row["password_hash"], salt: row["salt"], rounds: row["rounds"],
             wrappedKey: row["wrapped_key"], recoveryWrappedKey: row["recovery_wrapped_key"], epoch: row["epoch"], createdAt: row["created_at"],
-            recoveryHash: row["recovery_hash"])
+            recoveryHash: row["recovery_hash"], disabledAt: row["disabled_at"])
+    }
+
+    package func accountSummaries(named name: String?) async throws -> [AccountSummary] {
+        try await pool.read { db in
+            try Row.fetchAll(db, sql: """
+                SELECT a.id, a.name, a.created_at, a.disabled_at,
+                       (SELECT max(max(d.created_at, coalesce(d.last_seen_at, d.created_at))) FROM devices d WHERE d.account_id = a.id) AS device_activity,
+                       (SELECT count(*) FROM devices d WHERE d.account_id = a.id) AS devices,
+                       (SELECT count(*) FROM logs l WHERE l.account_id = a.id) AS logs,
+                       (SELECT count(*) FROM operations o WHERE o.account_id = a.id AND o.removed_ms IS NULL) AS operations,
+                       coalesce((SELECT u.bytes FROM account_usage u WHERE u.account_id = a.id), 0) AS bytes
+                FROM accounts a WHERE ?1 IS NULL OR a.name = ?1 ORDER BY a.name
+                """, arguments: [name]).map { row in
+                let createdAt: Date = row["created_at"]
+                let deviceActivity: Date? = row["device_activity"]
+                return AccountSummary(
+                    id: row["id"], name: row["name"], createdAt: createdAt, lastActivityAt: max(createdAt, deviceActivity ?? createdAt),
+                    devices: row["devices"], logs: row["logs"], operations: row["operations"], bytes: row["bytes"], disabledAt: row["disabled_at"])
+            }
+        }
+    }
+
+    package func setAccountDisabled(id: String, at date: Date?) async throws -> Bool {
+        try await pool.write { db in
+            if let date {
+                try db.execute(sql: "UPDATE accounts SET disabled_at = coalesce(disabled_at, ?) WHERE id = ?", arguments: [date, id])
+            } else {
+                try db.execute(sql: "UPDATE accounts SET disabled_at = NULL WHERE id = ?", arguments: [id])
+            }
+            return db.changesCount == 1
+        }
     }
 
     package func replacePassword(accountID: String, expectedHash: String, with material: PasswordMaterial, addingDevice device: NewDevice?) async throws -> Bool {
@@ -222,8 +253,11 @@ package final class SQLiteServerStorage: ServerStorage {
 
     package func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession? {
         let found = try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT id, account_id, last_seen_at FROM devices WHERE token_hash = ?", arguments: [tokenHash]).map { row in
-                (session: DeviceSession(accountID: row["account_id"], deviceID: row["id"]), lastSeenAt: row["last_seen_at"] as Date?)
+            try Row.fetchOne(db, sql: """
+                SELECT d.id, d.account_id, d.last_seen_at, a.disabled_at IS NOT NULL AS disabled
+                FROM devices d JOIN accounts a ON a.id = d.account_id WHERE d.token_hash = ?
+                """, arguments: [tokenHash]).map { row in
+                (session: DeviceSession(accountID: row["account_id"], deviceID: row["id"], accountDisabled: row["disabled"]), lastSeenAt: row["last_seen_at"] as Date?)
             }
         }
         guard let found else { return nil }

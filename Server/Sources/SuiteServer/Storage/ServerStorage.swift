@@ -81,6 +81,22 @@ package protocol ServerStorage: Service, CommunityStorage {
     /// - Returns: Whether it was deleted (false when it has votes, or is gone).
     func deleteAccount(id: String) async throws -> Bool
 
+    /// What the operator may know of accounts: usage and last activity, by name.
+    ///
+    /// - Parameter name: One account's exact name, or nil for every account.
+    /// - Returns: The accounts, ordered by name (none for an unknown name).
+    func accountSummaries(named name: String?) async throws -> [AccountSummary]
+
+    /// Disables an account (its tokens and password are refused, nothing is deleted) or
+    /// enables it again.
+    ///
+    /// - Parameters:
+    ///   - id: The account.
+    ///   - date: When it is disabled, or nil to enable it. An account already disabled keeps
+    ///     its first date.
+    /// - Returns: Whether the account exists.
+    func setAccountDisabled(id: String, at date: Date?) async throws -> Bool
+
     /// Adds a device (with its token hash) to an existing account.
     ///
     /// - Parameter device: The new device.
@@ -92,7 +108,8 @@ package protocol ServerStorage: Service, CommunityStorage {
     /// - Parameters:
     ///   - tokenHash: The SHA-256 of the bearer token, as lower-case hex.
     ///   - seenAt: The time of the request (stored at most about once a minute).
-    /// - Returns: The device and its account, or `nil` for an unknown or revoked token.
+    /// - Returns: The device and its account (and whether the account is disabled), or `nil`
+    ///   for an unknown or revoked token.
     func session(tokenHash: String, seenAt: Date) async throws -> DeviceSession?
 
     /// The account's devices, oldest first.

@@ -24,10 +24,13 @@ package struct StoredAccount: Sendable, Hashable {
     /// bcrypt of the base64 of the recovery secret; nil for accounts made by clients that did
     /// not send one (they cannot be recovered).
     package var recoveryHash: String?
+    /// When the server's operator disabled the account (`suite-server accounts disable`); nil
+    /// while it is in use.
+    package var disabledAt: Date?
 
     /// Creates an account record.
     package init(id: String, name: String, passwordHash: String, salt: Data, rounds: Int, wrappedKey: Data, recoveryWrappedKey: Data, epoch: String, createdAt: Date,
-                 recoveryHash: String? = nil) {
+                 recoveryHash: String? = nil, disabledAt: Date? = nil) {
         self.id = id
         self.name = name
         self.passwordHash = passwordHash
@@ -38,6 +41,7 @@ package struct StoredAccount: Sendable, Hashable {
         self.epoch = epoch
         self.createdAt = createdAt
         self.recoveryHash = recoveryHash
+        self.disabledAt = disabledAt
     }
 }
 

@@ -39,6 +39,9 @@ struct PostgresStorageTests {
     @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
     @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
     @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
+    @Test func accountListShowsUsageAndNoSecret() async throws { try await contract.accountListShowsUsageAndNoSecret() }
+    @Test func disablingAnAccountRefusesItsDevicesAndPassword() async throws { try await contract.disablingAnAccountRefusesItsDevicesAndPassword() }
+    @Test func operatorDeletionRemovesEverythingOfIt() async throws { try await contract.operatorDeletionRemovesEverythingOfIt() }
 
     @Test func eventsReachEveryProcessSharingTheDatabase() async throws {
         try await TestBackend.postgres.withPlace { place in
@@ -222,5 +225,5 @@ extension PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 5
+    static let count = 6
 }

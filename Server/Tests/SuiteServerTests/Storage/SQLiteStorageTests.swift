@@ -33,6 +33,9 @@ struct SQLiteStorageTests {
     @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
     @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
     @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
+    @Test func accountListShowsUsageAndNoSecret() async throws { try await contract.accountListShowsUsageAndNoSecret() }
+    @Test func disablingAnAccountRefusesItsDevicesAndPassword() async throws { try await contract.disablingAnAccountRefusesItsDevicesAndPassword() }
+    @Test func operatorDeletionRemovesEverythingOfIt() async throws { try await contract.operatorDeletionRemovesEverythingOfIt() }
 
     /// A file a newer suite-server migrated is refused, and left as it was.
     @Test func aNewerSchemaIsRefusedUnchanged() async throws {

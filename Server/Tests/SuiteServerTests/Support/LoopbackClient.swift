@@ -137,6 +137,19 @@ final class LoopbackClient: @unchecked Sendable {  // used by one task at a time
         }
     }
 
+    /// Reads everything until the server closes the connection, which it must do within
+    /// `limit` seconds even while it keeps sending (an event stream's keep-alives).
+    func readToEnd(within limit: TimeInterval) throws -> Data {
+        let deadline = Date().addingTimeInterval(limit)
+        do {
+            while Date() < deadline { try fill() }
+            throw Failure.timeout
+        } catch Failure.closed {
+            defer { buffer = Data() }
+            return buffer
+        }
+    }
+
     private func fill() throws {
         var chunk = [UInt8](repeating: 0, count: 4096)
         let count = chunk.withUnsafeMutableBytes { raw in recv(descriptor, raw.baseAddress, raw.count, 0) }
