@@ -66,21 +66,18 @@ package final class SyncEventHub: Sendable {
     /// Ends the subscriptions of one account (deleted: it will never change again).
     /// - Parameter accountID: The account.
     package func end(accountID: String) {
-        let continuations = state.withLockedValue { state in
-            let ending = state.subscribers.filter { $0.value.accountID == accountID }
-            for id in ending.keys { state.subscribers.removeValue(forKey: id) }
-            return ending.values.map(\.continuation)
-        }
-        for continuation in continuations {
-            continuation.finish()
-        }
+        end { $0.accountID == accountID }
     }
 
     /// Ends the subscriptions of one device (revoked or logged out: its token no longer works).
     /// - Parameter deviceID: The device.
     package func end(deviceID: String) {
+        end { $0.deviceID == deviceID }
+    }
+
+    private func end(where matches: (Subscriber) -> Bool) {
         let continuations = state.withLockedValue { state in
-            let ending = state.subscribers.filter { $0.value.deviceID == deviceID }
+            let ending = state.subscribers.filter { matches($0.value) }
             for id in ending.keys { state.subscribers.removeValue(forKey: id) }
             return ending.values.map(\.continuation)
         }

@@ -16,7 +16,18 @@ struct AbuseHTTPTests {
         _ body: @escaping @Sendable (Int, SyncService) async throws -> Void
     ) async throws {
         try await TestBackend.sqlite.withPlace { place in
-            let storage = try await place.open()
+            try await withLiveServer(storage: try await place.open(), service: makeService, keepAlive: keepAlive, body)
+        }
+    }
+
+    /// Runs a live server over a storage (which it runs) until the body returns.
+    static func withLiveServer(
+        storage: any ServerStorage,
+        service makeService: @escaping @Sendable (any ServerStorage) -> SyncService = { Fixtures.service($0) },
+        keepAlive: Duration = EventStream.defaultKeepAlive,
+        _ body: @escaping @Sendable (Int, SyncService) async throws -> Void
+    ) async throws {
+        do {
             let service = makeService(storage)
             var logger = Logger(label: "abuse-test")
             logger.logLevel = .warning

@@ -245,23 +245,6 @@ extension StorageContract {
     /// Runs a live server (127.0.0.1, a free port, keep-alive every 300 ms) over a storage,
     /// which it runs, until the body returns.
     static func withLiveServer(storage: any ServerStorage, _ body: @escaping @Sendable (Int, SyncService) async throws -> Void) async throws {
-        let service = Fixtures.service(storage)
-        var logger = Logger(label: "accounts-test")
-        logger.logLevel = .warning
-        let (ports, portContinuation) = AsyncStream.makeStream(of: Int.self)
-        let app = try ServerApplication.make(service: service, port: 0, keepAlive: .milliseconds(300), logger: logger, onServerRunning: { portContinuation.yield($0) })
-        let group = ServiceGroup(configuration: .init(services: [app], logger: logger))
-        try await withThrowingTaskGroup(of: Void.self) { tasks in
-            tasks.addTask { try await group.run() }
-            let port = try #require(await ports.first { _ in true })
-            do {
-                try await body(port, service)
-            } catch {
-                await group.triggerGracefulShutdown()
-                throw error
-            }
-            await group.triggerGracefulShutdown()
-            try await tasks.waitForAll()
-        }
+        try await AbuseHTTPTests.withLiveServer(storage: storage, keepAlive: .milliseconds(300), body)
     }
 }
