@@ -17,7 +17,7 @@ package struct ServerPolicy: Sendable {
     package var signup: SignupPolicy
     /// The most bytes an account may store (operations and shared lists), or nil for no limit.
     package var quotaBytes: Int64?
-    /// Sign-ups one client address may make at once; then five an hour.
+    /// Sign-ups one client address may make at once, and then an hour.
     package var signupBurst: Double
 
     /// The default quota: 1 GiB an account.

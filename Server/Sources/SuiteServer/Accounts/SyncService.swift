@@ -23,7 +23,7 @@ package struct SyncService: Sendable {
     package let policy: ServerPolicy
     /// What `/metrics` counts.
     package let metrics: ServerMetrics
-    /// Sign-ups per client address: ``ServerPolicy/signupBurst`` at once, then five an hour.
+    /// Sign-ups per client address: ``ServerPolicy/signupBurst`` at once, then as many an hour.
     private let signupLimiter: RequestRateLimiter
     /// Limits the community and shared-list requests of each account.
     let requestLimiter: RequestRateLimiter
@@ -63,7 +63,7 @@ package struct SyncService: Sendable {
         self.limiter = limiter
         self.policy = policy
         self.metrics = metrics
-        self.signupLimiter = RequestRateLimiter(write: .init(capacity: policy.signupBurst, perMinute: 5.0 / 60))
+        self.signupLimiter = RequestRateLimiter(write: .init(capacity: policy.signupBurst, perMinute: policy.signupBurst / 60))
         self.requestLimiter = requestLimiter
         self.tombstoneRetention = tombstoneRetention
         self.bcryptCost = min(max(bcryptCost, 4), 31)
@@ -101,7 +101,7 @@ package struct SyncService: Sendable {
         }
         // Counted when it starts, before anything costly, like sign-in.
         guard await signupLimiter.allows(.write, account: address.key, now: now()) else {
-            throw SyncServiceError.tooManyAttempts("too many sign-ups from this address; try again in an hour")
+            throw SyncServiceError.tooManyAttempts("too many sign-ups from this address; try again later")
         }
         if let claim, try await !storage.inviteIsUsable(codeHash: claim.codeHash, at: claim.at) {
             throw SyncServiceError.forbidden("the invitation code is unknown, used or expired")

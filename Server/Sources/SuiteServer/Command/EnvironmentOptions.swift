@@ -22,7 +22,7 @@ package enum EnvironmentOptions {
     /// The options each subcommand takes from the environment.
     package static let bySubcommand: [String: [Option]] = [
         "serve": storage + ["listen", "compaction-grace-days", "max-connections", "connections-per-address", "header-timeout",
-                            "body-timeout", "idle-timeout", "signup", "quota-mb", "tls-cert", "tls-key"].map { Option(name: $0, isFlag: false) }
+                            "body-timeout", "idle-timeout", "signup", "signups-per-address", "quota-mb", "tls-cert", "tls-key"].map { Option(name: $0, isFlag: false) }
             + [Option(name: "behind-proxy", isFlag: true)],
         "invite": storage + [Option(name: "days", isFlag: false)],
         "compact": storage + [Option(name: "grace-days", isFlag: false)],

@@ -49,6 +49,10 @@ package struct ServeCommand: AsyncParsableCommand {
         "Who may sign up: invite (a code from 'suite-server invite'), open (anyone, a few an hour per address), closed.", valueName: "policy"))
     package var signup: SignupPolicy = .invite
 
+    @Option(name: .customLong("signups-per-address"), help: ArgumentHelp(
+        "Sign-ups one client address may make at once, and then an hour.", valueName: "n"))
+    package var signupsPerAddress: Int = 5
+
     @Option(name: .customLong("quota-mb"), help: ArgumentHelp(
         "The most an account may store, in MiB (operations and shared lists); 0 for no limit.", valueName: "MiB"))
     package var quotaMegabytes: Int = ServerPolicy.defaultQuotaMegabytes
@@ -71,6 +75,7 @@ package struct ServeCommand: AsyncParsableCommand {
             throw ValidationError("listening on \(listen) in plain HTTP would send tokens over the network: give --tls-cert and --tls-key, or --behind-proxy with a proxy that terminates TLS")
         }
         guard quotaMegabytes >= 0, quotaMegabytes <= 1 << 30 else { throw ValidationError("--quota-mb must be 0 or more") }
+        guard signupsPerAddress >= 1 else { throw ValidationError("--signups-per-address must be at least 1") }
         guard compactionGraceDays >= 0, compactionGraceDays.isFinite else { throw ValidationError("--compaction-grace-days must be 0 or more") }
         if let maximumConnections, maximumConnections < 1 { throw ValidationError("--max-connections must be at least 1") }
         guard connectionsPerAddress >= 0 else { throw ValidationError("--connections-per-address must be 0 or more") }
@@ -143,7 +148,7 @@ package struct ServeCommand: AsyncParsableCommand {
         let listen = self.listen
         let scheme = tls == nil ? "http" : "https"
         let app = try ServerApplication.make(
-            service: SyncService(storage: storage, policy: ServerPolicy(signup: signup, quotaBytes: quotaMegabytes == 0 ? nil : Int64(quotaMegabytes) << 20)),
+            service: SyncService(storage: storage, policy: ServerPolicy(signup: signup, quotaBytes: quotaMegabytes == 0 ? nil : Int64(quotaMegabytes) << 20, signupBurst: Double(signupsPerAddress))),
             host: listen.host,
             port: listen.port,
             limits: connectionLimits,
