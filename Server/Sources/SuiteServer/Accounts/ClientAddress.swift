@@ -20,13 +20,10 @@ package struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
             self = .unknown
             return
         }
-        switch address {
-        case .v4:
-            self.init(text: address.ipAddress ?? "unknown")
-        case .v6:
-            self.init(text: address.ipAddress ?? "unknown")
-        case .unixDomainSocket:
+        if case .unixDomainSocket = address {
             self.init(key: "unix")
+        } else {
+            self.init(text: address.ipAddress ?? "unknown")
         }
     }
 

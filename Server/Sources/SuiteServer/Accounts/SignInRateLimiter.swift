@@ -126,11 +126,6 @@ package actor SignInRateLimiter {
         }
     }
 
-    /// The number of addresses and accounts with something recorded (for tests).
-    package var trackedCount: Int {
-        addressFailures.count + accountFailures.count + knownAddresses.count + lastNewAddressAttempt.count
-    }
-
     /// Drops what no longer limits anything, so memory follows the last hour's activity.
     package func prune(now: Date) {
         recordsSincePrune = 0

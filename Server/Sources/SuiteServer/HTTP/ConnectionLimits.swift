@@ -61,13 +61,6 @@ package struct ConnectionLimits: Sendable {
     }
 }
 
-extension TimeAmount {
-    init(_ duration: Duration) {
-        let (seconds, attoseconds) = duration.components
-        self = .nanoseconds(seconds * 1_000_000_000 + attoseconds / 1_000_000_000)
-    }
-}
-
 /// The open connections, in all and per client address.
 package final class AddressGate: Sendable {
     private let limit: Int?
