@@ -12,6 +12,8 @@ import Testing
         (["sync", "signup", "--server", "ftp://example.org"] + account, "long enough", 64, "not a server URL"),
         (["sync", "login", "--server", "not a url"] + account, "long enough", 64, "not a server URL"),
         (["sync", "signup", "--server", "http://127.0.0.1:9"] + account, "short", 65, "shorter than 8"),
+        (["sync", "signup", "--server", "http://127.0.0.1:9", "--invite", ""] + account, "long enough", 64, "--invite"),
+        (["sync", "signup", "--server", "http://127.0.0.1:9", "--invite", String(repeating: "A", count: 65)] + account, "long enough", 64, "--invite"),
         (["sync", "signup", "--server", "http://127.0.0.1:9"] + account, "long enough", 69, "cannot reach the sync server"),
         (["sync"], "", 1, "does not sync yet"),
         (["sync", "devices"], "", 1, "does not sync yet"),
