@@ -65,7 +65,7 @@ package struct EncryptedSyncCodec: SyncCodec {
         }
         let change: SyncChange
         do {
-            change = try JSONDecoder().decode(SyncChange.self, from: plaintext)
+            change = try SyncChange.decode(plaintext)
         } catch {
             throw SyncOperationFailure.unreadable
         }

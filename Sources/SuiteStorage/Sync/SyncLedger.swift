@@ -193,12 +193,12 @@ package enum SyncLedger {
 
     /// A value as `sync_field` keeps it (JSON).
     private static func json(_ value: SyncValue) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        try value.jsonText()
     }
 
     private static func change(from row: Row) throws -> SyncChange {
         let json: String = row["value"]
-        let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        let value = SyncValue(jsonText: json) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
                           time: HybridTime(rawValue: row["time"]), device: row["device"], base: row["base"])
     }
@@ -382,7 +382,7 @@ package enum SyncLedger {
                     let json: String = current["value"]
                     let loser = SyncChange(
                         id: op, entity: change.entity, key: change.key, field: change.field,
-                        value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
+                        value: SyncValue(jsonText: json) ?? .null,
                         time: HybridTime(rawValue: current["time"]), device: current["device"], base: current["base"])
                     try noteConflict(db, loser: loser, winner: change.value, winningOp: change.id)
                 }
@@ -422,9 +422,9 @@ package enum SyncLedger {
         if winning == nil, let json = try String.fetchOne(cached: db, sql: """
             SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
             """, arguments: [loser.entity, loser.key, loser.field]) {
-            winning = try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))
+            winning = SyncValue(jsonText: json)
         }
-        let json = String(decoding: try JSONEncoder().encode(loser.value), as: UTF8.self)
+        let json = try loser.value.jsonText()
         let winner = winningOp
         guard loser.value != .null, loser.value != .text(""), loser.value != winning else { return }
         try db.executeCached(sql: """
@@ -443,7 +443,7 @@ package enum SyncLedger {
             let json: String = row["value"]
             return SyncConflict(
                 entity: row["entity"], key: row["key"], field: row["field"],
-                value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
+                value: SyncValue(jsonText: json) ?? .null,
                 time: HybridTime(rawValue: row["time"]), device: row["device"], notedAt: Millis(row["noted_ms"] as Int64).date)
         }
     }
@@ -494,7 +494,7 @@ package enum SyncLedger {
         var winners: [String: SyncValue] = [:]
         for row in try Row.fetchAll(cached: db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
             let json: String = row["value"]
-            winners[row["field"]] = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+            winners[row["field"]] = SyncValue(jsonText: json) ?? .null
         }
         let table = entity.table.quotedIdentifier, keyColumn = entity.keyColumn.quotedIdentifier
         guard winners[SyncField.existence] == .integer(1) else {

@@ -35,7 +35,7 @@ package struct PlainSyncCodec: SyncCodec {
     package func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange {
         let change: SyncChange
         do {
-            change = try JSONDecoder().decode(SyncChange.self, from: envelope.payload)
+            change = try SyncChange.decode(envelope.payload)
         } catch {
             throw SyncOperationFailure.unreadable
         }
