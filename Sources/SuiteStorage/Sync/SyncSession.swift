@@ -124,7 +124,8 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     package let log: String
     package let transport: any SyncTransport
     package let codec: any SyncCodec
-    package var batchSize = 500
+    /// The most operations one push sends and one pull asks for (the server may answer with fewer).
+    package var batchSize = SyncProtocol.maximumBatch
     /// How many set-aside operations one run tries again.
     package var retryLimit = 50
     /// Whether the run compacts the log when the server asks (``compact()``).
@@ -222,16 +223,52 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         }
     }
 
+    /// A page pulled from the server, its operations opened.
+    private struct Page: Sendable {
+        /// The position it was pulled after.
+        var after: Int64
+        var reply: SyncPullReply
+        /// This device's clock when the pull was sent and when its answer came (milliseconds).
+        var sent: Int64
+        var received: Int64
+        var opened: [SyncPulled]
+        var refused: [SyncRefused]
+    }
+
+    /// Pulls the page after `cursor` and opens its operations.
+    private func fetch(after cursor: Int64) async throws -> Page {
+        let sent = Millis(store.clock()).value
+        let reply = try await transport.pull(log: log, after: cursor, limit: batchSize)
+        let received = Millis(store.clock()).value
+        let (opened, refused) = open(reply.operations)
+        return Page(after: cursor, reply: reply, sent: sent, received: received, opened: opened, refused: refused)
+    }
+
     /// Pulls until the store has the server's head; false when the server's log changed.
+    ///
+    /// While a page is applied, the next one is pulled and opened (decrypted) beside it, so the
+    /// network, the server and the decryption overlap with the store's writes. That page is used
+    /// only if the store is still where the page before left it (nothing else moved its
+    /// position meanwhile); everything its answer says is checked when its turn comes, as for
+    /// any page.
     private func pullAll(_ outcome: inout Outcome) async throws -> Bool {
+        var ahead: (after: Int64, page: Task<Page, any Error>)?
+        defer { ahead?.page.cancel() }
         while true {
             let position = try store.syncServerPosition()
-            let sent = Millis(store.clock()).value
-            let reply = try await transport.pull(log: log, after: position.cursor, limit: batchSize)
+            let page: Page
+            if let next = ahead, next.after == position.cursor {
+                page = try await next.page.value
+            } else {
+                ahead?.page.cancel()
+                page = try await fetch(after: position.cursor)
+            }
+            ahead = nil
+            let reply = page.reply
             let serverTime = SyncClock.plausible(serverTime: reply.serverTime)
             if let serverTime {
                 // The server read its clock about halfway through the exchange.
-                outcome.clockOffset = (sent + Millis(store.clock()).value) / 2 - serverTime
+                outcome.clockOffset = (page.sent + page.received) / 2 - serverTime
             }
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
@@ -242,8 +279,11 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
-            let (opened, refused) = open(reply.operations)
-            let applied = try store.syncApply(opened, settingAside: refused, log: log, at: SyncPosition(
+            if reply.hasMore, reply.next > position.cursor {
+                let session = self, after = reply.next
+                ahead = (after, Task { try await session.fetch(after: after) })
+            }
+            let applied = try store.syncApply(page.opened, settingAside: page.refused, log: log, at: SyncPosition(
                 epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
