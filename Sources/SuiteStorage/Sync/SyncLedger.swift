@@ -459,22 +459,35 @@ package enum SyncLedger {
     private static func freshChanges(_ statements: Statements, _ changes: [SyncChange]) throws -> [Int] {
         var count: [FieldKey: Int] = [:]
         for change in changes { count[FieldKey(entity: change.entity, key: change.key, field: change.field), default: 0] += 1 }
+        // The fields of each row that have a winner, looked up once per row (a row's fields
+        // usually come together).
+        let fields = try statements(.init(.rowFields), { "SELECT field FROM sync_field WHERE entity = ? AND key = ?" })
+        var known: [RowKey: Set<String>] = [:]
         return try changes.indices.filter { index in
             let change = changes[index]
             guard count[FieldKey(entity: change.entity, key: change.key, field: change.field)] == 1 else { return false }
-            return try !statements("SELECT 1 FROM sync_field WHERE entity = ? AND key = ? AND field = ?")
-                .bind(change.entity, at: 1).bind(change.key, at: 2).bind(change.field, at: 3).step()
+            let row = RowKey(entity: change.entity, key: change.key)
+            if known[row] == nil {
+                var names = Set<String>()
+                fields.reset().bind(change.entity, at: 1).bind(change.key, at: 2)
+                while try fields.step() { names.insert(fields.columns.text(0)) }
+                known[row] = names
+            }
+            // (A name equal to a known one only by Unicode equivalence goes the slow way: the
+            // same result.)
+            return known[row]?.contains(change.field) == false
         }
     }
 
     /// Records changes whose fields have no winner yet, as ``record(_:_:rank:pending:)`` would
     /// (applied: not pending), with one statement prepared for all of them.
     private static func recordNew(_ statements: Statements, schema: SyncSchema, _ changes: [SyncChange]) throws {
+        let insert = try statements(.init(.record)) {
+            "INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)"
+        }
         for change in changes {
             let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
-            try statements("""
-                INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)
-                """).bind(change.entity, at: 1).bind(change.key, at: 2).bind(change.field, at: 3).bind(try change.value.jsonText(), at: 4)
+            try insert.reset().bind(change.entity, at: 1).bind(change.key, at: 2).bind(change.field, at: 3).bind(try change.value.jsonText(), at: 4)
                 .bind(change.time.rawValue, at: 5).bind(change.device, at: 6).bind(rank, at: 7).bind(change.id, at: 8).bind(change.base, at: 9)
                 .run()
         }
@@ -559,13 +572,21 @@ package enum SyncLedger {
     /// not looked for there.
     private static func materialize(_ statements: Statements, schema: SyncSchema, entity: SyncEntity, key: String, waiting: Bool = true) throws -> Bool {
         var winners: [String: SyncValue] = [:]
-        let fields = try statements("SELECT field, value FROM sync_field WHERE entity = ? AND key = ?").bind(entity.name, at: 1).bind(key, at: 2)
+        let fields = try statements(.init(.winners), { "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?" }).bind(entity.name, at: 1).bind(key, at: 2)
         while try fields.step() {
             winners[fields.columns.text(0)] = SyncValue(jsonText: fields.columns.text(1)) ?? .null
         }
         let table = entity.table.quotedIdentifier, keyColumn = entity.keyColumn.quotedIdentifier
         func stopWaiting() throws {
-            if waiting { try statements("DELETE FROM sync_waiting WHERE entity = ? AND key = ?").bind(entity.name, at: 1).bind(key, at: 2).run() }
+            if waiting {
+                try statements(.init(.stopWaiting), { "DELETE FROM sync_waiting WHERE entity = ? AND key = ?" }).bind(entity.name, at: 1).bind(key, at: 2).run()
+            }
+        }
+        func wait() throws {
+            try statements(.init(.wait), { "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)" }).bind(entity.name, at: 1).bind(key, at: 2).run()
+        }
+        func deleteRow() throws {
+            try statements(.init(.deleteRow, entity.name), { "DELETE FROM \(table) WHERE \(keyColumn) = ?" }).bind(key, at: 1).run()
         }
         guard winners[SyncField.existence] == .integer(1) else {
             if winners[SyncField.existence] != nil { return false }
@@ -574,21 +595,24 @@ package enum SyncLedger {
             return true
         }
         var columns: [String] = [], values: [DatabaseValue] = []
+        // Which fields have a winner (the columns written): names the statement that writes them.
+        var present = 0
         var unresolved = false, referenceDeleted = false, requiredMissing = false, requiredGone = false
-        for field in entity.fields {
+        for (index, field) in entity.fields.enumerated() {
             guard let value = winners[field.name] else {
                 if field.required { requiredMissing = true }
                 continue
             }
+            present |= 1 << min(index, Int.bitWidth - 1)
             if let referenced = field.reference.flatMap(schema.entity(named:)) {
                 var id: DatabaseValue = .null
                 if case .text(let referencedKey) = value {
-                    let found = try statements("""
-                        SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?
-                        """).bind(referencedKey, at: 1)
+                    let found = try statements(.init(.lookup, referenced.name)) {
+                        "SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?"
+                    }.bind(referencedKey, at: 1)
                     if try found.step(), !found.columns.isNull(0) {
                         id = found.columns.databaseValue(0)
-                    } else if try statements("SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?")
+                    } else if try statements(.init(.fieldValue), { "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?" })
                         .bind(referenced.name, at: 1).bind(referencedKey, at: 2).bind(SyncField.existence, at: 3).firstText() == "0" {
                         // The row referred to was deleted: it will not come back, so nothing waits for it.
                         referenceDeleted = true
@@ -611,30 +635,37 @@ package enum SyncLedger {
             }
         }
         if requiredGone {
-            try statements("DELETE FROM \(table) WHERE \(keyColumn) = ?").bind(key, at: 1).run()
+            try deleteRow()
             try stopWaiting()
             return true
         }
         if requiredMissing {
-            try statements("INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)").bind(entity.name, at: 1).bind(key, at: 2).run()
+            try wait()
             return true
         }
+        // An entity with more fields than bits names its statements by their SQL.
+        let variant = entity.fields.count < Int.bitWidth - 1 ? present : nil
         // One statement writes the row: one that breaks a constraint is undone whole by SQLite,
         // with whatever its triggers wrote, and the transaction goes on (no savepoint needed).
         var written = false
         do {
-            if try statements("SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(keyColumn) = ?)").bind(key, at: 1).firstInt64() == 1 {
+            if try statements(.init(.rowExists, entity.name), { "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(keyColumn) = ?)" }).bind(key, at: 1).firstInt64() == 1 {
                 if !columns.isEmpty {
-                    let update = try statements("UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?")
-                    for (index, value) in (values + [key.databaseValue]).enumerated() { update.bind(value, at: Int32(index + 1)) }
-                    try update.run()
+                    let sql = { "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?" }
+                    let update = try statements(.init(.update, variant.map { _ in entity.name } ?? sql(), variant ?? 0), sql)
+                    for (index, value) in values.enumerated() { update.bind(value, at: Int32(index + 1)) }
+                    try update.bind(key, at: Int32(values.count + 1)).run()
                 }
             } else {
-                let defaults = entity.insertDefaults.filter { d in !columns.contains(d.column) }
-                let names = [entity.keyColumn] + columns + defaults.map(\.column)
-                let placeholders = Array(repeating: "?", count: 1 + columns.count) + defaults.map(\.expression)
-                let insert = try statements("INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))")
-                for (index, value) in ([key.databaseValue] + values).enumerated() { insert.bind(value, at: Int32(index + 1)) }
+                let sql = {
+                    let defaults = entity.insertDefaults.filter { d in !columns.contains(d.column) }
+                    let names = [entity.keyColumn] + columns + defaults.map(\.column)
+                    let placeholders = Array(repeating: "?", count: 1 + columns.count) + defaults.map(\.expression)
+                    return "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
+                }
+                let insert = try statements(.init(.insert, variant.map { _ in entity.name } ?? sql(), variant ?? 0), sql)
+                insert.bind(key, at: 1)
+                for (index, value) in values.enumerated() { insert.bind(value, at: Int32(index + 2)) }
                 try insert.run()
             }
             written = true
@@ -643,12 +674,12 @@ package enum SyncLedger {
         }
         if !written && referenceDeleted && !unresolved {
             // A row that cannot be without a row that was deleted goes with it, as a cascade would.
-            try statements("DELETE FROM \(table) WHERE \(keyColumn) = ?").bind(key, at: 1).run()
+            try deleteRow()
             try stopWaiting()
         } else if written && !unresolved {
             try stopWaiting()
         } else {
-            try statements("INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)").bind(entity.name, at: 1).bind(key, at: 2).run()
+            try wait()
         }
         return true
     }
@@ -658,18 +689,33 @@ package enum SyncLedger {
     /// page of a new device's first sync writes a thousand fields and dozens to a thousand
     /// rows, and GRDB's binding and cursors cost more than SQLite's work.
     private final class Statements {
+        /// What a statement does, for which entity (its name), and in which variant (which
+        /// columns it writes): found without making or comparing its SQL.
+        struct Key: Hashable {
+            enum Purpose { case rowFields, record, winners, fieldValue, stopWaiting, wait, lookup, rowExists, deleteRow, update, insert }
+            var purpose: Purpose
+            var entity = ""
+            var variant = 0
+
+            init(_ purpose: Purpose, _ entity: String = "", _ variant: Int = 0) {
+                self.purpose = purpose
+                self.entity = entity
+                self.variant = variant
+            }
+        }
+
         private let connection: DirectConnection
-        private var prepared: [String: DirectStatement] = [:]
+        private var prepared: [Key: DirectStatement] = [:]
 
         init(_ db: Database) {
             connection = DirectConnection(borrowing: db)
         }
 
-        /// The statement for `sql`, ready to bind.
-        func callAsFunction(_ sql: String) throws -> DirectStatement {
-            if let statement = prepared[sql] { return statement.reset() }
-            let statement = try connection.prepare(sql)
-            prepared[sql] = statement
+        /// The statement for `key`, ready to bind; `sql` makes its SQL the first time.
+        func callAsFunction(_ key: Key, _ sql: () -> String) throws -> DirectStatement {
+            if let statement = prepared[key] { return statement.reset() }
+            let statement = try connection.prepare(sql())
+            prepared[key] = statement
             return statement
         }
     }
