@@ -188,6 +188,23 @@ package final class DirectStatement {
         return self
     }
 
+    /// Binds any value as GRDB binds it.
+    @discardableResult
+    package func bind(_ value: DatabaseValue, at index: Int32) -> DirectStatement {
+        _ = value.bind(to: statement, at: index)
+        return self
+    }
+
+    /// The first column of the first row as text; nil when there is no row or it is NULL.
+    package func firstText() throws(DatabaseError) -> String? {
+        try step() ? columns.optionalText(0) : nil
+    }
+
+    /// The first column of the first row as an integer; nil when there is no row or it is NULL.
+    package func firstInt64() throws(DatabaseError) -> Int64? {
+        try step() ? columns.optionalInt64(0) : nil
+    }
+
     /// Runs to the next row: true on a row, false when done.
     package func step() throws(DatabaseError) -> Bool {
         switch sqlite3_step(statement) {

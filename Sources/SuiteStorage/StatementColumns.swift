@@ -36,6 +36,9 @@ package struct StatementColumns {
 
     package func optionalText(_ index: Int32) -> String? { isNull(index) ? nil : text(index) }
 
+    /// The column as GRDB reads it.
+    package func databaseValue(_ index: Int32) -> DatabaseValue { DatabaseValue(sqliteStatement: statement, index: index) }
+
     /// Which of `candidates` (UTF-8 bytes) the column's text is, compared byte by byte without
     /// making a string of it; nil for anything else.
     package func index(_ index: Int32, among candidates: [[UInt8]]) -> Int? {

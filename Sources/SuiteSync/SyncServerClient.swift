@@ -23,7 +23,56 @@ package struct SyncServerClient: SyncTransport {
     }
 
     package func pull(log: String, after cursor: Int64, limit: Int) async throws -> SyncPullReply {
-        try await call("GET", "/v1/logs/\(log)?after=\(cursor)&limit=\(limit)")
+        let body = try await send("GET", "/v1/logs/\(log)?after=\(cursor)&limit=\(limit)", body: nil)
+        // An answer carries up to a thousand operations: read directly, as the protocol's
+        // decoder reads it; anything unusual goes to that decoder.
+        if let reply = PlainJSON.read(body, Self.pullReply) { return reply }
+        return try decode(body)
+    }
+
+    /// The pull answer `json` holds, as ``SyncProtocol/decoder`` reads it; nil for anything
+    /// ``PlainJSON`` leaves to it (unknown members among them).
+    private static func pullReply(_ json: inout PlainJSON) -> SyncPullReply? {
+        var epoch: String?, head: Int64?, next: Int64?, operations: [SyncEnvelope]?
+        var anchor: String??, serverTime: Int64??, compacted: Int64??, compactionWanted: Bool??
+        let read = json.object { name, json in
+            switch name {
+            case "epoch": return PlainJSON.once(&epoch, json.text())
+            case "head": return PlainJSON.once(&head, json.integer())
+            case "next": return PlainJSON.once(&next, json.integer())
+            case "anchor": return PlainJSON.once(&anchor, json.nullable { $0.text() })
+            case "serverTime": return PlainJSON.once(&serverTime, json.nullable { $0.integer() })
+            case "compacted": return PlainJSON.once(&compacted, json.nullable { $0.integer() })
+            case "compactionWanted": return PlainJSON.once(&compactionWanted, json.nullable { $0.boolean() })
+            case "operations":
+                var envelopes: [SyncEnvelope] = []
+                guard json.array({ json in
+                    guard let envelope = Self.envelope(&json) else { return false }
+                    envelopes.append(envelope)
+                    return true
+                }) else { return false }
+                return PlainJSON.once(&operations, envelopes)
+            default: return false
+            }
+        }
+        guard read, let epoch, let head, let next, let operations else { return nil }
+        return SyncPullReply(epoch: epoch, head: head, operations: operations, next: next, anchor: anchor ?? nil,
+                             serverTime: serverTime ?? nil, compacted: compacted ?? nil, compactionWanted: compactionWanted ?? nil)
+    }
+
+    /// One operation of a pull answer (its payload in base64, as the decoder reads `Data`).
+    private static func envelope(_ json: inout PlainJSON) -> SyncEnvelope? {
+        var id: String?, slot: String?, payload: Data?
+        let read = json.object { name, json in
+            switch name {
+            case "id": return PlainJSON.once(&id, json.text())
+            case "slot": return PlainJSON.once(&slot, json.text())
+            case "payload": return PlainJSON.once(&payload, json.text().flatMap { Data(base64Encoded: $0) })
+            default: return false
+            }
+        }
+        guard read, let id, let slot, let payload else { return nil }
+        return SyncEnvelope(id: id, slot: slot, payload: payload)
     }
 
     package func compact(log: String, request: SyncCompactRequest) async throws -> SyncCompactReply {
@@ -107,9 +156,10 @@ package struct SyncServerClient: SyncTransport {
         } catch {
             throw SyncError.unreachable(Self.scrubbed("\(error)", token: token))
         }
+        if (200..<300).contains(response.status) { return response.body }
+        // Only an error answer is read for its message (a pull's answer is large).
         let message = (try? SyncProtocol.decoder.decode(ServerErrorReply.self, from: response.body).error).map { Self.scrubbed($0, token: token) }
         switch response.status {
-        case 200..<300: return response.body
         case 401 where token != nil: throw SyncError.signedOut
         case 429, 503: throw SyncError.busy(message ?? "status \(response.status)")
         case 507: throw SyncError(.quotaFull, message ?? "the account's storage quota on the sync server is full")

@@ -18,7 +18,9 @@ import SuiteSyncProtocol
 /// session sets that operation aside and goes on).
 package struct EncryptedSyncCodec: SyncCodec {
     private let sealingKey: SymmetricKey
-    private let slotKey: SymmetricKey
+    /// HMAC-SHA256 keyed with the slot key, nothing authenticated yet: each slot starts from a
+    /// copy (keying it again for every operation cost as much as the rest of the hash).
+    private let slotMAC: HMAC<SHA256>
     private let account: String
     /// The format ``seal(_:log:)`` writes.
     package static let version: UInt8 = 2
@@ -28,7 +30,7 @@ package struct EncryptedSyncCodec: SyncCodec {
     ///   - account: the account name, bound into every payload.
     package init(dataKey: SymmetricKey, account: String) {
         sealingKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: dataKey, info: Data("suite-sync payload v1".utf8), outputByteCount: 32)
-        slotKey = HKDF<SHA256>.deriveKey(inputKeyMaterial: dataKey, info: Data("suite-sync slot v1".utf8), outputByteCount: 32)
+        slotMAC = HMAC(key: HKDF<SHA256>.deriveKey(inputKeyMaterial: dataKey, info: Data("suite-sync slot v1".utf8), outputByteCount: 32))
         self.account = account
     }
 
@@ -63,7 +65,7 @@ package struct EncryptedSyncCodec: SyncCodec {
         }
         let change: SyncChange
         do {
-            change = try JSONDecoder().decode(SyncChange.self, from: plaintext)
+            change = try SyncChange.decode(plaintext)
         } catch {
             throw SyncOperationFailure.unreadable
         }
@@ -75,8 +77,23 @@ package struct EncryptedSyncCodec: SyncCodec {
 
     /// The keyed hash naming a field of a row, in hexadecimal.
     package func slot(entity: String, key: String, field: String) -> String {
-        let mac = HMAC<SHA256>.authenticationCode(for: Data("\(entity)\u{0}\(key)\u{0}\(field)".utf8), using: slotKey)
-        return mac.map { String(format: "%02x", $0) }.joined()
+        var mac = slotMAC
+        mac.update(data: Data("\(entity)\u{0}\(key)\u{0}\(field)".utf8))
+        return mac.finalize().withUnsafeBytes(Self.hex)
+    }
+
+    /// Bytes as lower-case hexadecimal. Every operation pulled is checked against its slot, so
+    /// this runs once per operation: formatting byte by byte (`String(format:)`) cost more than
+    /// opening the operation.
+    private static func hex(_ bytes: UnsafeRawBufferPointer) -> String {
+        let digits = Array("0123456789abcdef".utf8)
+        return String(unsafeUninitializedCapacity: bytes.count * 2) { buffer in
+            for (index, byte) in bytes.enumerated() {
+                buffer[2 * index] = digits[Int(byte >> 4)]
+                buffer[2 * index + 1] = digits[Int(byte & 0x0f)]
+            }
+            return bytes.count * 2
+        }
     }
 
     /// What a payload of format `version` is bound to: format 1 without the log.

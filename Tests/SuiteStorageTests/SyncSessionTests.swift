@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SuiteSyncProtocol
 import SuiteTestSupport
 import Testing
 @testable import SuiteStorage
@@ -197,7 +198,52 @@ import Testing
         #expect(try a.items().map { $0[1] } == ["Seen, then changed"])
     }
 
+    /// Pages are pulled ahead while one is applied: each page once, in order, and a pull that
+    /// fails leaves the pages before it applied and the store where they left it.
+    @Test func pagesArePulledAheadEachOnceInOrder() async throws {
+        let server = InMemorySyncServer()
+        let a = try Device(millis: 1_000), b = try Device(millis: 2_000)
+        for n in 0..<20 { try addItem(a, "a\(n)", "From A \(n)") }
+        _ = try await session(a, server).run()
+        let recorder = PullRecorder(server, failing: 3)
+        await #expect(throws: URLError.self) { try await session(b, recorder).run() }
+        #expect(await recorder.positions == [0, 7, 14], "the third page failed while the second was applied")
+        #expect(try b.store.syncServerPosition().cursor == 14)
+        #expect(try b.items().count == 3, "the first two pages hold three items whole; the fourth waits for its title")
+        let outcome = try await session(b, recorder).run()
+        #expect(outcome.pulled == 20 * 4 - 14 && !outcome.restarted)
+        #expect(await recorder.positions == [0, 7, 14, 14, 21, 28, 35, 42, 49, 56, 63, 70, 77])
+        #expect(try b.items() == a.items())
+    }
+
     func session(_ device: Device, server: InMemorySyncServer) async throws -> SyncSession<TestStoreError>.Outcome {
         try await session(device, server).run()
+    }
+}
+
+/// A server seen through a transport that records where each pull starts and fails one.
+actor PullRecorder: SyncTransport {
+    let server: InMemorySyncServer
+    private(set) var positions: [Int64] = []
+    private var failing: Int?
+
+    /// `failing`: which pull (counting from 1) fails.
+    init(_ server: InMemorySyncServer, failing: Int? = nil) {
+        self.server = server
+        self.failing = failing
+    }
+
+    func push(log: String, operations: [SyncEnvelope]) async throws -> SyncPushReply {
+        try await server.push(log: log, operations: operations)
+    }
+
+    func pull(log: String, after cursor: Int64, limit: Int) async throws -> SyncPullReply {
+        positions.append(cursor)
+        if positions.count == failing { throw URLError(.networkConnectionLost) }
+        return try await server.pull(log: log, after: cursor, limit: limit)
+    }
+
+    func compact(log: String, request: SyncCompactRequest) async throws -> SyncCompactReply {
+        try await server.compact(log: log, request: request)
     }
 }

@@ -29,15 +29,18 @@ extension SyncLedger {
 
     /// Applies operations pulled from the log `log` and sets aside those that cannot be used:
     /// `refused` (they did not open), those naming an entity `schema` does not have, and those
-    /// the store fails to apply. The others are applied as ``apply(_:schema:changes:)`` does, and
-    /// leave the set-aside list if they were on it.
+    /// the store fails to apply. The others are applied as
+    /// ``apply(_:schema:changes:limit:oneByOne:)`` does, and leave the set-aside list if they
+    /// were on it.
     ///
     /// When the batch fails to apply, each operation is tried alone (undone) to find those that
     /// fail; the rest is applied together. A failure of the store itself (disk full, I/O,
-    /// corruption, busy) is not the operation's fault and is thrown.
+    /// corruption, busy) is not the operation's fault and is thrown. `oneByOne` as for
+    /// ``apply(_:schema:changes:limit:oneByOne:)``.
     @discardableResult
     package static func apply(
-        _ db: Database, schema: SyncSchema, pulled: [SyncPulled], refused: [SyncRefused], log: String, now: Int64, limit: HybridTime? = nil
+        _ db: Database, schema: SyncSchema, pulled: [SyncPulled], refused: [SyncRefused], log: String, now: Int64, limit: HybridTime? = nil,
+        oneByOne: Bool = false
     ) throws -> ApplyOutcome {
         var refused = refused
         var usable: [SyncPulled] = []
@@ -53,13 +56,13 @@ extension SyncLedger {
         }
         var outcome: ApplyOutcome
         do {
-            outcome = try applyAll(db, schema: schema, usable, limit: limit)
+            outcome = try applyAll(db, schema: schema, usable, limit: limit, oneByOne: oneByOne)
         } catch where !isStoreFailure(error) {
             var good: [SyncPulled] = []
             for operation in usable {
                 do {
                     try db.inSavepoint {
-                        _ = try apply(db, schema: schema, changes: [operation.change], limit: limit)
+                        _ = try apply(db, schema: schema, changes: [operation.change], limit: limit, oneByOne: oneByOne)
                         return .rollback
                     }
                     good.append(operation)
@@ -68,7 +71,7 @@ extension SyncLedger {
                 }
             }
             do {
-                outcome = try applyAll(db, schema: schema, good, limit: limit)
+                outcome = try applyAll(db, schema: schema, good, limit: limit, oneByOne: oneByOne)
             } catch where !isStoreFailure(error) {
                 // Fails only together with others: one at a time, keeping those that apply.
                 outcome = ApplyOutcome()
@@ -76,9 +79,10 @@ extension SyncLedger {
                 good = []
                 for operation in failing {
                     do {
-                        let one = try applyAll(db, schema: schema, [operation], limit: limit)
+                        let one = try applyAll(db, schema: schema, [operation], limit: limit, oneByOne: oneByOne)
                         outcome.applied += one.applied
                         outcome.ignored += one.ignored
+                        outcome.bulk += one.bulk
                         outcome.latest = max(outcome.latest, one.latest)
                         good.append(operation)
                     } catch where !isStoreFailure(error) {
@@ -88,9 +92,13 @@ extension SyncLedger {
             }
             usable = good
         }
-        for operation in usable {
-            try db.execute(sql: "DELETE FROM sync_set_aside WHERE log = ? AND op = ?", arguments: [log, operation.envelope.id])
-            if db.changesCount > 0 { outcome.recovered += 1 }
+        // Usually nothing of this log is set aside: one look-up rather than one per operation.
+        if try Bool.fetchOne(db.cachedStatement(sql: "SELECT EXISTS (SELECT 1 FROM sync_set_aside WHERE log = ?)"), arguments: [log]) ?? false {
+            let delete = try db.cachedStatement(sql: "DELETE FROM sync_set_aside WHERE log = ? AND op = ?")
+            for operation in usable {
+                try delete.execute(arguments: [log, operation.envelope.id])
+                if db.changesCount > 0 { outcome.recovered += 1 }
+            }
         }
         for operation in refused where try setAside(db, log: log, envelope: operation.envelope, reason: operation.reason, now: now) {
             outcome.setAside += 1
@@ -98,12 +106,12 @@ extension SyncLedger {
         return outcome
     }
 
-    /// ``apply(_:schema:changes:)`` in a savepoint: all or nothing.
-    private static func applyAll(_ db: Database, schema: SyncSchema, _ operations: [SyncPulled], limit: HybridTime?) throws -> ApplyOutcome {
+    /// ``apply(_:schema:changes:limit:oneByOne:)`` in a savepoint: all or nothing.
+    private static func applyAll(_ db: Database, schema: SyncSchema, _ operations: [SyncPulled], limit: HybridTime?, oneByOne: Bool) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard !operations.isEmpty else { return outcome }
         try db.inSavepoint {
-            outcome = try apply(db, schema: schema, changes: operations.map(\.change), limit: limit)
+            outcome = try apply(db, schema: schema, changes: operations.map(\.change), limit: limit, oneByOne: oneByOne)
             return .commit
         }
         return outcome

@@ -15,9 +15,9 @@ import GRDB
 ///   (clock reading, device, rank). The rows of the synced tables are always what those winners
 ///   say, so merging is a maximum per field: deterministic, independent of the order changes
 ///   arrive in, and idempotent.
-/// - **Merge**: ``apply(_:schema:changes:now:)`` keeps a remote change only if it beats the
-///   field's winner (rank, then clock, then device id), then rewrites the rows it touched from
-///   their winners, with capture off. A row whose reference is not here yet waits
+/// - **Merge**: ``apply(_:schema:changes:limit:oneByOne:)`` keeps a remote change only if it
+///   beats the field's winner (rank, then clock, then device id), then rewrites the rows it
+///   touched from their winners, with capture off. A row whose reference is not here yet waits
 ///   (`sync_waiting`) and is written when it can be.
 package enum SyncLedger {
     // MARK: - Schema
@@ -193,12 +193,12 @@ package enum SyncLedger {
 
     /// A value as `sync_field` keeps it (JSON).
     private static func json(_ value: SyncValue) throws -> String {
-        String(decoding: try JSONEncoder().encode(value), as: UTF8.self)
+        try value.jsonText()
     }
 
     private static func change(from row: Row) throws -> SyncChange {
         let json: String = row["value"]
-        let value = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        let value = SyncValue(jsonText: json) ?? .null
         return SyncChange(id: row["op"], entity: row["entity"], key: row["key"], field: row["field"], value: value,
                           time: HybridTime(rawValue: row["time"]), device: row["device"], base: row["base"])
     }
@@ -286,9 +286,10 @@ package enum SyncLedger {
         try db.executeCached(sql: "DELETE FROM sync_dirty")
         if !outranked.isEmpty {
             try db.executeCached(sql: "UPDATE sync_control SET applying = 1")
+            let statements = Statements(db)
             for entity in schema.entities {
                 for row in outranked where row.entity == entity.name {
-                    _ = try materialize(db, schema: schema, entity: entity, key: row.key)
+                    _ = try materialize(statements, schema: schema, entity: entity, key: row.key)
                 }
             }
             try db.executeCached(sql: "UPDATE sync_control SET applying = 0")
@@ -342,6 +343,9 @@ package enum SyncLedger {
         package var setAside = 0
         /// Set-aside operations that were applied (or lost to what is here) on a retry.
         package var recovered = 0
+        /// Of the changes applied, those recorded in bulk (the only change of their field in the
+        /// batch, for a field with no winner here: see ``apply(_:schema:changes:limit:oneByOne:)``).
+        package var bulk = 0
     }
 
     /// Merges changes from other devices: each one wins its field or is ignored, and the rows
@@ -349,51 +353,42 @@ package enum SyncLedger {
     /// The clock moves past every reading seen, so an edit made here afterwards wins over them;
     /// with a `limit` (``SyncClock/limit(serverTime:)``), not past it: a reading from a clock
     /// too far ahead still merges by its stamp, but does not drag this device's clock.
+    ///
+    /// Fields are merged independently of each other, so a change that is the only one of its
+    /// field in the batch, for a field with no winner here (nothing to merge against, no
+    /// conflict possible: it simply wins), is recorded in bulk, through statements prepared once
+    /// for the batch: a new device's first sync receives nearly nothing else. The others are
+    /// merged one by one, in their order. `oneByOne` merges every change one by one (the same
+    /// result, slower: for tests that compare the two).
     @discardableResult
-    package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange], limit: HybridTime? = nil) throws -> ApplyOutcome {
+    package static func apply(_ db: Database, schema: SyncSchema, changes: [SyncChange], limit: HybridTime? = nil, oneByOne: Bool = false) throws -> ApplyOutcome {
         var outcome = ApplyOutcome()
         guard let control = try Row.fetchOne(cached: db, sql: "SELECT last_time FROM sync_control") else { return outcome }
         var last = HybridTime(rawValue: control["last_time"])
-        var touched = Set<RowKey>()
         for change in changes {
             last = SyncClock.receive(last: last, remote: change.time, limit: limit)
             outcome.latest = max(outcome.latest, change.time)
-            let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
-            let current = try Row.fetchOne(cached: db, sql: """
-                SELECT op, time, device, rank, base, value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
-                """, arguments: [change.entity, change.key, change.field])
-            if let current {
-                let op: String = current["op"]
-                let here = (current["rank"] as Int64, current["time"] as Int64, current["device"] as String)
-                if op == change.id {
-                    outcome.ignored += 1
-                    continue
-                }
-                let keepsLosers = schema.entity(named: change.entity)?.field(named: change.field)?.keepsLosers ?? false
-                if (rank, change.time.rawValue, change.device) <= here {
-                    // The change lost. Made without seeing the winner, and the winner was made without seeing it: a conflict.
-                    if keepsLosers, current["base"] as String? != change.id {
-                        try noteConflict(db, loser: change, winner: nil, winningOp: op)
-                    }
-                    outcome.ignored += 1
-                    continue
-                }
-                if keepsLosers, change.base != op {
-                    let json: String = current["value"]
-                    let loser = SyncChange(
-                        id: op, entity: change.entity, key: change.key, field: change.field,
-                        value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
-                        time: HybridTime(rawValue: current["time"]), device: current["device"], base: current["base"])
-                    try noteConflict(db, loser: loser, winner: change.value, winningOp: change.id)
-                }
+        }
+        var touched = Set<RowKey>()
+        var merged = changes
+        let statements = Statements(db)
+        if !oneByOne {
+            let fresh = try freshChanges(statements, changes)
+            if !fresh.isEmpty {
+                try recordNew(statements, schema: schema, fresh.map { changes[$0] })
+                for index in fresh { touched.insert(RowKey(entity: changes[index].entity, key: changes[index].key)) }
+                outcome.applied += fresh.count
+                outcome.bulk += fresh.count
+                let recorded = Set(fresh)
+                merged = changes.indices.filter { !recorded.contains($0) }.map { changes[$0] }
             }
-            try record(db, change, rank: rank, pending: false)
+        }
+        for change in merged where try merge(db, schema: schema, change, into: &outcome) {
             touched.insert(RowKey(entity: change.entity, key: change.key))
-            outcome.applied += 1
         }
         try db.executeCached(sql: "UPDATE sync_control SET last_time = ?, applying = 1", arguments: [last.rawValue])
         defer { try? db.executeCached(sql: "UPDATE sync_control SET applying = 0") }
-        let waiting = try Row.fetchAll(cached: db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) }
+        let waiting = Set(try Row.fetchAll(cached: db, sql: "SELECT entity, key FROM sync_waiting").map { RowKey(entity: $0["entity"], key: $0["key"]) })
         touched.formUnion(waiting)
         // Rows are written referenced entities first, so that a row's references exist when it
         // is written; deleted last, referencing entities first, so that nothing still points to
@@ -401,7 +396,7 @@ package enum SyncLedger {
         var deletions: [(SyncEntity, String)] = []
         for entity in schema.entities {
             for row in touched.filter({ $0.entity == entity.name }).sorted(by: { $0.key < $1.key }) {
-                if try !materialize(db, schema: schema, entity: entity, key: row.key) { deletions.append((entity, row.key)) }
+                if try !materialize(statements, schema: schema, entity: entity, key: row.key, waiting: waiting.contains(row)) { deletions.append((entity, row.key)) }
             }
         }
         for (entity, key) in deletions.reversed() {
@@ -416,15 +411,97 @@ package enum SyncLedger {
         return outcome
     }
 
+    /// Merges one change into its field: true when it won (it is the field's winner now).
+    private static func merge(_ db: Database, schema: SyncSchema, _ change: SyncChange, into outcome: inout ApplyOutcome) throws -> Bool {
+        let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
+        let current = try Row.fetchOne(cached: db, sql: """
+            SELECT op, time, device, rank, base, value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
+            """, arguments: [change.entity, change.key, change.field])
+        if let current {
+            let op: String = current["op"]
+            let here = (current["rank"] as Int64, current["time"] as Int64, current["device"] as String)
+            if op == change.id {
+                outcome.ignored += 1
+                return false
+            }
+            let keepsLosers = schema.entity(named: change.entity)?.field(named: change.field)?.keepsLosers ?? false
+            if (rank, change.time.rawValue, change.device) <= here {
+                // The change lost. Made without seeing the winner, and the winner was made without seeing it: a conflict.
+                if keepsLosers, current["base"] as String? != change.id {
+                    try noteConflict(db, loser: change, winner: nil, winningOp: op)
+                }
+                outcome.ignored += 1
+                return false
+            }
+            if keepsLosers, change.base != op {
+                let json: String = current["value"]
+                let loser = SyncChange(
+                    id: op, entity: change.entity, key: change.key, field: change.field,
+                    value: SyncValue(jsonText: json) ?? .null,
+                    time: HybridTime(rawValue: current["time"]), device: current["device"], base: current["base"])
+                try noteConflict(db, loser: loser, winner: change.value, winningOp: change.id)
+            }
+        }
+        try record(db, change, rank: rank, pending: false)
+        outcome.applied += 1
+        return true
+    }
+
+    /// The fields of a batch, by entity, key and field.
+    private struct FieldKey: Hashable {
+        var entity: String
+        var key: String
+        var field: String
+    }
+
+    /// The positions in `changes` of those that are the only change of their field in the batch
+    /// and whose field has no winner here, in their order.
+    private static func freshChanges(_ statements: Statements, _ changes: [SyncChange]) throws -> [Int] {
+        var count: [FieldKey: Int] = [:]
+        for change in changes { count[FieldKey(entity: change.entity, key: change.key, field: change.field), default: 0] += 1 }
+        // The fields of each row that have a winner, looked up once per row (a row's fields
+        // usually come together).
+        let fields = try statements(.init(.rowFields), { "SELECT field FROM sync_field WHERE entity = ? AND key = ?" })
+        var known: [RowKey: Set<String>] = [:]
+        return try changes.indices.filter { index in
+            let change = changes[index]
+            guard count[FieldKey(entity: change.entity, key: change.key, field: change.field)] == 1 else { return false }
+            let row = RowKey(entity: change.entity, key: change.key)
+            if known[row] == nil {
+                var names = Set<String>()
+                fields.reset().bind(change.entity, at: 1).bind(change.key, at: 2)
+                while try fields.step() { names.insert(fields.columns.text(0)) }
+                known[row] = names
+            }
+            // (A name equal to a known one only by Unicode equivalence goes the slow way: the
+            // same result.)
+            return known[row]?.contains(change.field) == false
+        }
+    }
+
+    /// Records changes whose fields have no winner yet, as ``record(_:_:rank:pending:)`` would
+    /// (applied: not pending), with one statement prepared for all of them.
+    private static func recordNew(_ statements: Statements, schema: SyncSchema, _ changes: [SyncChange]) throws {
+        let insert = try statements(.init(.record)) {
+            "INSERT INTO sync_field (entity, key, field, value, time, device, rank, op, pending, base) VALUES (?, ?, ?, ?, ?, ?, ?, ?, 0, ?)"
+        }
+        for change in changes {
+            let rank = schema.entity(named: change.entity)?.field(named: change.field)?.rank?(change.value) ?? 0
+            try insert.reset().bind(change.entity, at: 1).bind(change.key, at: 2).bind(change.field, at: 3).bind(try change.value.jsonText(), at: 4)
+                .bind(change.time.rawValue, at: 5).bind(change.device, at: 6).bind(rank, at: 7).bind(change.id, at: 8).bind(change.base, at: 9)
+                .run()
+        }
+    }
+
     /// Keeps a text that lost to a concurrent edit (not when it says the same as the winner).
     private static func noteConflict(_ db: Database, loser: SyncChange, winner: SyncValue?, winningOp: String) throws {
         var winning = winner
         if winning == nil, let json = try String.fetchOne(cached: db, sql: """
             SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?
             """, arguments: [loser.entity, loser.key, loser.field]) {
-            winning = try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))
+            winning = SyncValue(jsonText: json)
         }
-        let json = String(decoding: try JSONEncoder().encode(loser.value), as: UTF8.self)
+        let json = try loser.value.jsonText()
         let winner = winningOp
         guard loser.value != .null, loser.value != .text(""), loser.value != winning else { return }
         try db.executeCached(sql: """
@@ -443,7 +520,7 @@ package enum SyncLedger {
             let json: String = row["value"]
             return SyncConflict(
                 entity: row["entity"], key: row["key"], field: row["field"],
-                value: (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null,
+                value: SyncValue(jsonText: json) ?? .null,
                 time: HybridTime(rawValue: row["time"]), device: row["device"], notedAt: Millis(row["noted_ms"] as Int64).date)
         }
     }
@@ -490,35 +567,53 @@ package enum SyncLedger {
     /// false, writing nothing, when its existence lost (the caller deletes it). A reference to a
     /// row not here yet is written as NULL, or, where the column cannot be NULL, the row waits;
     /// a reference to a deleted row is NULL, or, where it cannot be, the row is deleted too.
-    private static func materialize(_ db: Database, schema: SyncSchema, entity: SyncEntity, key: String) throws -> Bool {
+    ///
+    /// `waiting` false says the row is known not to wait (`sync_waiting` does not hold it): it is
+    /// not looked for there.
+    private static func materialize(_ statements: Statements, schema: SyncSchema, entity: SyncEntity, key: String, waiting: Bool = true) throws -> Bool {
         var winners: [String: SyncValue] = [:]
-        for row in try Row.fetchAll(cached: db, sql: "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?", arguments: [entity.name, key]) {
-            let json: String = row["value"]
-            winners[row["field"]] = (try? JSONDecoder().decode(SyncValue.self, from: Data(json.utf8))) ?? .null
+        let fields = try statements(.init(.winners), { "SELECT field, value FROM sync_field WHERE entity = ? AND key = ?" }).bind(entity.name, at: 1).bind(key, at: 2)
+        while try fields.step() {
+            winners[fields.columns.text(0)] = SyncValue(jsonText: fields.columns.text(1)) ?? .null
         }
         let table = entity.table.quotedIdentifier, keyColumn = entity.keyColumn.quotedIdentifier
+        func stopWaiting() throws {
+            if waiting {
+                try statements(.init(.stopWaiting), { "DELETE FROM sync_waiting WHERE entity = ? AND key = ?" }).bind(entity.name, at: 1).bind(key, at: 2).run()
+            }
+        }
+        func wait() throws {
+            try statements(.init(.wait), { "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)" }).bind(entity.name, at: 1).bind(key, at: 2).run()
+        }
+        func deleteRow() throws {
+            try statements(.init(.deleteRow, entity.name), { "DELETE FROM \(table) WHERE \(keyColumn) = ?" }).bind(key, at: 1).run()
+        }
         guard winners[SyncField.existence] == .integer(1) else {
             if winners[SyncField.existence] != nil { return false }
             // Fields of a row whose creation has not arrived: nothing to write yet.
-            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try stopWaiting()
             return true
         }
         var columns: [String] = [], values: [DatabaseValue] = []
+        // Which fields have a winner (the columns written): names the statement that writes them.
+        var present = 0
         var unresolved = false, referenceDeleted = false, requiredMissing = false, requiredGone = false
-        for field in entity.fields {
+        for (index, field) in entity.fields.enumerated() {
             guard let value = winners[field.name] else {
                 if field.required { requiredMissing = true }
                 continue
             }
+            present |= 1 << min(index, Int.bitWidth - 1)
             if let referenced = field.reference.flatMap(schema.entity(named:)) {
                 var id: DatabaseValue = .null
                 if case .text(let referencedKey) = value {
-                    if let found = try DatabaseValue.fetchOne(cached: db, sql: """
-                        SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?
-                        """, arguments: [referencedKey]), !found.isNull {
-                        id = found
-                    } else if try String.fetchOne(cached: db, sql: "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?",
-                                                  arguments: [referenced.name, referencedKey, SyncField.existence]) == "0" {
+                    let found = try statements(.init(.lookup, referenced.name)) {
+                        "SELECT \(referenced.idColumn.quotedIdentifier) FROM \(referenced.table.quotedIdentifier) WHERE \(referenced.keyColumn.quotedIdentifier) = ?"
+                    }.bind(referencedKey, at: 1)
+                    if try found.step(), !found.columns.isNull(0) {
+                        id = found.columns.databaseValue(0)
+                    } else if try statements(.init(.fieldValue), { "SELECT value FROM sync_field WHERE entity = ? AND key = ? AND field = ?" })
+                        .bind(referenced.name, at: 1).bind(referencedKey, at: 2).bind(SyncField.existence, at: 3).firstText() == "0" {
                         // The row referred to was deleted: it will not come back, so nothing waits for it.
                         referenceDeleted = true
                         if field.required { requiredGone = true }
@@ -540,51 +635,98 @@ package enum SyncLedger {
             }
         }
         if requiredGone {
-            try db.executeCached(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
-            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try deleteRow()
+            try stopWaiting()
             return true
         }
         if requiredMissing {
-            try db.executeCached(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            try wait()
             return true
         }
+        // An entity with more fields than bits names its statements by their SQL.
+        let variant = entity.fields.count < Int.bitWidth - 1 ? present : nil
+        // One statement writes the row: one that breaks a constraint is undone whole by SQLite,
+        // with whatever its triggers wrote, and the transaction goes on (no savepoint needed).
         var written = false
-        try db.inSavepoint {
-            do {
-                if try rowExists(db, entity: entity, key: key) {
-                    if !columns.isEmpty {
-                        try db.executeCached(sql: "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?",
-                                       arguments: StatementArguments(values + [key.databaseValue]))
-                    }
-                } else {
+        do {
+            if try statements(.init(.rowExists, entity.name), { "SELECT EXISTS (SELECT 1 FROM \(table) WHERE \(keyColumn) = ?)" }).bind(key, at: 1).firstInt64() == 1 {
+                if !columns.isEmpty {
+                    let sql = { "UPDATE \(table) SET \(columns.map { "\($0.quotedIdentifier) = ?" }.joined(separator: ", ")) WHERE \(keyColumn) = ?" }
+                    let update = try statements(.init(.update, variant.map { _ in entity.name } ?? sql(), variant ?? 0), sql)
+                    for (index, value) in values.enumerated() { update.bind(value, at: Int32(index + 1)) }
+                    try update.bind(key, at: Int32(values.count + 1)).run()
+                }
+            } else {
+                let sql = {
                     let defaults = entity.insertDefaults.filter { d in !columns.contains(d.column) }
                     let names = [entity.keyColumn] + columns + defaults.map(\.column)
                     let placeholders = Array(repeating: "?", count: 1 + columns.count) + defaults.map(\.expression)
-                    try db.executeCached(sql: "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))",
-                                   arguments: StatementArguments([key.databaseValue] + values))
+                    return "INSERT INTO \(table) (\(names.map(\.quotedIdentifier).joined(separator: ", "))) VALUES (\(placeholders.joined(separator: ", ")))"
                 }
-                written = true
-                return .commit
-            } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
-                return .rollback
+                let insert = try statements(.init(.insert, variant.map { _ in entity.name } ?? sql(), variant ?? 0), sql)
+                insert.bind(key, at: 1)
+                for (index, value) in values.enumerated() { insert.bind(value, at: Int32(index + 2)) }
+                try insert.run()
             }
+            written = true
+        } catch let error as DatabaseError where error.resultCode == .SQLITE_CONSTRAINT {
+            written = false
         }
         if !written && referenceDeleted && !unresolved {
             // A row that cannot be without a row that was deleted goes with it, as a cascade would.
-            try db.executeCached(sql: "DELETE FROM \(table) WHERE \(keyColumn) = ?", arguments: [key])
-            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try deleteRow()
+            try stopWaiting()
         } else if written && !unresolved {
-            try db.executeCached(sql: "DELETE FROM sync_waiting WHERE entity = ? AND key = ?", arguments: [entity.name, key])
+            try stopWaiting()
         } else {
-            try db.executeCached(sql: "INSERT OR IGNORE INTO sync_waiting (entity, key) VALUES (?, ?)", arguments: [entity.name, key])
+            try wait()
         }
         return true
+    }
+
+    /// The statements one apply runs for every change or row, prepared once each (with SQLite's
+    /// C API, as ``DirectConnection`` does inside a GRDB write) and run again and again: a
+    /// page of a new device's first sync writes a thousand fields and dozens to a thousand
+    /// rows, and GRDB's binding and cursors cost more than SQLite's work.
+    private final class Statements {
+        /// What a statement does, for which entity (its name), and in which variant (which
+        /// columns it writes): found without making or comparing its SQL.
+        struct Key: Hashable {
+            enum Purpose { case rowFields, record, winners, fieldValue, stopWaiting, wait, lookup, rowExists, deleteRow, update, insert }
+            var purpose: Purpose
+            var entity = ""
+            var variant = 0
+
+            init(_ purpose: Purpose, _ entity: String = "", _ variant: Int = 0) {
+                self.purpose = purpose
+                self.entity = entity
+                self.variant = variant
+            }
+        }
+
+        private let connection: DirectConnection
+        private var prepared: [Key: DirectStatement] = [:]
+
+        init(_ db: Database) {
+            connection = DirectConnection(borrowing: db)
+        }
+
+        /// The statement for `key`, ready to bind; `sql` makes its SQL the first time.
+        func callAsFunction(_ key: Key, _ sql: () -> String) throws -> DirectStatement {
+            if let statement = prepared[key] { return statement.reset() }
+            let statement = try connection.prepare(sql())
+            prepared[key] = statement
+            return statement
+        }
     }
 }
 
 extension String {
-    /// The string as an SQL identifier, in double quotes.
-    fileprivate var quotedIdentifier: String { "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" }
+    /// The string as an SQL identifier, in double quotes. (Applying builds its statements' SQL
+    /// for every row it writes: names without quotes, all of ours, are not searched twice.)
+    fileprivate var quotedIdentifier: String {
+        utf8.contains(UInt8(ascii: "\"")) ? "\"" + replacingOccurrences(of: "\"", with: "\"\"") + "\"" : "\"" + self + "\""
+    }
     /// The string as an SQL text literal, in single quotes.
     fileprivate var quotedLiteral: String { "'" + replacingOccurrences(of: "'", with: "''") + "'" }
 }

@@ -35,7 +35,7 @@ package struct PlainSyncCodec: SyncCodec {
     package func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange {
         let change: SyncChange
         do {
-            change = try JSONDecoder().decode(SyncChange.self, from: envelope.payload)
+            change = try SyncChange.decode(envelope.payload)
         } catch {
             throw SyncOperationFailure.unreadable
         }
@@ -124,7 +124,10 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     package let log: String
     package let transport: any SyncTransport
     package let codec: any SyncCodec
-    package var batchSize = 500
+    /// The most operations one push sends and one pull asks for (the server may answer with fewer).
+    package var batchSize = SyncProtocol.maximumBatch
+    /// How many pages a pull sends for and opens ahead of the one the store applies.
+    package var pagesAhead = 2
     /// How many set-aside operations one run tries again.
     package var retryLimit = 50
     /// Whether the run compacts the log when the server asks (``compact()``).
@@ -231,16 +234,120 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         }
     }
 
+    /// A pull's answer, with this device's clock when the pull was sent and when the answer
+    /// came (milliseconds).
+    private struct Answer: Sendable {
+        /// The position it was pulled after.
+        var after: Int64
+        var reply: SyncPullReply
+        var sent: Int64
+        var received: Int64
+    }
+
+    /// A page pulled from the server, its operations opened.
+    private struct Page: Sendable {
+        var answer: Answer
+        var opened: [SyncPulled]
+        var refused: [SyncRefused]
+    }
+
+    /// Pulls the page after `cursor`.
+    private func pull(after cursor: Int64) async throws -> Answer {
+        let sent = Millis(store.clock()).value
+        let reply = try await transport.pull(log: log, after: cursor, limit: batchSize)
+        return Answer(after: cursor, reply: reply, sent: sent, received: Millis(store.clock()).value)
+    }
+
+    /// Pages pulled and opened ahead of the one the store applies, in order, at most
+    /// ``pagesAhead`` of them: each pull is sent as soon as the answer before it came (it starts
+    /// where that answer ends), and each answer is opened as soon as it came. A pull that fails
+    /// fails the pages after it too, when their turn comes.
+    private struct Prefetch {
+        let session: SyncSession
+        private var queue: [(answer: Task<Answer?, any Error>, page: Task<Page?, any Error>)] = []
+        /// The position the first page in the queue was (or will be) pulled after.
+        private var first: Int64?
+
+        init(_ session: SyncSession) {
+            self.session = session
+        }
+
+        /// The page after `cursor`: the first one pulled ahead when it starts there; otherwise
+        /// (something else moved the store meanwhile) those pulled ahead are dropped and pages
+        /// are pulled from `cursor`.
+        mutating func page(after cursor: Int64) async throws -> Page {
+            while true {
+                if queue.isEmpty || first != cursor { restart(after: cursor) }
+                let next = queue.removeFirst()
+                // Nothing: the answer before it said the log ended (not reached when it did).
+                guard let page = try await next.page.value else {
+                    cancel()
+                    queue = []
+                    continue
+                }
+                first = page.answer.reply.next
+                fill()
+                return page
+            }
+        }
+
+        /// Drops what was pulled ahead.
+        func cancel() {
+            for entry in queue {
+                entry.answer.cancel()
+                entry.page.cancel()
+            }
+        }
+
+        private mutating func restart(after cursor: Int64) {
+            cancel()
+            let session = self.session
+            let answer = Task<Answer?, any Error> { try await session.pull(after: cursor) }
+            queue = [(answer, Self.opening(answer, session))]
+            first = cursor
+            fill()
+        }
+
+        /// Pulls ahead up to ``SyncSession/pagesAhead`` pages, each after the one before.
+        private mutating func fill() {
+            let session = self.session
+            while queue.count < max(session.pagesAhead, 1), let last = queue.last?.answer {
+                let answer = Task<Answer?, any Error> {
+                    guard let previous = try await last.value, previous.reply.hasMore, previous.reply.next > previous.after else { return nil }
+                    try Task.checkCancellation()
+                    return try await session.pull(after: previous.reply.next)
+                }
+                queue.append((answer, Self.opening(answer, session)))
+            }
+        }
+
+        private static func opening(_ answer: Task<Answer?, any Error>, _ session: SyncSession) -> Task<Page?, any Error> {
+            Task {
+                guard let answer = try await answer.value else { return nil }
+                let (opened, refused) = session.open(answer.reply.operations)
+                return Page(answer: answer, opened: opened, refused: refused)
+            }
+        }
+    }
+
     /// Pulls until the store has the server's head; false when the server's log changed.
+    ///
+    /// Pages are pulled and opened (decrypted) ahead of the one applied (``Prefetch``), so the
+    /// network, the server and the decryption overlap with the store's writes. A page pulled
+    /// ahead is used only if the store is still where the page before left it (nothing else
+    /// moved its position meanwhile); everything its answer says is checked when its turn
+    /// comes, as for any page.
     private func pullAll(_ outcome: inout Outcome) async throws -> Bool {
+        var ahead = Prefetch(self)
+        defer { ahead.cancel() }
         while true {
             let position = try store.syncServerPosition()
-            let sent = Millis(store.clock()).value
-            let reply = try await transport.pull(log: log, after: position.cursor, limit: batchSize)
+            let page = try await ahead.page(after: position.cursor)
+            let reply = page.answer.reply
             let serverTime = SyncClock.plausible(serverTime: reply.serverTime)
             if let serverTime {
                 // The server read its clock about halfway through the exchange.
-                outcome.clockOffset = (sent + Millis(store.clock()).value) / 2 - serverTime
+                outcome.clockOffset = (page.answer.sent + page.answer.received) / 2 - serverTime
             }
             if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
             if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
@@ -251,8 +358,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
-            let (opened, refused) = open(reply.operations)
-            let applied = try store.syncApply(opened, settingAside: refused, log: log, at: SyncPosition(
+            let applied = try store.syncApply(page.opened, settingAside: page.refused, log: log, at: SyncPosition(
                 epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied

@@ -96,3 +96,94 @@ package enum SyncValue: Sendable, Hashable, Codable, CustomStringConvertible {
         }
     }
 }
+
+/// The JSON text `sync_field` keeps a value as: exactly what `JSONEncoder()` writes and
+/// `JSONDecoder` reads, without going through them for the plain values nearly every field
+/// holds (null, integers, texts without characters JSON escapes, lists of those). Applying a
+/// page of operations reads and writes every value of every row it touches, and the Codable
+/// round trip (a decoder per value, and a failed decode per type tried) cost more than the SQL.
+extension SyncValue {
+    /// The value as `JSONEncoder()` encodes it.
+    package func jsonText() throws -> String {
+        var text = ""
+        if appendPlainJSON(to: &text) { return text }
+        return String(decoding: try JSONEncoder().encode(self), as: UTF8.self)
+    }
+
+    /// The value `JSONDecoder` decodes from `text`, or nil when `text` is not a value.
+    package init?(jsonText text: String) {
+        if let plain = PlainJSON.read(text, { $0.value() }) {
+            self = plain
+        } else if let value = try? JSONDecoder().decode(SyncValue.self, from: Data(text.utf8)) {
+            self = value
+        } else {
+            return nil
+        }
+    }
+
+    /// Appends the value as `JSONEncoder()` writes it; false (leaving `text` to be discarded)
+    /// for what this does not write itself: reals, blobs, texts with characters JSON escapes.
+    private func appendPlainJSON(to text: inout String) -> Bool {
+        switch self {
+        case .null:
+            text += "null"
+        case .integer(let value):
+            text += String(value)
+        case .text(let value):
+            // JSONEncoder escapes control characters, quotes, backslashes and slashes, and
+            // writes everything else (every other Unicode scalar) as its UTF-8 bytes.
+            for byte in value.utf8 where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/") {
+                return false
+            }
+            text += "\""
+            text += value
+            text += "\""
+        case .list(let values):
+            text += "["
+            for (index, value) in values.enumerated() {
+                if index > 0 { text += "," }
+                guard value.appendPlainJSON(to: &text) else { return false }
+            }
+            text += "]"
+        case .real, .blob:
+            return false
+        }
+        return true
+    }
+}
+
+extension SyncChange {
+    /// The change in `json` (as ``encoder`` writes changes), as `JSONDecoder` decodes it. The
+    /// changes ``encoder`` writes with plain values (see ``SyncValue/jsonText()``) and texts
+    /// without escapes are read directly: every operation pulled is decoded once, and a new
+    /// device pulls every live field of the account.
+    ///
+    /// - Throws: JSONDecoder's error when `json` is not a change.
+    package static func decode(_ json: Data) throws -> SyncChange {
+        if let change = PlainJSON.read(json, plain) { return change }
+        return try JSONDecoder().decode(SyncChange.self, from: json)
+    }
+
+    /// The change `json` holds when it is an object of the members ``encoder`` writes (`base`
+    /// may be missing or null), each once; nil for anything else.
+    private static func plain(_ json: inout PlainJSON) -> SyncChange? {
+        var id: String?, entity: String?, key: String?, field: String?, device: String?
+        var base: String??, time: Int64?, value: SyncValue?
+        let read = json.object { name, json in
+            switch name {
+            case "id": return PlainJSON.once(&id, json.text())
+            case "entity": return PlainJSON.once(&entity, json.text())
+            case "key": return PlainJSON.once(&key, json.text())
+            case "field": return PlainJSON.once(&field, json.text())
+            case "device": return PlainJSON.once(&device, json.text())
+            case "base": return PlainJSON.once(&base, json.nullable { $0.text() })
+            // JSONDecoder refuses a negative reading (HybridTime).
+            case "time": return PlainJSON.once(&time, json.integer().flatMap { $0 >= 0 ? $0 : nil })
+            case "value": return PlainJSON.once(&value, json.value())
+            default: return false
+            }
+        }
+        guard read, let id, let entity, let key, let field, let device, let time, let value else { return nil }
+        return SyncChange(id: id, entity: entity, key: key, field: field, value: value, time: HybridTime(rawValue: time), device: device, base: base ?? nil)
+    }
+}
