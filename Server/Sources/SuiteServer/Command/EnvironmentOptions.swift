@@ -1,6 +1,6 @@
 import Foundation
 
-/// Every option of `serve`, `invite` and `compact` can also come from the environment, as
+/// Every option of `serve`, `invite`, `compact`, `backup`, `restore` and `migrate` can also come from the environment, as
 /// self-hosted servers are configured: `--quota-mb 512` is `SUITE_SERVER_QUOTA_MB=512`, a flag
 /// such as `--behind-proxy` is `SUITE_SERVER_BEHIND_PROXY=1`. The command line wins.
 package enum EnvironmentOptions {
@@ -28,6 +28,7 @@ package enum EnvironmentOptions {
         "compact": storage + [Option(name: "grace-days", isFlag: false)],
         "backup": storage,
         "restore": storage,
+        "migrate": [Option(name: "from", isFlag: false), Option(name: "to", isFlag: false)],
     ]
 
     /// The arguments with what the environment sets and the command line does not.
