@@ -324,7 +324,9 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         private static func opening(_ answer: Task<Answer?, any Error>, _ session: SyncSession) -> Task<Page?, any Error> {
             Task {
                 guard let answer = try await answer.value else { return nil }
-                let (opened, refused) = session.open(answer.reply.operations)
+                // Decrypting a page is seconds of CPU on a slow machine: off Swift's cooperative
+                // threads, which an app (and its other tasks) needs.
+                let (opened, refused) = await Background.run { session.open(answer.reply.operations) }
                 return Page(answer: answer, opened: opened, refused: refused)
             }
         }
@@ -358,8 +360,9 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
-            let applied = try store.syncApply(page.opened, settingAside: page.refused, log: log, at: SyncPosition(
-                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
+            let at = SyncPosition(epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor)
+            let (store, log) = (self.store, self.log)
+            let applied = try await Background.run { try store.syncApply(page.opened, settingAside: page.refused, log: log, at: at, serverTime: serverTime) }
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
