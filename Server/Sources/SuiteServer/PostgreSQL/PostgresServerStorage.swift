@@ -387,62 +387,30 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
+    /// One statement, `suite_push` (schema migration 7): the account's epoch (a share lock, so
+    /// it cannot change meanwhile), the log's row locked (ordering concurrent pushes to it), the
+    /// operations it does not have yet counted against the quota, the head moved and the
+    /// operations stored at the positions after it, and `pg_notify` — all or nothing.
     package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
         let batch = OperationBatch.firstOccurrences(operations)
-        return try await withTransaction { [logger] connection in
-            var epoch: String?
-            for try await value in try await connection.query("SELECT epoch FROM accounts WHERE id = \(accountID) FOR SHARE", logger: logger).decode(String.self) {
-                epoch = value
+        let ids = batch.map(\.id), slots = batch.map(\.slot), payloads = batch.map { ByteBuffer(bytes: $0.payload) }
+        let sizes = batch.map { Int64(SyncProtocol.size(of: $0) + 16) }
+        do {
+            return try await withWatchedConnection { [logger] connection in
+                var outcome: PushOutcome?
+                for try await (epoch, head, stored) in try await connection.query("""
+                    SELECT r_epoch, r_head, r_stored FROM suite_push(\(accountID), \(log), \(ids)::text[], \(slots)::text[], \(payloads)::bytea[],
+                                                                     \(sizes)::bigint[], \(quota), \(Self.channel))
+                    """, logger: logger).decode((String, Int64, Int64).self) {
+                    outcome = PushOutcome(epoch: epoch, head: head, stored: Int(stored))
+                }
+                guard let outcome else { throw ServerStorageError.unknownAccount }
+                return outcome
             }
-            guard let epoch else { throw ServerStorageError.unknownAccount }
-            try await connection.query("INSERT INTO logs (account_id, name) VALUES (\(accountID), \(log)) ON CONFLICT DO NOTHING", logger: logger)
-            // The row lock orders concurrent pushes to this log: the next one sees this one's
-            // operations and head once it gets the lock.
-            var head: Int64 = 0
-            for try await value in try await connection.query("SELECT head FROM logs WHERE account_id = \(accountID) AND name = \(log) FOR UPDATE", logger: logger).decode(Int64.self) {
-                head = value
-            }
-            let ids = batch.map(\.id)
-            var existing = Set<String>()
-            for try await id in try await connection.query("SELECT op_id FROM operations WHERE account_id = \(accountID) AND log = \(log) AND op_id = ANY(\(ids))", logger: logger).decode(String.self) {
-                existing.insert(id)
-            }
-            let fresh = batch.filter { !existing.contains($0.id) }
-            guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
-            try await Self.addUsage(fresh.reduce(0) { $0 + Int64(SyncProtocol.size(of: $1) + 16) }, accountID: accountID, quota: quota,
-                                    connection: connection, logger: logger)
-
-            var newHead: Int64?
-            for try await value in try await connection.query(
-                "UPDATE logs SET head = head + \(Int64(fresh.count)) WHERE account_id = \(accountID) AND name = \(log) RETURNING head",
-                logger: logger
-            ).decode(Int64.self) {
-                newHead = value
-            }
-            guard let newHead else { throw ServerStorageError.corrupt("the log \(log) vanished during a push") }
-            let first = newHead - Int64(fresh.count) + 1
-            let positions = (0..<Int64(fresh.count)).map { first + $0 }
-            let freshIDs = fresh.map(\.id)
-            let slots = fresh.map(\.slot)
-            let payloads = fresh.map { ByteBuffer(bytes: $0.payload) }
-            var inserted = 0
-            for try await count in try await connection.query("""
-                WITH inserted AS (
-                    INSERT INTO operations (account_id, log, position, op_id, slot, payload)
-                    SELECT \(accountID), \(log), t.position, t.op_id, t.slot, t.payload
-                    FROM unnest(\(positions)::bigint[], \(freshIDs)::text[], \(slots)::text[], \(payloads)::bytea[]) AS t(position, op_id, slot, payload)
-                    ON CONFLICT (account_id, log, op_id) DO NOTHING
-                    RETURNING 1
-                )
-                SELECT count(*) FROM inserted
-                """, logger: logger).decode(Int.self) {
-                inserted = count
-            }
-            guard inserted == fresh.count else {
-                throw ServerStorageError.corrupt("\(fresh.count - inserted) operations appeared in \(log) during a push")
-            }
-            try await connection.query("SELECT pg_notify(\(Self.channel), \(accountID) || ' ' || \(log))", logger: logger)
-            return PushOutcome(epoch: epoch, head: newHead, stored: fresh.count)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "SUQ01" {
+            throw ServerStorageError.quotaExceeded(used: error.serverInfo?[.detail].flatMap { Int64($0) } ?? 0, quota: quota ?? 0)
+        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "SUC01" {
+            throw ServerStorageError.corrupt(error.serverInfo?[.message] ?? "operations appeared during a push")
         }
     }
 

@@ -225,5 +225,5 @@ extension PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 6
+    static let count = 7
 }
