@@ -7,7 +7,9 @@ start) every few seconds. Then every acknowledged operation is read back.
                                       [--seconds S] [--big N] [--label TEXT]
 
 Connections come from 127.0.0.2 … 127.0.0.51 (the server caps connections per address), accounts
-are signed up from as many addresses (sign-up is limited per address). Prints one markdown table
+are signed up from as many addresses (sign-up is limited per address). The event streams and the
+bootstrapping devices run in processes of their own, so that reading thousands of events and
+parsing 4 MB pages never holds up the loop that times the pushes. Prints one markdown table
 row per figure and exits 1 when an acknowledged operation is missing or a request failed.
 """
 
@@ -15,6 +17,7 @@ import argparse
 import asyncio
 import base64
 import json
+import multiprocessing
 import os
 import random
 import statistics
@@ -123,6 +126,63 @@ async def stream(host, port, token, source, counters, ready):
         raise
 
 
+def forked():
+    """In a child forked from inside the parent's event loop: forget that loop."""
+    asyncio.events._set_running_loop(None)
+    asyncio.set_event_loop(None)
+
+
+def run_streams(host, port, tokens, ready, stop, results):
+    """A child process: every device's event stream, until told to stop; then the counts."""
+    forked()
+    async def main():
+        counters = {"events": 0, "streams_closed": 0}
+        connected = asyncio.Semaphore(0)
+        streams = [asyncio.create_task(stream(host, port, token, source, counters, connected)) for token, source in tokens]
+        for _ in streams:
+            await asyncio.wait_for(connected.acquire(), 120)
+        ready.set()
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for task in streams:
+            task.cancel()
+        await asyncio.gather(*streams, return_exceptions=True)
+        results.put(counters)
+    asyncio.run(main())
+
+
+def run_bootstraps(host, port, big_body, big, seconds, results):
+    """A child process: a new device signs in and pulls the big log from the start, every 5 s
+    or as soon as the one before is done, for SECONDS; then their times and any errors."""
+    forked()
+    async def main():
+        deadline = time.monotonic() + seconds
+        bootstraps, errors = [], []
+        device = 0
+        while time.monotonic() < deadline - 1:
+            device += 1
+            begun = time.monotonic()
+            token = await login(host, port, big_body, ADDRESSES[device % len(ADDRESSES)], f"new-{device}")
+            connection = Connection(host, port, ADDRESSES[device % len(ADDRESSES)])
+            after, count = 0, 0
+            while True:
+                status, reply = await connection.request("GET", f"/v1/logs/bundle?after={after}", token=token)
+                if status != 200:
+                    errors.append(f"bootstrap pull: {status}")
+                    break
+                page = json.loads(reply)
+                count += len(page["operations"])
+                after = page["next"]
+                if after >= page["head"]:
+                    break
+            if count != big:
+                errors.append(f"bootstrap received {count} of {big}")
+            bootstraps.append(time.monotonic() - begun)
+            await asyncio.sleep(max(0.0, 5 - (time.monotonic() - begun)))
+        results.put((bootstraps, errors))
+    asyncio.run(main())
+
+
 async def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("url")
@@ -164,16 +224,17 @@ async def main():
         assert status == 200, status
     setup = time.monotonic() - started
 
-    # Every device on the event stream.
-    counters = {"events": 0, "streams_closed": 0}
-    ready = asyncio.Semaphore(0)
-    streams = []
+    # Every device on the event stream, in a process of its own.
+    tokens = []
     for index, account in enumerate(accounts):
         for device, token in enumerate(account["tokens"]):
-            source = ADDRESSES[(index * per_account + device) % len(ADDRESSES)]
-            streams.append(asyncio.create_task(stream(host, port, token, source, counters, ready)))
-    for _ in streams:
-        await asyncio.wait_for(ready.acquire(), 60)
+            tokens.append((token, ADDRESSES[(index * per_account + device) % len(ADDRESSES)]))
+    context = multiprocessing.get_context("fork")
+    stream_ready, stream_stop, stream_results = context.Event(), context.Event(), context.Queue()
+    streamer = context.Process(target=run_streams, args=(host, port, tokens, stream_ready, stream_stop, stream_results))
+    streamer.start()
+    if not await asyncio.get_running_loop().run_in_executor(None, stream_ready.wait, 120):
+        sys.exit("server-load: the event streams did not all connect within 120 s")
 
     rss = {"max": 0}
 
@@ -189,6 +250,10 @@ async def main():
     latencies, errors, acknowledged = [], [], {}
     interval = args.pushers / args.rate  # each pusher's period
     deadline = time.monotonic() + args.seconds
+    # New devices bootstrap the big log, in a process of their own.
+    bootstrap_results = context.Queue()
+    bootstrapper = context.Process(target=run_bootstraps, args=(host, port, big_body, args.big, args.seconds, bootstrap_results))
+    bootstrapper.start()
 
     async def pusher(index, account):
         connection = Connection(host, port, ADDRESSES[index % len(ADDRESSES)])
@@ -217,39 +282,18 @@ async def main():
             else:
                 errors.append(f"push: {status} {reply[:100]!r}")
 
-    bootstraps = []
-
-    async def bootstrapper():
-        device = 0
-        while time.monotonic() < deadline - 1:
-            device += 1
-            begun = time.monotonic()
-            token = await login(host, port, big_body, ADDRESSES[device % len(ADDRESSES)], f"new-{device}")
-            connection = Connection(host, port, ADDRESSES[device % len(ADDRESSES)])
-            after, count = 0, 0
-            while True:
-                status, reply = await connection.request("GET", f"/v1/logs/bundle?after={after}", token=token)
-                if status != 200:
-                    errors.append(f"bootstrap pull: {status}")
-                    break
-                page = json.loads(reply)
-                count += len(page["operations"])
-                after = page["next"]
-                if after >= page["head"]:
-                    break
-            if count != args.big:
-                errors.append(f"bootstrap received {count} of {args.big}")
-            bootstraps.append(time.monotonic() - begun)
-            await asyncio.sleep(max(0.0, 5 - (time.monotonic() - begun)))
-
     load_started = time.monotonic()
-    await asyncio.gather(*(pusher(i, a) for i, a in enumerate(accounts)), bootstrapper())
+    await asyncio.gather(*(pusher(i, a) for i, a in enumerate(accounts)))
     elapsed = time.monotonic() - load_started
+    loop = asyncio.get_running_loop()
+    bootstraps, bootstrap_errors = await loop.run_in_executor(None, bootstrap_results.get)
+    errors += bootstrap_errors
+    bootstrapper.join()
     sampler.cancel()
     await asyncio.sleep(1)  # the last events
-    for task in streams:
-        task.cancel()
-    await asyncio.gather(*streams, return_exceptions=True)
+    stream_stop.set()
+    counters = await loop.run_in_executor(None, stream_results.get)
+    streamer.join()
 
     # Every acknowledged operation is there.
     missing = 0
@@ -270,7 +314,7 @@ async def main():
     ordered = sorted(latencies)
     p = lambda q: ordered[min(len(ordered) - 1, int(q * len(ordered)))] * 1000 if ordered else float("nan")
     label = f" ({args.label})" if args.label else ""
-    print(f"| devices on the event stream{label} | {len(streams)} ({counters['streams_closed']} closed during the run) |")
+    print(f"| devices on the event stream{label} | {len(tokens)} ({counters['streams_closed']} closed during the run) |")
     print(f"| pushes{label} | {pushes} in {elapsed:.1f} s ({pushes / elapsed:.0f}/s) from {args.pushers} devices; {sum(len(v) for v in acknowledged.values())} acknowledged |")
     print(f"| push latency{label} | p50 {p(0.5):.1f} ms, p99 {p(0.99):.1f} ms, max {p(1.0):.1f} ms |")
     print(f"| events delivered{label} | {counters['events']} |")
