@@ -10,6 +10,12 @@ package enum Background {
     package static let queue = DispatchQueue(label: "suite.store", qos: .userInitiated, attributes: .concurrent)
 
     package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
+        try await run(on: queue, body)
+    }
+
+    /// Runs work on a given queue (a serial queue of one's own gets a thread of its own from
+    /// GCD, whatever else is busy).
+    package static func run<T: Sendable, E: Error>(on queue: DispatchQueue, _ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         let work = Work(body)
         let result: Result<T, E> = await withCheckedContinuation { continuation in
             queue.async {

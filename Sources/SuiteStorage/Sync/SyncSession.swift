@@ -324,9 +324,10 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         private static func opening(_ answer: Task<Answer?, any Error>, _ session: SyncSession) -> Task<Page?, any Error> {
             Task {
                 guard let answer = try await answer.value else { return nil }
-                // Decrypting a page is seconds of CPU on a slow machine: off Swift's cooperative
-                // threads, which an app (and its other tasks) needs.
-                let (opened, refused) = await Background.run { session.open(answer.reply.operations) }
+                // Decrypting a page is up to a second of CPU on a slow machine: on a thread of its
+                // own, neither on Swift's cooperative threads (an app's other tasks need them
+                // meanwhile) nor on the stores' queue (as wide as the machine has cores).
+                let (opened, refused) = await Background.run(on: SyncOpening.queue) { session.open(answer.reply.operations) }
                 return Page(answer: answer, opened: opened, refused: refused)
             }
         }
@@ -360,9 +361,8 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 try store.syncRestart(epoch: reply.epoch)
                 return false
             }
-            let at = SyncPosition(epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor)
-            let (store, log) = (self.store, self.log)
-            let applied = try await Background.run { try store.syncApply(page.opened, settingAside: page.refused, log: log, at: at, serverTime: serverTime) }
+            let applied = try store.syncApply(page.opened, settingAside: page.refused, log: log, at: SyncPosition(
+                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
@@ -406,6 +406,11 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         try store.syncRestart(epoch: epoch)
         return true
     }
+}
+
+/// Where pulled pages are opened (decrypted): one serial queue for every session.
+enum SyncOpening {
+    static let queue = DispatchQueue(label: "suite.sync.open")
 }
 
 /// What one sync of a store did.

@@ -14,6 +14,8 @@ package final class SQLiteServerStorage: ServerStorage {
 
     package let events = SyncEventHub()
     let pool: DatabasePool
+    /// The group commit of pushes.
+    private let pushes: GroupCommit<PushOutcome>
     /// The database file.
     package let fileURL: URL
 
@@ -85,6 +87,7 @@ package final class SQLiteServerStorage: ServerStorage {
             try pool.writeWithoutTransaction { db in
                 try db.execute(sql: "PRAGMA synchronous = FULL")
             }
+            pushes = GroupCommit(pool)
             try SQLiteSchema.migrator.migrate(pool)
             try pool.write { db in
                 let secret = Data((0..<32).map { _ in UInt8.random(in: .min ... .max) })
@@ -284,8 +287,10 @@ package final class SQLiteServerStorage: ServerStorage {
         }
     }
 
+    /// Pushes go through ``pushes``: those that arrive while a commit is under way are written
+    /// together in the next transaction (one `fsync` for all), each in a savepoint of its own.
     package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
-        let outcome = try await pool.write { db -> PushOutcome in
+        let outcome = try await pushes.write { db -> PushOutcome in
             guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
                 throw ServerStorageError.unknownAccount
             }
