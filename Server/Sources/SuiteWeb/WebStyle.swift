@@ -82,6 +82,7 @@ enum WebStyle {
         .todo, .error { color: var(--todo); }
         .mark.ok { background: #1a7f37; color: var(--on-mark); }
         .mark.todo { background: #c62828; color: var(--on-mark); }
+        h1 .mark { width: 2.25rem; height: 2.25rem; font-size: 1.25rem; vertical-align: .15em; }
         .error { font-weight: 600; }
         .bicon { display: inline-grid; place-items: center; min-width: 2.25rem; height: 2.25rem; padding: 0 var(--space-1); border-radius: .6rem; background: var(--accent-soft); color: var(--accent); font: 1.25rem/1 var(--emoji); vertical-align: middle; }
         .bicon[data-missing] { font-size: 0; }
