@@ -130,8 +130,8 @@ enum WebStyle {
         blockquote.quote { margin: 0 0 var(--space-2); }
         blockquote.quote p { font-size: var(--text-lg); line-height: 1.45; margin: 0; }
         blockquote.quote footer { margin-top: var(--space-2); color: var(--muted); }
-        p.meta { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-2); margin: 0 0 var(--space-5); }
-        p.meta a { display: inline-flex; align-items: center; min-height: var(--tap); }
+        div.meta { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-2); margin: 0 0 var(--space-5); }
+        div.meta a { display: inline-flex; align-items: center; min-height: var(--tap); }
         .note { border-left: 4px solid var(--accent); padding: var(--space-2) var(--space-3); background: var(--accent-soft); border-radius: 0 .5rem .5rem 0; }
         pre.version { white-space: pre-wrap; border: 1px solid var(--line); border-radius: .5rem; padding: var(--space-3); background: var(--bg); }
         .progress { font-size: var(--text-lg); }

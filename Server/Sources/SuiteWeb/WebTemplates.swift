@@ -183,13 +183,13 @@ enum WebTemplates {
         <p>{{^pieces}}{{text}}{{/pieces}}{{#pieces}}{{#mark}}<mark>{{text}}</mark>{{/mark}}{{^mark}}{{text}}{{/mark}}{{/pieces}}</p>
         {{#source}}<footer>— {{source}}</footer>{{/source}}
         </blockquote>
-        <p class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{query}}">{{name}}</a>{{/categories}}
+        <div class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{query}}">{{name}}</a>{{/categories}}
         · <span class="favcount"><svg class="icon" role="img" aria-label="favourites:"><use href="#i-heart"/></svg> {{favoriteCount}}</span>
         <form class="inline" method="post" action="/quotes/quote/{{id}}/favorite">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="{{back}}">
         {{#favorite}}<input type="hidden" name="on" value="0"><button type="submit" aria-pressed="true"><svg class="icon" aria-hidden="true"><use href="#i-star"/></svg>Favourite</button>{{/favorite}}
         {{^favorite}}<input type="hidden" name="on" value="1"><button type="submit" aria-pressed="false"><svg class="icon" aria-hidden="true"><use href="#i-star"/></svg>Add to favourites</button>{{/favorite}}
-        </form></p>
+        </form></div>
         """
 
     static let quotesHome = """
