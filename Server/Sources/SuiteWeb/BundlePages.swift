@@ -63,6 +63,14 @@ struct BundlePages {
 
     /// "Tue 2026-11-25 15:00" (or "Tue 2026-11-25, all day") in the web app's time zone, by the
     /// one rule for people (``PeopleTime``).
+    /// What the bundle-icon partial shows: the icon as typed, and the title's initial for a
+    /// browser with no font that draws the icon (an emoji, often).
+    static func icon(_ icon: String, title: String) -> [String: Any] {
+        let typed = icon.trimmingCharacters(in: .whitespacesAndNewlines)
+        let initial = title.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "·"
+        return ["icon": typed, "hasIcon": !typed.isEmpty, "initial": initial]
+    }
+
     static func when(_ occurrence: EventOccurrence) -> String {
         occurrence.isAllDay ? String(PeopleTime.unnamed(occurrence.start, in: .current).prefix(14)) + ", all day" : PeopleTime.stamp(occurrence.start)
     }
@@ -72,7 +80,7 @@ struct BundlePages {
     func home(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = [
             "todos": try await store.todos().map(row),
-            "open": try await store.openBundles().map { ["id": $0.id.rawValue, "title": $0.title, "icon": $0.icon, "event": $0.eventName] },
+            "open": try await store.openBundles().map { (["id": $0.id.rawValue, "title": $0.title, "event": $0.eventName] as [String: Any]).merging(Self.icon($0.icon, title: $0.title)) { $1 } },
             // Calendar events of the coming week with their todos (seed 003: events from the calendar).
             "coming": try await store.upcoming(within: 7 * 86_400).map { occurrence -> [String: Any] in
                 ["event": occurrence.eventName, "when": Self.when(occurrence), "count": occurrence.todos.count,
@@ -149,7 +157,7 @@ struct BundlePages {
         }
         let open = bundle.status == .open
         var values: [String: Any] = [
-            "id": id.rawValue, "title": bundle.title, "icon": bundle.icon, "event": bundle.eventName, "phrase": bundle.direction.phrase,
+            "id": id.rawValue, "title": bundle.title, "event": bundle.eventName, "phrase": bundle.direction.phrase,
             "status": bundle.status.rawValue, "isOpen": open, "canComplete": bundle.canComplete,
             "items": bundle.items.map { item -> [String: Any] in
                 var row = row(item.todo)
@@ -164,7 +172,8 @@ struct BundlePages {
         if open {
             values["pullable"] = try await store.todos().filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
         }
-        if let error { values["error"] = error }
+values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
+                if let error { values["error"] = error }
         return page("bundle-bundle", title: bundle.title, current: "", values: values, status: status)
     }
 
@@ -201,8 +210,9 @@ struct BundlePages {
             var days: [(String, [[String: Any]])] = []
             for bundle in bundles.reversed() {
                 let day = formatter.string(from: bundle.finishedAt ?? bundle.createdAt)
-                let shown: [String: Any] = ["id": bundle.id.rawValue, "title": bundle.title, "icon": bundle.icon, "event": bundle.eventName,
-                                            "done": bundle.items.filter { $0.outcome == .done }.count, "count": bundle.items.count]
+                let shown: [String: Any] = (["id": bundle.id.rawValue, "title": bundle.title, "event": bundle.eventName,
+                                             "done": bundle.items.filter { $0.outcome == .done }.count, "count": bundle.items.count] as [String: Any])
+                    .merging(Self.icon(bundle.icon, title: bundle.title)) { $1 }
                 if days.last?.0 == day { days[days.count - 1].1.append(shown) } else { days.append((day, [shown])) }
             }
             values["days"] = days.map { ["day": $0.0, "bundles": $0.1] }

@@ -49,6 +49,11 @@ package final class WebApp: Sendable {
             headers[.contentType] = "text/javascript; charset=utf-8"
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
         }
+        router.get("/suite.css") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/css; charset=utf-8"
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebStyle.css)))
+        }
         BMMPages(app: self).register(on: router)
         QuotePages(app: self).register(on: router)
         BundlePages(app: self).register(on: router)
@@ -72,6 +77,30 @@ enum WebScript {
         // Pages work without this script. With it: a section's unsaved words survive a reload,
         // and a page follows changes made elsewhere (the CLI, another tab, a sync).
         document.addEventListener("DOMContentLoaded", function () {
+          // A bundle's icon shows as typed, unless no font here draws it (an emoji without an
+          // emoji font): then its badge shows the title's initial, never an empty box.
+          var badges = document.querySelectorAll(".bicon[data-initial]");
+          if (badges.length) {
+            var canvas = document.createElement("canvas");
+            canvas.width = canvas.height = 40;
+            var pen = canvas.getContext("2d", { willReadFrequently: true });
+            var family = getComputedStyle(badges[0]).fontFamily;
+            var ink = function (text) {
+              pen.clearRect(0, 0, 40, 40);
+              pen.font = "28px " + family;
+              pen.textBaseline = "top";
+              pen.fillText(text, 4, 4);
+              return pen.getImageData(0, 0, 40, 40).data.join();
+            };
+            var blank = ink(""), box = ink("\u{10FFFD}");
+            badges.forEach(function (badge) {
+              var drawn = Array.from(badge.textContent).filter(function (c) {
+                var p = c.codePointAt(0);
+                return p > 0x7f && p !== 0x200d && (p < 0xfe00 || p > 0xfe0f) && (p < 0x1f3fb || p > 0x1f3ff);
+              });
+              if (ink(badge.textContent) === blank || drawn.some(function (c) { return ink(c) === box; })) badge.dataset.missing = "";
+            });
+          }
           var main = document.getElementById("main");
           var shown = main ? main.innerHTML : "";
           var dirty = false, leaving = false;

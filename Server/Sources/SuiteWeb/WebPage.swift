@@ -27,6 +27,9 @@ package enum WebPage {
         var current = false
     }
 
+    /// The four apps of the tab bar: their path and label.
+    static let apps: [(id: String, label: String)] = [("bmm", "Business model"), ("places", "Places"), ("quotes", "Quotes"), ("bundle", "Bundles")]
+
     /// A whole page: `template` rendered with `values`, inside the layout.
     static func page(
         _ template: String, title: String, app: String, menu: [MenuItem] = [], values: [String: Any], secrets: WebSecrets,
@@ -38,9 +41,10 @@ package enum WebPage {
         let layout: [String: Any] = [
             "title": title, "app": app, "body": body, "csrf": secrets.formToken,
             "menu": menu.map { ["label": $0.label, "href": $0.href, "current": $0.current] },
-            "apps": [("bmm", "Business model"), ("places", "Places"), ("quotes", "Quotes"), ("bundle", "Bundles")].map { id, label in
-                ["href": "/\(id)", "label": label, "current": id == app]
+            "apps": apps.map { id, label in
+                ["id": id, "href": "/\(id)", "label": label, "current": id == app]
             },
+            "home": app.isEmpty, "appLabel": "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
         ]
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
     }

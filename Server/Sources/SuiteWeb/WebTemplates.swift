@@ -7,54 +7,30 @@ enum WebTemplates {
         "bmm-share": bmmShare, "bmm-print": bmmPrint, "bmm-about": bmmAbout,
         "quote": quote, "quotes-home": quotesHome, "quotes-empty": quotesEmpty, "quotes-list": quotesList,
         "bundle-home": bundleHome, "bundle-checkin": bundleCheckIn, "bundle-bundle": bundleBundle, "bundle-review": bundleReview,
-        "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-add": placesAdd, "places-place": placesPlace, "places-fetch": placesFetch,
+        "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-location": placesLocation, "bundle-icon": bundleIcon, "places-add": placesAdd, "places-place": placesPlace, "places-fetch": placesFetch,
         "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
     ]
-
-    static let style = """
-        :root { color-scheme: light dark; --ok: #1a7f37; --todo: #c62828; --line: #8884; }
-        * { box-sizing: border-box; }
-        body { font: 16px/1.5 system-ui, sans-serif; margin: 0; }
-        header { border-bottom: 1px solid var(--line); padding: .5rem 1rem; }
-        header nav a { margin-right: .9rem; }
-        header nav a[aria-current="page"] { font-weight: 700; }
-        nav.menu { margin-top: .35rem; font-size: .95rem; }
-        main { padding: 1rem; max-width: 60rem; }
-        textarea { width: 100%; min-height: 14rem; font: inherit; }
-        input[type=text], select { font: inherit; max-width: 100%; }
-        label { display: block; margin-top: .75rem; font-weight: 600; }
-        button { font: inherit; margin-top: .75rem; padding: .3rem .9rem; }
-        .error { color: var(--todo); font-weight: 600; }
-        .ok { color: var(--ok); }
-        .todo { color: var(--todo); }
-        .note { border-left: 4px solid var(--line); padding-left: .75rem; }
-        ul.plain { list-style: none; padding-left: 0; }
-        .inline { display: inline; }
-        .inline button { margin: 0 0 0 .5rem; padding: 0 .5rem; }
-        pre.version { white-space: pre-wrap; border: 1px solid var(--line); padding: .5rem; }
-        .places { display: flex; flex-wrap: wrap; gap: 1rem; align-items: flex-start; }
-        .places .map { flex: 1 1 24rem; max-width: 640px; }
-        .places .map svg { width: 100%; height: auto; }
-        .places .list { flex: 1 1 14rem; }
-        fieldset.filters label { display: inline-block; margin-right: .8rem; font-weight: 400; }
-        @media (max-width: 40rem) { main { padding: .6rem; } header nav a { display: inline-block; margin: .15rem .6rem .15rem 0; } }
-        @media print { header, nav, form, .noprint { display: none !important; } main { max-width: none; padding: 0; } body { font-size: 11pt; } h2 { break-after: avoid; } section { break-inside: avoid; } }
-        """
 
     static let layout = """
         <!doctype html>
         <html lang="en">
         <head>
         <meta charset="utf-8">
-        <meta name="viewport" content="width=device-width, initial-scale=1">
+        <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
+        <meta name="color-scheme" content="light dark">
         <title>{{title}} · Suite</title>
-        <style>\(style)</style>
+        <link rel="stylesheet" href="/suite.css">
         <script src="/live.js" defer></script>
         </head>
         <body data-app="{{app}}">
-        <header>
-        <nav aria-label="Apps"><a href="/">Suite</a>{{#apps}} <a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a>{{/apps}}</nav>
-        {{^empty(menu)}}<nav class="menu" aria-label="Menu">{{#menu}}<a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a> {{/menu}}</nav>{{/empty(menu)}}
+        <a class="skip" href="#main">Skip to the page</a>
+        \(WebStyle.sprite)
+        <header class="top">
+        <div class="bar">
+        <a class="brand" href="/"{{#home}} aria-current="page"{{/home}}><svg class="icon" aria-hidden="true"><use href="#i-suite"/></svg>Suite</a>
+        <nav class="apps" aria-label="Apps"><ul>{{#apps}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}><svg class="icon" aria-hidden="true"><use href="#i-{{id}}"/></svg><span>{{label}}</span></a></li>{{/apps}}</ul></nav>
+        </div>
+        {{^empty(menu)}}<nav class="menu" aria-label="{{appLabel}}"><ul>{{#menu}}<li><a href="{{href}}"{{#current}} aria-current="page"{{/current}}>{{label}}</a></li>{{/menu}}</ul></nav>{{/empty(menu)}}
         </header>
         <main id="main">
         {{{body}}}
@@ -65,19 +41,19 @@ enum WebTemplates {
 
     static let refusal = """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><title>{{title}} · Suite</title></head>
-        <body><main><h1>{{title}}</h1><p>{{message}}</p></main></body></html>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{title}} · Suite</title><link rel="stylesheet" href="/suite.css"></head>
+        <body><main id="main"><h1>{{title}}</h1><p>{{message}}</p><p><a href="/">Suite's home page</a></p></main></body></html>
         """
 
     static let home = """
         <h1>Suite</h1>
-        <ul>
-        <li><a href="/bmm">Business model</a>: walk the ten sections, see what is done, share and print.</li>
-        <li><a href="/places">Places</a> that are good for working, on a map, rated 0–5.</li>
-        <li><a href="/quotes">Quotes</a>: today's, favourites, notes and the schedule.</li>
-        <li><a href="/bundle">Bundles</a>: todos tied to what you are about to do, checked in together.</li>
+        <ul class="tiles">
+        <li><a href="/bmm"><svg class="icon" aria-hidden="true"><use href="#i-bmm"/></svg><span><strong>Business model</strong> Walk the ten sections, see what is done, share and print.</span></a></li>
+        <li><a href="/places"><svg class="icon" aria-hidden="true"><use href="#i-places"/></svg><span><strong>Places</strong> Good places to work, on a map, rated 0–5.</span></a></li>
+        <li><a href="/quotes"><svg class="icon" aria-hidden="true"><use href="#i-quotes"/></svg><span><strong>Quotes</strong> Today's quote, favourites, notes and the schedule.</span></a></li>
+        <li><a href="/bundle"><svg class="icon" aria-hidden="true"><use href="#i-bundle"/></svg><span><strong>Bundles</strong> Todos tied to what you are about to do, checked in together.</span></a></li>
         </ul>
-        <p>The same stores as the <code>suite</code> command: {{storeDir}}</p>
+        <p><small>The same stores as the <code>suite</code> command: {{storeDir}}</small></p>
         {{#sync}}
         <h2>Sync</h2>
         {{#syncing}}
@@ -85,7 +61,7 @@ enum WebTemplates {
         {{#lastError}}<p class="error" role="alert">{{lastError}}</p>{{/lastError}}
         <form method="post" action="/sync">
         <input type="hidden" name="csrf" value="{{csrf}}">
-        <button type="submit">Sync now</button>
+        <button type="submit" class="primary">Sync now</button>
         </form>
         {{/syncing}}
         {{^syncing}}<p>Not syncing. <code>suite sync signup …</code> or <code>suite sync login …</code> adds this folder to an account.</p>{{/syncing}}
@@ -97,7 +73,8 @@ enum WebTemplates {
         <h1>{{#model}}{{name}}{{/model}}{{^model}}Business model{{/model}}</h1>
         <p>Ten questions about a business, after Nick Malik's Enterprise Business Motivation Model: what you offer, to whom, how it reaches them, what it takes and how it pays. Answer them in any order; the guide suggests one.</p>
         {{#model}}
-        <p><strong>{{percent}}%</strong> answered. <a href="/bmm/section/{{first}}">Go to {{firstTitle}}</a>{{#next}} · <a href="/bmm/section/{{id}}">continue with {{title}}</a>{{/next}}{{^next}} · every section is answered.{{/next}}</p>
+        <p><strong>{{percent}}%</strong> answered{{^next}}: every section is answered{{/next}}.</p>
+        <p class="actions">{{#next}}<a class="button primary" href="/bmm/section/{{id}}">Continue with {{title}}</a> {{/next}}<a class="button" href="/bmm/section/{{first}}">Go to {{firstTitle}}</a></p>
         <form method="post" action="/bmm/rename">
         <input type="hidden" name="csrf" value="{{csrf}}">
         <label for="rename">Business name</label>
@@ -112,13 +89,13 @@ enum WebTemplates {
         <label for="name">{{#model}}Start another business model{{/model}}{{^model}}What is the business called?{{/model}}</label>
         <input type="text" id="name" name="name" value="{{name}}" maxlength="200" required{{#nameError}} aria-invalid="true" aria-describedby="name-error"{{/nameError}}>
         {{#nameError}}<p class="error" id="name-error">{{nameError}}</p>{{/nameError}}
-        <button type="submit">Start</button>
+        <button type="submit"{{^model}} class="primary"{{/model}}>Start</button>
         </form>
         {{^empty(models)}}
         <h2>Your models</h2>
-        <ul class="plain">
-        {{#models}}<li>{{#current}}<strong>{{name}}</strong> (current){{/current}}{{^current}}{{name}}
-        <form class="inline" method="post" action="/bmm/use"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="model" value="{{id}}"><button type="submit">Open</button></form>{{/current}} — {{percent}}%</li>
+        <ul class="rows">
+        {{#models}}<li>{{#current}}<strong>{{name}}</strong> <small>(current)</small>{{/current}}{{^current}}{{name}}
+        <form class="inline" method="post" action="/bmm/use"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="model" value="{{id}}"><button type="submit">Open</button></form>{{/current}} <small>{{percent}}% answered</small></li>
         {{/models}}
         </ul>
         {{/empty(models)}}
@@ -126,7 +103,7 @@ enum WebTemplates {
 
     static let bmmSection = """
         <p class="noprint">{{#back}}<a href="/bmm/section/{{id}}" title="Back to {{title}}">‹ {{short}}</a> · {{/back}}<a href="/bmm/goto">GOTO</a> · {{modelName}} · {{percent}}% answered</p>
-        <h1><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> {{title}}</h1>
+        <h1><span class="mark {{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" role="img" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> {{title}}</h1>
         {{#sentence}}<p><em>{{sentence}}</em></p>{{/sentence}}
         <p>{{summary}}</p>
         <ul>{{#prompts}}<li>{{.}}</li>{{/prompts}}</ul>
@@ -141,12 +118,12 @@ enum WebTemplates {
         <select id="confidence" name="confidence">
         {{#confidences}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/confidences}}
         </select>
-        <button type="submit" name="then" value="stay">Save</button>
-        {{^empty(continueTo)}}<button type="submit" name="then" value="continue">Save and continue</button>{{/empty(continueTo)}}
+        <button type="submit" name="then" value="stay"{{#empty(continueTo)}} class="primary"{{/empty(continueTo)}}>Save</button>
+        {{^empty(continueTo)}}<button type="submit" name="then" value="continue" class="primary">Save and continue</button>{{/empty(continueTo)}}
         </form>
         <h2>Continue to</h2>
-        <ul class="plain">
-        {{#continueTo}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}?from={{section}}">{{title}}</a></li>{{/continueTo}}
+        <ul class="rows">
+        {{#continueTo}}<li><span class="mark {{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" role="img" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}?from={{section}}">{{title}}</a></li>{{/continueTo}}
         </ul>
         <p class="noprint"><a href="/bmm/section/{{id}}/history">History of this section</a></p>
         """
@@ -154,8 +131,8 @@ enum WebTemplates {
     static let bmmGoto = """
         <h1>GOTO · {{modelName}}</h1>
         <p><strong>{{percent}}%</strong> answered{{#hasName}}{{/hasName}}{{^hasName}}; the business has no name yet{{/hasName}}.</p>
-        <ol>
-        {{#sections}}<li><span class="{{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}">{{title}}</a> <small>({{level}})</small></li>{{/sections}}
+        <ol class="rows">
+        {{#sections}}<li><span class="mark {{#answered}}ok{{/answered}}{{^answered}}todo{{/answered}}" role="img" aria-label="{{#answered}}answered{{/answered}}{{^answered}}not answered{{/answered}}">{{#answered}}✓{{/answered}}{{^answered}}!{{/answered}}</span> <a href="/bmm/section/{{id}}">{{title}}</a> <small>{{level}}</small></li>{{/sections}}
         </ol>
         """
 
@@ -177,10 +154,10 @@ enum WebTemplates {
         <h1>SHARE · {{modelName}}</h1>
         {{#refusal}}<p class="error" role="alert">{{refusal}}</p>{{/refusal}}
         {{#warning}}<p class="note">{{warning}}</p>{{/warning}}
-        <ul>
-        <li><a href="/bmm/share/markdown{{forceQuery}}">Markdown</a></li>
-        <li><a href="/bmm/share/html{{forceQuery}}">HTML</a></li>
-        <li><a href="/bmm/share/json{{forceQuery}}">JSON (with the history; imports back with <code>suite bmm import</code>)</a></li>
+        <ul class="rows">
+        <li><a href="/bmm/share/markdown{{forceQuery}}">Markdown</a> <small>for notes and e-mail</small></li>
+        <li><a href="/bmm/share/html{{forceQuery}}">HTML</a> <small>a page to send or publish</small></li>
+        <li><a href="/bmm/share/json{{forceQuery}}">JSON</a> <small>with the history; imports back with <code>suite bmm import</code></small></li>
         </ul>
         {{#refusal}}<p><a href="/bmm/share?force=1">Share anyway</a></p>{{/refusal}}
         """
@@ -206,13 +183,13 @@ enum WebTemplates {
         <p>{{^pieces}}{{text}}{{/pieces}}{{#pieces}}{{#mark}}<mark>{{text}}</mark>{{/mark}}{{^mark}}{{text}}{{/mark}}{{/pieces}}</p>
         {{#source}}<footer>— {{source}}</footer>{{/source}}
         </blockquote>
-        <p class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{query}}">{{name}}</a>{{/categories}}
-        · <span class="favcount">♥ {{favoriteCount}}</span>
+        <div class="meta"><a href="/quotes/quote/{{id}}">#{{id}}</a>{{#categories}} · <a href="/quotes/browse?category={{query}}">{{name}}</a>{{/categories}}
+        · <span class="favcount"><svg class="icon" role="img" aria-label="favourites:"><use href="#i-heart"/></svg> {{favoriteCount}}</span>
         <form class="inline" method="post" action="/quotes/quote/{{id}}/favorite">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="back" value="{{back}}">
-        {{#favorite}}<input type="hidden" name="on" value="0"><button type="submit" aria-pressed="true">★ Favourite</button>{{/favorite}}
-        {{^favorite}}<input type="hidden" name="on" value="1"><button type="submit" aria-pressed="false">☆ Add to favourites</button>{{/favorite}}
-        </form></p>
+        {{#favorite}}<input type="hidden" name="on" value="0"><button type="submit" aria-pressed="true"><svg class="icon" aria-hidden="true"><use href="#i-star"/></svg>Favourite</button>{{/favorite}}
+        {{^favorite}}<input type="hidden" name="on" value="1"><button type="submit" aria-pressed="false"><svg class="icon" aria-hidden="true"><use href="#i-star"/></svg>Add to favourites</button>{{/favorite}}
+        </form></div>
         """
 
     static let quotesHome = """
@@ -228,7 +205,7 @@ enum WebTemplates {
         <button type="submit">Save the note</button>
         </form>
         {{/quote}}
-        <p><a href="/quotes/random{{#another}}?category={{another}}{{/another}}">Another one</a></p>
+        <p><a class="button primary" href="/quotes/random{{#another}}?category={{another}}{{/another}}">Another one</a></p>
         """
 
     static let quotesEmpty = """
@@ -245,7 +222,7 @@ enum WebTemplates {
 
     static let quotesCategories = """
         <h1>Categories</h1>
-        <ul>{{#categories}}<li><a href="/quotes/browse?category={{query}}">{{name}}</a> ({{count}}) · <a href="/quotes/random?category={{query}}">a random one</a></li>{{/categories}}</ul>
+        <ul class="rows">{{#categories}}<li><a href="/quotes/browse?category={{query}}">{{name}}</a> <small>{{count}}</small> <a href="/quotes/random?category={{query}}">a random one</a></li>{{/categories}}</ul>
         """
 
     static let quotesSearch = """
@@ -254,7 +231,7 @@ enum WebTemplates {
         <label for="q">Words, "exact phrases" or prefixes*</label>
         <input type="text" id="q" name="q" value="{{query}}"{{#error}} aria-invalid="true" aria-describedby="q-error"{{/error}}>
         {{#error}}<p class="error" id="q-error" role="alert">{{error}}</p>{{/error}}
-        <button type="submit">Search</button>
+        <button type="submit" class="primary">Search</button>
         </form>
         {{#searched}}{{#empty(hits)}}<p>Nothing found.</p>{{/empty(hits)}}{{/searched}}
         {{#hits}}{{> quote}}{{/hits}}
@@ -286,13 +263,13 @@ enum WebTemplates {
         <select id="missed" name="missed">{{#missedOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/missedOptions}}</select>
         <label><input type="checkbox" id="tailored" name="tailored" value="1"{{#tailoredChecked}} checked{{/tailoredChecked}}> Tailored to my favourites and notes</label>
         <label><input type="checkbox" id="reminders" name="reminders" value="1"{{#remindersChecked}} checked{{/remindersChecked}}> With a reminder from my not-to-do list</label>
-        <button type="submit">Save</button>
-        {{#hasSchedule}}<button type="submit" name="clear" value="1">Remove the schedule</button>{{/hasSchedule}}
+        <button type="submit" class="primary">Save</button>
+        {{#hasSchedule}}<button type="submit" name="clear" value="1" class="danger">Remove the schedule</button>{{/hasSchedule}}
         </form>
         {{^empty(next)}}<h2>Next deliveries</h2><ul>{{#next}}<li>{{when}}</li>{{/next}}</ul>{{/empty(next)}}
         <h2>Not to do</h2>
         {{#empty(nottodos)}}<p>Nothing on the list yet.</p>{{/empty(nottodos)}}
-        <ul id="nottodos">{{#nottodos}}<li>{{text}}{{#category}} <small>[{{category}}]</small>{{/category}}
+        <ul id="nottodos" class="rows">{{#nottodos}}<li>{{text}}{{#category}} <small>[{{category}}]</small>{{/category}}
         <form method="post" action="/quotes/nottodo/{{id}}/remove" class="inline"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Remove</button></form></li>{{/nottodos}}</ul>
         <form method="post" action="/quotes/nottodo">
         <input type="hidden" name="csrf" value="{{csrf}}">
@@ -311,8 +288,8 @@ enum WebTemplates {
 
     static let bundleHome = """
         <h1>Bundles</h1>
-        {{^empty(open)}}<h2>Open bundles</h2><ul>{{#open}}<li><a href="/bundle/bundles/{{id}}">{{icon}} {{title}}</a> ({{event}})</li>{{/open}}</ul>{{/empty(open)}}
-        {{^empty(coming)}}<h2>Coming up</h2><ul id="coming">{{#coming}}<li>{{event}} — {{when}}: {{count}} todo(s){{^empty(todos)}}<ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>{{/empty(todos)}}</li>{{/coming}}</ul>{{/empty(coming)}}
+        {{^empty(open)}}<h2>Open bundles</h2><ul class="rows">{{#open}}<li>{{> bundle-icon}} <a href="/bundle/bundles/{{id}}">{{title}}</a> <small>{{event}}</small></li>{{/open}}</ul>{{/empty(open)}}
+        {{^empty(coming)}}<h2>Coming up</h2><ul id="coming" class="rows">{{#coming}}<li>{{event}} — {{when}}: {{count}} todo(s){{^empty(todos)}}<ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>{{/empty(todos)}}</li>{{/coming}}</ul>{{/empty(coming)}}
         <h2>Add a todo</h2>
         {{#error}}<p class="error" id="todo-error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/bundle/todos">
@@ -328,11 +305,11 @@ enum WebTemplates {
         <label class="inline"><input type="checkbox" name="newEvent" value="1"> a new event even if it looks like one I have</label>
         <label for="deadline">Deadline</label>
         <input type="date" id="deadline" name="deadline" value="{{deadlineField}}">
-        <button type="submit">Add</button>
+        <button type="submit" class="primary">Add</button>
         </form>
         <h2>Waiting ({{count(todos)}})</h2>
         {{#empty(todos)}}<p>Nothing waiting.</p>{{/empty(todos)}}
-        <ul id="waiting">{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
+        <ul id="waiting" class="rows">{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
         """
 
     static let bundleCheckIn = """
@@ -345,7 +322,7 @@ enum WebTemplates {
         </fieldset>
         <label for="event">Trigger event</label>
         <select id="event" name="event">{{#events}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/events}}</select>
-        <button type="submit">See what to bundle</button>
+        <button type="submit"{{^eventName}} class="primary"{{/eventName}}>See what to bundle</button>
         </form>
         {{#eventName}}
         <h2>{{phrase}} {{eventName}}</h2>
@@ -353,19 +330,21 @@ enum WebTemplates {
         {{^empty(offered)}}
         <form method="post" action="/bundle/checkin">
         <input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="event" value="{{eventName}}"><input type="hidden" name="direction" value="{{direction}}">
-        <ul class="plain">{{#offered}}<li><label class="inline"><input type="checkbox" name="todo" value="{{id}}" checked> {{> todo}}</label></li>{{/offered}}</ul>
-        <button type="submit">Bundle them</button>
+        <fieldset><legend>Todos to bundle</legend>
+        <ul class="rows">{{#offered}}<li><label class="inline"><input type="checkbox" name="todo" value="{{id}}" checked> {{> todo}}</label></li>{{/offered}}</ul>
+        </fieldset>
+        <button type="submit" class="primary">Bundle them</button>
         </form>
         {{/empty(offered)}}
         {{/eventName}}
         """
 
     static let bundleBundle = """
-        <h1>{{icon}} {{title}}</h1>
+        <h1>{{> bundle-icon}}{{title}}</h1>
         <p>{{phrase}} {{event}} · {{status}}</p>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <ul class="plain checklist">
-        {{#items}}<li>{{#done}}<span class="ok" aria-label="done">✓</span> <s>{{text}}</s>{{/done}}{{#thrownBack}}<span aria-label="thrown back">↩</span> {{text}} <small>(thrown back)</small>{{/thrownBack}}{{#itemOpen}}<span aria-label="to do">☐</span> {{> todo}}{{#alsoIn}} <small>(also in <a href="/bundle/bundles/{{alsoIn}}">bundle #{{alsoIn}}</a>: checked in on two devices at once)</small>{{/alsoIn}}
+        <ul class="rows checklist">
+        {{#items}}<li>{{#done}}<svg class="icon state done" role="img" aria-label="done"><use href="#i-check"/></svg> <s>{{text}}</s>{{/done}}{{#thrownBack}}<svg class="icon state" role="img" aria-label="thrown back"><use href="#i-back"/></svg> {{text}} <small>(thrown back)</small>{{/thrownBack}}{{#itemOpen}}<svg class="icon state" role="img" aria-label="to do"><use href="#i-open"/></svg> <span>{{> todo}}</span>{{#alsoIn}} <small>(also in <a href="/bundle/bundles/{{alsoIn}}">bundle #{{alsoIn}}</a>: checked in on two devices at once)</small>{{/alsoIn}}
         <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/done"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit" aria-label="Done: {{text}}">Done</button></form>
         <form class="inline" method="post" action="/bundle/bundles/{{bundle}}/throwback"><input type="hidden" name="csrf" value="{{csrf}}"><input type="hidden" name="todo" value="{{id}}"><button type="submit" aria-label="Throw back: {{text}}">Throw back</button></form>{{/itemOpen}}</li>
         {{/items}}
@@ -380,8 +359,8 @@ enum WebTemplates {
         <label for="title">Title</label><input type="text" id="title" name="title" value="{{title}}" maxlength="200"><button type="submit">Rename</button></form>
         <form method="post" action="/bundle/bundles/{{id}}/icon"><input type="hidden" name="csrf" value="{{csrf}}">
         <label for="icon">Icon</label><input type="text" id="icon" name="icon" value="{{icon}}" maxlength="16"><button type="submit">Change icon</button></form>
-        <form class="inline" method="post" action="/bundle/bundles/{{id}}/complete"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit"{{^canComplete}} aria-describedby="complete-hint"{{/canComplete}}>Complete</button></form>
-        <form class="inline" method="post" action="/bundle/bundles/{{id}}/abandon"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit">Abandon</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{id}}/complete"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit"{{#canComplete}} class="primary"{{/canComplete}}{{^canComplete}} aria-describedby="complete-hint"{{/canComplete}}>Complete</button></form>
+        <form class="inline" method="post" action="/bundle/bundles/{{id}}/abandon"><input type="hidden" name="csrf" value="{{csrf}}"><button type="submit" class="danger">Abandon</button></form>
         {{^canComplete}}<p id="complete-hint"><small>Complete files the bundle once every todo is done or thrown back.</small></p>{{/canComplete}}
         {{/isOpen}}
         """
@@ -391,10 +370,10 @@ enum WebTemplates {
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="get" action="/bundle/review"><label for="event">By event</label>
         <select id="event" name="event"><option value="">every event</option>{{#events}}<option value="{{name}}">{{name}}</option>{{/events}}</select>
-        <button type="submit">Show</button></form>
+        <button type="submit" class="primary">Show</button></form>
         {{#event}}<p>Bundles of <strong>{{event}}</strong>.</p>{{/event}}
         {{#empty(days)}}<p>No completed bundles yet.</p>{{/empty(days)}}
-        {{#days}}<h2>{{day}}</h2><ul>{{#bundles}}<li><a href="/bundle/bundles/{{id}}">{{icon}} {{title}}</a> ({{event}}): {{done}} of {{count}} done</li>{{/bundles}}</ul>{{/days}}
+        {{#days}}<h2>{{day}}</h2><ul class="rows">{{#bundles}}<li>{{> bundle-icon}} <a href="/bundle/bundles/{{id}}">{{title}}</a> <small>{{event}}: {{done}} of {{count}} done</small></li>{{/bundles}}</ul>{{/days}}
         """
 
     static let bundleAll = """
@@ -415,32 +394,44 @@ enum WebTemplates {
     static let placesMap = """
         <h1>Places near you</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
-        <form method="post" action="/places/location">
-        <input type="hidden" name="csrf" value="{{csrf}}">
-        <label for="location">Your location (latitude,longitude)</label>
-        <input type="text" id="location" name="location" value="{{location}}" placeholder="52.5200,13.4050" required>
-        <button type="submit">Set</button>
-        </form>
+        {{^location}}{{> places-location}}{{/location}}
         {{#location}}
-        <form method="get" action="/places"><fieldset class="filters"><legend>Filters</legend>
-        {{#types}}<label><input type="checkbox" name="type" value="{{value}}"{{#selected}} checked{{/selected}}> {{value}}</label>{{/types}}
+        <div class="places">
+        <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
+        <div class="list"><h2>{{count(places)}} places</h2>
+        <ol class="rows">{{#places}}<li><span class="pin {{#rated}}blue{{/rated}}{{^rated}}red{{/rated}}" aria-hidden="true"></span><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
+        </div></div>
+        <p><small>Map drawn here from your store; © OpenStreetMap contributors for places from OpenStreetMap.</small></p>
+        <form method="get" action="/places" class="filters" aria-labelledby="filters"><h2 id="filters">Filters</h2>
+        <fieldset><legend>Kind</legend>{{#types}}<label><input type="checkbox" name="type" value="{{value}}"{{#selected}} checked{{/selected}}> {{value}}</label>{{/types}}</fieldset>
         <label><input type="checkbox" name="open" value="1"{{#openNow}} checked{{/openNow}}> open now</label>
         {{#dimensions}}<label>{{name}} <select name="min-{{name}}" aria-label="{{name}} at least">{{#options}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/options}}</select>
         <select name="max-{{name}}" aria-label="{{name}} at most">{{#maxOptions}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/maxOptions}}</select></label>{{/dimensions}}
         <label>within <input type="text" name="radius" value="{{radius}}" size="6"> m</label>
-        <button type="submit">Show</button></fieldset></form>
+        <button type="submit" class="primary">Show</button></form>
         <form method="post" action="/places/fetch"><input type="hidden" name="csrf" value="{{csrf}}">
         <label for="provider">Fetch places around you from</label>
         <select id="provider" name="provider"><option value="osm">OpenStreetMap</option><option value="yelp">Yelp (needs YELP_API_KEY)</option></select>
         <label for="fradius">within</label><input type="text" id="fradius" name="radius" value="1.5km" size="8">
         <button type="submit">Fetch</button></form>
-        <div class="places">
-        <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
-        <div class="list"><h2>{{count(places)}} places</h2>
-        <ol>{{#places}}<li><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
-        </div></div>
-        <p><small>Map drawn here from your store; © OpenStreetMap contributors for places from OpenStreetMap.</small></p>
+        {{> places-location}}
         {{/location}}
+        """
+
+    /// The form that sets where you are (a partial: first without a location, last with one).
+    static let placesLocation = """
+        <form method="post" action="/places/location">
+        <input type="hidden" name="csrf" value="{{csrf}}">
+        <label for="location">Your location (latitude,longitude)</label>
+        <input type="text" id="location" name="location" value="{{location}}" placeholder="52.5200,13.4050" required>
+        <button type="submit"{{^location}} class="primary"{{/location}}>Set</button>
+        </form>
+        """
+
+    /// A bundle's own icon as typed (a partial), in a badge that shows the title's initial
+    /// instead when the browser has no font to draw it (see `WebScript.live`); an SVG without one.
+    static let bundleIcon = """
+        {{#hasIcon}}<span class="bicon" role="img" aria-label="{{icon}}" data-initial="{{initial}}">{{icon}}</span>{{/hasIcon}}{{^hasIcon}}<span class="bicon" aria-hidden="true"><svg class="icon"><use href="#i-bundle"/></svg></span>{{/hasIcon}}
         """
 
     static let placesAdd = """
@@ -457,14 +448,14 @@ enum WebTemplates {
         <p id="where-hint"><small>Coordinates win when both are given; with an address, an empty name or kind is the one found.</small></p>
         <label for="type">Kind</label>
         <select id="type" name="type"><option value="">as found (other)</option>{{#types}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{value}}</option>{{/types}}</select>
-        <button type="submit">Add</button>
+        <button type="submit" class="primary">Add</button>
         </form>
         """
 
     static let placesPlace = """
         <h1>{{name}}</h1>
         <p>{{type}} · {{coordinate}} · from {{origin}} · {{#rated}}your pin{{/rated}}{{^rated}}not rated yet{{/rated}}{{#quality}} · quality {{quality}} of 5{{/quality}}</p>
-        {{#address}}<p>{{address}}</p>{{/address}}{{#phone}}<p>☎ {{phone}}</p>{{/phone}}{{#website}}<p>{{website}}</p>{{/website}}{{#hours}}<p>Hours: {{hours}}</p>{{/hours}}
+        {{#address}}<p>{{address}}</p>{{/address}}{{#phone}}<p>Phone: {{phone}}</p>{{/phone}}{{#website}}<p>{{website}}</p>{{/website}}{{#hours}}<p>Hours: {{hours}}</p>{{/hours}}
         {{#saved}}<p class="ok" role="status">Saved.</p>{{/saved}}
         {{#error}}<p class="error" id="rate-error" role="alert">{{error}}</p>{{/error}}
         <h2>Your rating</h2>
@@ -482,14 +473,14 @@ enum WebTemplates {
         <select id="pin" name="pin">{{#pins}}<option value="{{value}}"{{#selected}} selected{{/selected}}>{{label}}</option>{{/pins}}</select>
         <label for="notes">Notes</label>
         <textarea id="notes" name="notes" style="min-height: 5rem">{{notes}}</textarea>
-        <button type="submit">Save the rating</button>
+        <button type="submit" class="primary">Save the rating</button>
         </form>
         <p><a href="/places">Back to the map</a></p>
         """
 
     static let placesFetch = """
         <h1>Fetching from {{provider}}</h1>
-        {{#running}}<p role="status">Working… {{elapsed}} so far. This page updates by itself.</p>{{/running}}
+        {{#running}}<p role="status" class="progress">Working… {{elapsed}} so far. This page updates by itself.</p>{{/running}}
         <ul>{{#messages}}<li>{{text}}</li>{{/messages}}</ul>
         {{#summary}}<p class="ok" role="status">{{summary}}</p>{{/summary}}
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
