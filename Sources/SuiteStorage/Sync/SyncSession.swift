@@ -344,6 +344,8 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         var ahead = Prefetch(self)
         defer { ahead.cancel() }
         while true {
+            // A cancelled sync stops between pages (what was pulled ahead is dropped).
+            try Task.checkCancellation()
             let position = try store.syncServerPosition()
             let page = try await ahead.page(after: position.cursor)
             let reply = page.answer.reply

@@ -11,11 +11,11 @@ package struct MigrateCommand: AsyncParsableCommand {
         discussion: """
             Every row is copied as it is: accounts, devices and their tokens, logs with their \
             epochs and positions, community data, invites and usage, so devices keep syncing \
-            without noticing. The source is read in one snapshot and left unchanged; the \
-            destination must hold no server yet (a data folder without server.sqlite, or a \
-            database without accounts) and gets everything or nothing. If the source changed \
-            while it was copied (a serve still running), nothing is kept: stop serve and run it \
-            again.
+            without noticing. Stop serve first: while it copies, migrate keeps every other \
+            writer of the source waiting. The source's data is not changed (its schema is \
+            brought up to date first, as serve would); the destination must hold no server yet \
+            (a data folder without server.sqlite, or a database without accounts) and gets \
+            everything or nothing.
             """ + "\n\n" + EnvironmentOptions.help(for: "migrate"))
 
     @Option(help: ArgumentHelp("The storage now: a SQLite data folder or a postgres:// URL.", valueName: "dir|url"))
@@ -121,6 +121,7 @@ package struct MigrateCommand: AsyncParsableCommand {
         if let difference = ServerTransfer.difference(before, copied) {
             throw ServerFailure("the copy differs from the source (\(difference)); nothing was kept", exitCode: ServerFailure.ioError)
         }
+        // The readers hold the source's locks, so this holds; checked all the same.
         let now = try await reader.currentFingerprint()
         if let difference = ServerTransfer.difference(before, now) {
             throw ServerFailure("the source changed while it was copied (\(difference)): stop suite-server serve and migrate again; nothing was kept",

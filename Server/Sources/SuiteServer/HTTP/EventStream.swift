@@ -39,7 +39,9 @@ package enum EventStream {
                 }
                 group.addTask {
                     while !Task.isCancelled {
-                        try await Task.sleep(for: keepAlive)
+                        // Each stream's own rhythm (±20 %): streams opened together do not all ask
+                        // the storage about their device at the same moment, every time.
+                        try await Task.sleep(for: keepAlive * Double.random(in: 0.8...1.2))
                         guard await stillSignedIn() else {
                             output.finish()
                             return

@@ -179,6 +179,9 @@ enum PostgresSchema {
                 v_bytes BIGINT;
                 v_total BIGINT;
                 v_inserted BIGINT;
+                v_ids TEXT[];
+                v_slots TEXT[];
+                v_payloads BYTEA[];
             BEGIN
                 SELECT a.epoch INTO v_epoch FROM accounts a WHERE a.id = p_account FOR SHARE;
                 IF NOT FOUND THEN
@@ -187,8 +190,12 @@ enum PostgresSchema {
                 INSERT INTO logs (account_id, name) VALUES (p_account, p_log) ON CONFLICT DO NOTHING;
                 -- The row lock orders concurrent pushes to this log.
                 SELECT l.head INTO v_head FROM logs l WHERE l.account_id = p_account AND l.name = p_log FOR UPDATE;
-                SELECT count(*), COALESCE(sum(t.size), 0) INTO v_fresh, v_bytes
-                FROM unnest(p_ids, p_sizes) AS t(op_id, size)
+                -- The operations the log does not have yet, chosen once (in the batch's order):
+                -- the head, the usage and the rows written all follow from this one choice.
+                SELECT count(*), COALESCE(sum(t.size), 0), array_agg(t.op_id ORDER BY t.ord), array_agg(t.slot ORDER BY t.ord),
+                       array_agg(t.payload ORDER BY t.ord)
+                INTO v_fresh, v_bytes, v_ids, v_slots, v_payloads
+                FROM unnest(p_ids, p_slots, p_payloads, p_sizes) WITH ORDINALITY AS t(op_id, slot, payload, size, ord)
                 WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.account_id = p_account AND o.log = p_log AND o.op_id = t.op_id);
                 IF v_fresh = 0 THEN
                     RETURN QUERY SELECT v_epoch, v_head, 0::BIGINT;
@@ -202,9 +209,8 @@ enum PostgresSchema {
                 END IF;
                 UPDATE logs l SET head = l.head + v_fresh WHERE l.account_id = p_account AND l.name = p_log RETURNING l.head INTO v_head;
                 INSERT INTO operations (account_id, log, position, op_id, slot, payload)
-                SELECT p_account, p_log, v_head - v_fresh + row_number() OVER (ORDER BY t.ord), t.op_id, t.slot, t.payload
-                FROM unnest(p_ids, p_slots, p_payloads) WITH ORDINALITY AS t(op_id, slot, payload, ord)
-                WHERE NOT EXISTS (SELECT 1 FROM operations o WHERE o.account_id = p_account AND o.log = p_log AND o.op_id = t.op_id)
+                SELECT p_account, p_log, v_head - v_fresh + t.ord, t.op_id, t.slot, t.payload
+                FROM unnest(v_ids, v_slots, v_payloads) WITH ORDINALITY AS t(op_id, slot, payload, ord)
                 ON CONFLICT (account_id, log, op_id) DO NOTHING;
                 GET DIAGNOSTICS v_inserted = ROW_COUNT;
                 IF v_inserted <> v_fresh THEN

@@ -3,8 +3,9 @@ import Logging
 import NIOCore
 import PostgresNIO
 
-/// Reads a PostgreSQL server's storage for `migrate`, in one `REPEATABLE READ` transaction
-/// (one snapshot).
+/// Reads a PostgreSQL server's storage for `migrate`, in one `REPEATABLE READ` transaction that
+/// holds every table in `SHARE` mode: nothing else writes meanwhile (a serve left running
+/// waits), so what is copied is the storage as it stays.
 package final class PostgresTransferReader: TransferReader {
     private let url: PostgresURL
     private let connection: PostgresConnection
@@ -20,7 +21,9 @@ package final class PostgresTransferReader: TransferReader {
         self.logger = logger
         connection = try await PostgresTransfer.connect(url, logger: logger)
         do {
-            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ READ ONLY", logger: logger)
+            try await connection.query("BEGIN ISOLATION LEVEL REPEATABLE READ", logger: logger)
+            let names = ServerTransfer.tables.map(\.name).joined(separator: ", ")
+            try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(names) IN SHARE MODE"), logger: logger)
         } catch {
             try? await connection.close()
             throw PostgresTransfer.failure(error, url)
@@ -88,6 +91,8 @@ package final class PostgresTransferWriter: TransferWriter {
         connection = try await PostgresTransfer.connect(url, logger: logger)
         do {
             try await connection.query("BEGIN", logger: logger)
+            // The source's locks, when both URLs name one database, would make this wait forever.
+            try await connection.query("SET LOCAL lock_timeout = '30s'", logger: logger)
             let names = ServerTransfer.tables.map(\.name).joined(separator: ", ")
             try await connection.query(PostgresQuery(unsafeSQL: "LOCK TABLE \(names) IN ACCESS EXCLUSIVE MODE"), logger: logger)
             for table in ServerTransfer.tables where !table.replaces {

@@ -1,27 +1,38 @@
 import Foundation
 import GRDB
 
-/// Reads a SQLite server's storage for `migrate`, in one snapshot (WAL keeps it while a serve
-/// would write).
+/// Reads a SQLite server's storage for `migrate`, holding SQLite's write lock from start to end
+/// (`BEGIN IMMEDIATE` on a connection of its own): nothing else writes meanwhile (a serve left
+/// running waits, and its writes fail after the busy timeout), so what is copied is the
+/// storage as it stays.
 package final class SQLiteTransferReader: TransferReader {
-    private let storage: SQLiteServerStorage
-    private let snapshot: DatabaseSnapshot
+    private let queue: DatabaseQueue
 
-    /// Opens the storage in a data folder that holds one (its schema brought up to date, as
-    /// serve would).
+    /// Opens the storage in a data folder that holds one (its schema brought up to date first,
+    /// as serve would) and takes the write lock.
     package init(directory: URL) throws {
         let file = directory.appendingPathComponent(SQLiteServerStorage.fileName)
         guard FileManager.default.fileExists(atPath: file.path) else {
             throw ServerFailure("\(directory.path) holds no suite-server (no \(SQLiteServerStorage.fileName))", exitCode: ServerFailure.ioError)
         }
-        storage = try SQLiteServerStorage(directory: directory)
-        snapshot = try storage.pool.makeSnapshot()
+        let storage = try SQLiteServerStorage(directory: directory)
+        try? storage.pool.close()
+        var configuration = Configuration()
+        configuration.busyMode = .timeout(10)
+        // The transaction spans the accesses: it is the lock.
+        configuration.allowsUnsafeTransactions = true
+        do {
+            queue = try DatabaseQueue(path: file.path, configuration: configuration)
+            try queue.inDatabase { try $0.execute(sql: "BEGIN IMMEDIATE") }
+        } catch {
+            throw ServerFailure("cannot lock \(file.path) for the copy (\(error)); stop suite-server serve and try again", exitCode: ServerFailure.ioError)
+        }
     }
 
     package func page(_ table: ServerTransfer.Table, after: [ServerTransfer.Value]?, limit: Int) async throws -> [[ServerTransfer.Value]] {
         let sql = ServerTransfer.pageSQL(table, after: after != nil) { _ in "?" }
         let arguments = StatementArguments((after ?? []).map(\.databaseValue) + [limit.databaseValue])
-        return try await snapshot.read { db in
+        return try queue.inDatabase { db in
             try Row.fetchAll(db, sql: sql, arguments: arguments).map { row in
                 try table.columns.enumerated().map { index, column in
                     try Self.value(row[index], column.kind, at: "\(table.name).\(column.name)")
@@ -31,16 +42,17 @@ package final class SQLiteTransferReader: TransferReader {
     }
 
     package func fingerprint() async throws -> [Int64] {
-        try await snapshot.read(Self.fingerprint)
+        try queue.inDatabase(Self.fingerprint)
     }
 
+    /// The same as ``fingerprint()``: nothing else can write while the lock is held.
     package func currentFingerprint() async throws -> [Int64] {
-        try await storage.pool.read(Self.fingerprint)
+        try queue.inDatabase(Self.fingerprint)
     }
 
     package func close() async {
-        try? snapshot.close()
-        try? storage.pool.close()
+        try? queue.inDatabase { try $0.execute(sql: "ROLLBACK") }
+        try? queue.close()
     }
 
     static func fingerprint(_ db: Database) throws -> [Int64] {
@@ -72,16 +84,24 @@ package final class SQLiteTransferWriter: TransferWriter {
     /// Prepares a data folder that holds no server.
     package init(directory: URL) throws {
         target = directory.appendingPathComponent(SQLiteServerStorage.fileName)
-        guard !FileManager.default.fileExists(atPath: target.path) else {
-            throw ServerFailure("\(target.path) exists; migrate into a data folder without a server", exitCode: ServerFailure.ioError)
+        // A server's file, or what a server left beside it (its write-ahead log would be read
+        // into the new file).
+        for suffix in ["", "-wal", "-shm", "-journal"] where FileManager.default.fileExists(atPath: target.path + suffix) {
+            throw ServerFailure("\(target.path + suffix) exists; migrate into a data folder without a server", exitCode: ServerFailure.ioError)
         }
         do {
             try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
         } catch {
             throw ServerFailure("cannot create \(directory.path): \(error.localizedDescription)", exitCode: ServerFailure.ioError)
         }
-        staging = directory.appendingPathComponent(".migrate-\(UUID().uuidString)", isDirectory: true)
-        storage = try SQLiteServerStorage(directory: staging)
+        let staging = directory.appendingPathComponent(".migrate-\(UUID().uuidString)", isDirectory: true)
+        self.staging = staging
+        do {
+            storage = try SQLiteServerStorage(directory: staging)
+        } catch {
+            try? FileManager.default.removeItem(at: staging)
+            throw error
+        }
     }
 
     package func insert(_ table: ServerTransfer.Table, rows: [[ServerTransfer.Value]]) async throws {

@@ -90,25 +90,28 @@ struct MigrateTests {
         }
     }
 
-    @Test func aSourceThatChangesWhileCopiedKeepsNothing() async throws {
+    /// While migrate reads, nothing else can write the source (a serve left running would write
+    /// what the copy misses): a write waits, and fails after the busy timeout.
+    @Test func nothingWritesTheSourceWhileItIsCopied() async throws {
         let folder = ServerBinaryTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let source = folder.appendingPathComponent("a"), destination = folder.appendingPathComponent("b")
         #expect(try await ServerBinaryTests.run(["invite", "--data-dir", source.path]).status == 0)
         let reader = try SQLiteTransferReader(directory: source)
-        // After the snapshot: what a serve left running would do.
-        #expect(try await ServerBinaryTests.run(["invite", "--data-dir", source.path]).status == 0)
+        let blocked = try await ServerBinaryTests.run(["invite", "--data-dir", source.path])
+        #expect(blocked.status != 0, "a write while the source is read: \(blocked.stdout)")
         let writer = try SQLiteTransferWriter(directory: destination)
-        do {
-            _ = try await MigrateCommand.copy(from: reader, to: writer)
-            Issue.record("a changing source was kept")
-        } catch let failure as ServerFailure {
-            #expect(failure.exitCode == 1)
-            #expect(failure.message.contains("the source changed") && failure.message.contains("invites rows: 1 then 2"), "\(failure.message)")
-        }
-        await writer.discard()
+        let copied = try await MigrateCommand.copy(from: reader, to: writer)
         await reader.close()
-        #expect(try FileManager.default.contentsOfDirectory(atPath: destination.path).isEmpty, "nothing left in the destination")
+        #expect(copied[ServerTransfer.tables.firstIndex { $0.name == "invites" }!] == 1)
+        #expect(try await ServerBinaryTests.run(["invite", "--data-dir", source.path]).status == 0, "the lock ends with the copy")
+        // A folder with what a server left (a write-ahead log) is not a destination.
+        let leftovers = folder.appendingPathComponent("c")
+        try FileManager.default.createDirectory(at: leftovers, withIntermediateDirectories: true)
+        #expect(FileManager.default.createFile(atPath: leftovers.appendingPathComponent("server.sqlite-wal").path, contents: Data("x".utf8)))
+        let refused = try await ServerBinaryTests.run(["migrate", "--from", source.path, "--to", leftovers.path])
+        #expect(refused.status == 74 && refused.stderr.contains("server.sqlite-wal"), "\(refused.stderr)")
+        #expect(try FileManager.default.contentsOfDirectory(atPath: leftovers.path) == ["server.sqlite-wal"])
     }
 
     @Test func refusalsChangeNothing() async throws {
