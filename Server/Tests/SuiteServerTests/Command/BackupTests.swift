@@ -84,20 +84,9 @@ struct BackupTests {
     @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
     func postgresWhileServing() async throws {
         let source = try #require(TestBackend.postgresURL)
-        let name = "restore_\(UUID().uuidString.prefix(8).lowercased())"
-        var logger = Logger(label: "backup-test")
-        logger.logLevel = .warning
-        let admin = try await PostgresConnection.connect(configuration: try PostgresURL(source).connectionConfiguration, id: 9, logger: logger)
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
-        let target = source.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
-        #expect(target != source)
-        do {
+        try await TestBackend.withScratchDatabase { target in
             try await roundTrip(source: ["--database", source], target: ["--database", target])
-        } catch {
-            Issue.record(error)
         }
-        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: logger)
-        try await admin.close()
     }
 
     @Test func aDamagedOrForeignBackupIsRefused() async throws {

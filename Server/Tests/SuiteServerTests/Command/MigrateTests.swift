@@ -18,30 +18,12 @@ struct MigrateTests {
         }
     }
 
-    static func withDatabase(_ body: (String) async throws -> Void) async throws {
-        let source = try #require(TestBackend.postgresURL)
-        let name = "migrate_\(UUID().uuidString.prefix(8).lowercased())"
-        var logger = Logger(label: "migrate-test")
-        logger.logLevel = .warning
-        let admin = try await PostgresConnection.connect(configuration: try PostgresURL(source).connectionConfiguration, id: 9, logger: logger)
-        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
-        let target = source.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
-        #expect(target != source)
-        do {
-            try await body(target)
-        } catch {
-            Issue.record(error)
-        }
-        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: logger)
-        try await admin.close()
-    }
-
     @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
     func sqliteToPostgresAndBack() async throws {
         let folder = ServerBinaryTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
         let first = folder.appendingPathComponent("a").path, last = folder.appendingPathComponent("c").path
-        try await Self.withDatabase { database in
+        try await TestBackend.withScratchDatabase { database in
             let server = try await ServerProcess(["--data-dir", first])
             let secret = Data("secret-\(UUID())".utf8)
             let signup = Fixtures.signup(secret: secret)
@@ -145,7 +127,7 @@ struct MigrateTests {
     /// Every column of every table the PostgreSQL schema has is in ``ServerTransfer/tables``.
     @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
     func everyPostgresColumnIsCopied() async throws {
-        try await Self.withDatabase { database in
+        try await TestBackend.withScratchDatabase { database in
             var logger = Logger(label: "migrate-test")
             logger.logLevel = .warning
             _ = try await PostgresServerStorage(url: try PostgresURL(database), maximumConnections: 1, logger: logger)

@@ -1,6 +1,8 @@
 import Foundation
 import Logging
+import PostgresNIO
 import SuiteServer
+import Testing
 
 /// A storage the tests can also read behind its back.
 protocol InspectableStorage: ServerStorage {
@@ -74,6 +76,27 @@ enum TestBackend: String, Sendable, CustomStringConvertible {
             try await storage.waitUntilReady()
             return try await body(storage)
         }
+    }
+}
+
+extension TestBackend {
+    /// Runs a body with the URL of a new, empty database on the test cluster (dropped after).
+    static func withScratchDatabase(_ body: (String) async throws -> Void) async throws {
+        let source = try #require(TestBackend.postgresURL)
+        let name = "scratch_\(UUID().uuidString.prefix(8).lowercased())"
+        var logger = Logger(label: "scratch-database")
+        logger.logLevel = .warning
+        let admin = try await PostgresConnection.connect(configuration: try PostgresURL(source).connectionConfiguration, id: 9, logger: logger)
+        try await admin.query(PostgresQuery(unsafeSQL: "CREATE DATABASE \(name)"), logger: logger)
+        let target = source.replacingOccurrences(of: "/postgres?", with: "/\(name)?")
+        #expect(target != source)
+        do {
+            try await body(target)
+        } catch {
+            Issue.record(error)
+        }
+        try await admin.query(PostgresQuery(unsafeSQL: "DROP DATABASE \(name) WITH (FORCE)"), logger: logger)
+        try await admin.close()
     }
 }
 
