@@ -152,7 +152,11 @@ extension PostgresServerStorage {
 
     package func sharedList(id: String) async throws -> StoredSharedList? {
         return try await withWatchedConnection { [logger] connection in
-            try await Self.lists(try await connection.query("SELECT id, title, body, count, created_at FROM shared_lists WHERE id = \(id)", logger: logger)).first
+            // Not while its account is disabled by the operator.
+            try await Self.lists(try await connection.query("""
+                SELECT s.id, s.title, s.body, s.count, s.created_at FROM shared_lists s JOIN accounts a ON a.id = s.account_id
+                WHERE s.id = \(id) AND a.disabled_at IS NULL
+                """, logger: logger)).first
         }
     }
 

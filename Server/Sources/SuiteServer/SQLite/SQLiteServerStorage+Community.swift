@@ -106,7 +106,10 @@ extension SQLiteServerStorage {
 
     package func sharedList(id: String) async throws -> StoredSharedList? {
         try await pool.read { db in
-            try Row.fetchOne(db, sql: "SELECT * FROM shared_lists WHERE id = ?", arguments: [id]).map(Self.sharedList)
+            // Not while its account is disabled by the operator.
+            try Row.fetchOne(db, sql: """
+                SELECT s.* FROM shared_lists s JOIN accounts a ON a.id = s.account_id WHERE s.id = ? AND a.disabled_at IS NULL
+                """, arguments: [id]).map(Self.sharedList)
         }
     }
 

@@ -106,6 +106,8 @@ extension StorageContract {
         let session = try await service.authenticate(token: laptop.token)
         _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("kept", count: 4)), session: session)
         let bystander = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+        // A list shared before: its public page goes while the account is disabled.
+        let shared = try await service.shareList(SharedListRequest(title: "Mine", quotes: [SharedQuote(text: "q", source: nil, citation: nil)]), session: session)
         let administration = AccountAdministration(storage: storage)
         let before = try await administration.summary(named: signup.account)
 
@@ -174,8 +176,9 @@ extension StorageContract {
         #expect(now == before)
         _ = try await service.push(log: "notes", request: SyncPushRequest(operations: Fixtures.operations("other", count: 1)), session: bystander)
         #expect(try await administration.summary(named: signup.account).disabledAt != nil)
+        #expect(try await service.sharedList(id: shared.id) == nil, "a disabled account's shared list is not public")
 
-        // Enabled: the tokens, the password and the data work again.
+        // Enabled: the tokens, the password, the data and the shared list work again.
         #expect(try await administration.enable(named: signup.account).disabledAt != nil)
         #expect(try await administration.enable(named: signup.account).disabledAt == nil, "enabled already")
         #expect(try await service.authenticate(token: phone.token).deviceID == phone.deviceID)
@@ -187,6 +190,7 @@ extension StorageContract {
         let again = try await blocking { try LoopbackClient.request(port: port, from: "127.0.0.4", method: "POST", path: "/v1/login", body: rightLogin) }
         #expect(again.status == 200)
         #expect(try await administration.summary(named: signup.account).disabledAt == nil)
+        #expect(try await service.sharedList(id: shared.id)?.title == "Mine")
     }
 
     /// The operator's deletion removes every row of the account, withdrawing its published
