@@ -169,7 +169,11 @@ struct PlacePages {
         for (key, value) in [("address", place.address), ("phone", place.phone), ("website", place.website), ("hours", place.openingHours)] {
             if let value, !value.isEmpty { values[key] = value }
         }
-        if let quality = rating?.quality { values["quality"] = String(format: "%.1f", quality) }
+        // The number `suite places show` gives: your ratings (or the community's) smoothed
+        // towards the middle of the scale while there are few.
+        if rating?.quality != nil || place.community?.quality != nil {
+            values["quality"] = String(format: "%.2f", PlaceRanking.smoothedQuality(rating, community: place.community))
+        }
         if let error { values["error"] = error }
         return page("places-place", title: place.name, current: "", values: values, status: status)
     }

@@ -47,11 +47,13 @@ package final class WebApp: Sendable {
         router.get("/live.js") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/javascript; charset=utf-8"
+            headers[.cacheControl] = WebAssets.cacheControl
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
         }
         router.get("/suite.css") { _, _ in
             var headers = HTTPFields()
             headers[.contentType] = "text/css; charset=utf-8"
+            headers[.cacheControl] = WebAssets.cacheControl
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebStyle.css)))
         }
         BMMPages(app: self).register(on: router)

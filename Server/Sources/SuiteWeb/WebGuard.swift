@@ -82,7 +82,9 @@ package struct WebGuard: RouterMiddleware {
         } catch {
             response = WebPage.refusal(.internalServerError, "Something went wrong: \(error)")
         }
-        response.headers[.cacheControl] = "no-store"
+        // Pages are never kept (they hold the form token and your data); the style sheet and
+        // the script say themselves how long they may be kept (``WebAssets``).
+        if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"

@@ -195,3 +195,24 @@ enum WebStyle {
         </svg>
         """
 }
+
+/// The style sheet and the script at addresses that change with their content
+/// (`/suite.css?v=…`), so a browser keeps them (`immutable`) instead of fetching them for every
+/// page, and a new version is fetched at once.
+enum WebAssets {
+    static let styleURL = "/suite.css?v=" + version(WebStyle.css)
+    static let scriptURL = "/live.js?v=" + version(WebScript.live)
+    /// How long a browser keeps them (a year; the address changes with the content).
+    static let cacheControl = "private, max-age=31536000, immutable"
+
+    /// FNV-1a (64 bits) of the text, in hexadecimal: a version, not a secret.
+    static func version(_ text: String) -> String {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in text.utf8 {
+            hash ^= UInt64(byte)
+            hash = hash &* 0x0000_0100_0000_01b3
+        }
+        let digits = String(hash, radix: 16)
+        return String(repeating: "0", count: 16 - digits.count) + digits
+    }
+}

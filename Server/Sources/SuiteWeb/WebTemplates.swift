@@ -19,8 +19,8 @@ enum WebTemplates {
         <meta name="viewport" content="width=device-width, initial-scale=1, viewport-fit=cover">
         <meta name="color-scheme" content="light dark">
         <title>{{title}} · Suite</title>
-        <link rel="stylesheet" href="/suite.css">
-        <script src="/live.js" defer></script>
+        <link rel="stylesheet" href="\(WebAssets.styleURL)">
+        <script src="\(WebAssets.scriptURL)" defer></script>
         </head>
         <body data-app="{{app}}">
         <a class="skip" href="#main">Skip to the page</a>
@@ -41,7 +41,7 @@ enum WebTemplates {
 
     static let refusal = """
         <!doctype html>
-        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{title}} · Suite</title><link rel="stylesheet" href="/suite.css"></head>
+        <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>{{title}} · Suite</title><link rel="stylesheet" href="\(WebAssets.styleURL)"></head>
         <body><main id="main"><h1>{{title}}</h1><p>{{message}}</p><p><a href="/">Suite's home page</a></p></main></body></html>
         """
 
@@ -454,7 +454,7 @@ enum WebTemplates {
 
     static let placesPlace = """
         <h1>{{name}}</h1>
-        <p>{{type}} · {{coordinate}} · from {{origin}} · {{#rated}}your pin{{/rated}}{{^rated}}not rated yet{{/rated}}{{#quality}} · quality {{quality}} of 5{{/quality}}</p>
+        <p>{{type}} · {{coordinate}} · from {{origin}} · {{#rated}}your pin{{/rated}}{{^rated}}not rated yet{{/rated}}{{#quality}} · quality {{quality}} of 5 (smoothed, as <code>suite places show</code>){{/quality}}</p>
         {{#address}}<p>{{address}}</p>{{/address}}{{#phone}}<p>Phone: {{phone}}</p>{{/phone}}{{#website}}<p>{{website}}</p>{{/website}}{{#hours}}<p>Hours: {{hours}}</p>{{/hours}}
         {{#saved}}<p class="ok" role="status">Saved.</p>{{/saved}}
         {{#error}}<p class="error" id="rate-error" role="alert">{{error}}</p>{{/error}}
