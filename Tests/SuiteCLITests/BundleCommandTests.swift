@@ -123,11 +123,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(before == after)
     }
 
-    @Test func vtodoOutputParsesWithPythonsIcalendar() throws {
-        guard let python = icalendarPython else {
-            #expect(!inCI, "CI must provide Python's icalendar (.ci/run installs it)")
-            return
-        }
+    @Test(.enabled(if: icalendarPython != nil || inCI, "Python's icalendar is not installed (.ci/run installs it)"))
+    func vtodoOutputParsesWithPythonsIcalendar() throws {
+        let python = try #require(icalendarPython, "CI must provide Python's icalendar (.ci/run installs it)")
         let suite = try Suite()
         try suite.run("bundle", "add", "Get the agreement signed; bring a pen, and 2 copies", "--before", "go to Eastern branch", "--deadline", "2026-12-01",
                       "--notes", String(repeating: "A long note that needs folding. ", count: 5))
@@ -156,11 +154,9 @@ let inCI = ProcessInfo.processInfo.environment["CI"] != nil
         #expect(lines[1].contains("| Buy dog food | when | 2026-11-30T17:45:00"))
     }
 
-    @Test func realTaskwarriorExportImports() throws {
-        guard let task = taskwarrior else {
-            #expect(!inCI, "CI must provide Taskwarrior (.ci/run installs it)")
-            return
-        }
+    @Test(.enabled(if: taskwarrior != nil || inCI, "Taskwarrior is not installed (.ci/run installs it)"))
+    func realTaskwarriorExportImports() throws {
+        let task = try #require(taskwarrior, "CI must provide Taskwarrior (.ci/run installs it)")
         let suite = try Suite()
         let data = suite.path("taskdata")
         try FileManager.default.createDirectory(atPath: data, withIntermediateDirectories: true)
