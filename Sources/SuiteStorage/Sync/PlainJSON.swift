@@ -127,40 +127,30 @@ package struct PlainJSON {
 
     /// Reads an array, `element` reading each element; false when it gives up.
     package mutating func array(_ element: (inout PlainJSON) -> Bool) -> Bool {
-        guard next == UInt8(ascii: "[") else { return false }
-        index += 1
-        if next == UInt8(ascii: "]") {
-            index += 1
-            return true
-        }
-        while true {
-            guard element(&self) else { return false }
-            switch next {
-            case UInt8(ascii: "]"):
-                index += 1
-                return true
-            case UInt8(ascii: ","):
-                index += 1
-            default:
-                return false
-            }
-        }
+        sequence(open: UInt8(ascii: "["), close: UInt8(ascii: "]"), element)
     }
 
     /// Reads an object, `member` reading the value of each member named; false when it gives up.
     package mutating func object(_ member: (String, inout PlainJSON) -> Bool) -> Bool {
-        guard next == UInt8(ascii: "{") else { return false }
+        sequence(open: UInt8(ascii: "{"), close: UInt8(ascii: "}")) { json in
+            guard let name = json.text(), json.next == UInt8(ascii: ":") else { return false }
+            json.index += 1
+            return member(name, &json)
+        }
+    }
+
+    /// `open`, items separated by commas, `close`: an array's or an object's frame.
+    private mutating func sequence(open: UInt8, close: UInt8, _ item: (inout PlainJSON) -> Bool) -> Bool {
+        guard next == open else { return false }
         index += 1
-        if next == UInt8(ascii: "}") {
+        if next == close {
             index += 1
             return true
         }
         while true {
-            guard let name = text(), next == UInt8(ascii: ":") else { return false }
-            index += 1
-            guard member(name, &self) else { return false }
+            guard item(&self) else { return false }
             switch next {
-            case UInt8(ascii: "}"):
+            case close:
                 index += 1
                 return true
             case UInt8(ascii: ","):
