@@ -579,7 +579,8 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    private static func oneLine(_ error: any Error) -> String {
+    /// An error's description on one line (for messages that must be one line).
+    static func oneLine(_ error: any Error) -> String {
         String(reflecting: error).split(whereSeparator: \.isNewline).joined(separator: " ")
     }
 }

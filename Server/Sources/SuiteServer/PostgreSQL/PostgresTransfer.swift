@@ -168,7 +168,7 @@ enum PostgresTransfer {
         do {
             return try await PostgresConnection.connect(configuration: url.connectionConfiguration, id: 5, logger: logger)
         } catch {
-            throw ServerStorageError.unavailable("cannot connect to \(url): \(oneLine(error))")
+            throw ServerStorageError.unavailable("cannot connect to \(url): \(PostgresServerStorage.oneLine(error))")
         }
     }
 
@@ -186,11 +186,7 @@ enum PostgresTransfer {
 
     static func failure(_ error: any Error, _ url: PostgresURL) -> ServerStorageError {
         if let error = error as? ServerStorageError { return error }
-        return .unavailable("\(url): \(oneLine(error))")
-    }
-
-    static func oneLine(_ error: any Error) -> String {
-        String(reflecting: error).split(whereSeparator: \.isNewline).joined(separator: " ")
+        return .unavailable("\(url): \(PostgresServerStorage.oneLine(error))")
     }
 }
 
