@@ -11,6 +11,15 @@ extension BundleStore {
 
     // MARK: - Observation
 
+    /// A number that grows with every commit that changed this store — through this store, another
+    /// store value on the same file or another process — for a screen that follows "something
+    /// changed" without reading anything (it re-reads what it shows itself). Own commits arrive at
+    /// once, other processes' within about 200 ms; commits in a burst may come as one value. The
+    /// number means nothing beyond its growth, and a write that changed nothing gives none.
+    public func observeChanges() -> StoreObservation<Int, BundleError> {
+        store.observeChanges()
+    }
+
     /// The todos `todos(event:includeFinished:)` returns, now and after every change.
     public func observeTodos(event: String? = nil, includeFinished: Bool = false) -> StoreObservation<[Todo], BundleError> {
         store.observe { [self] () throws(BundleError) -> [Todo] in try todos(event: event, includeFinished: includeFinished) }

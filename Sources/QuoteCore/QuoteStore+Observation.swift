@@ -6,6 +6,15 @@ import SuiteStorage
 /// (the `suite` CLI, a timer's tick) or another `QuoteStore` on the same file within about 200 ms.
 /// Iterate with `for try await`; cancelling the iterating task ends the observation.
 extension QuoteStore {
+    /// A number that grows with every commit that changed this store — through this store, another
+    /// store value on the same file or another process — for a screen that follows "something
+    /// changed" without reading anything (it re-reads what it shows itself). Own commits arrive at
+    /// once, other processes' within about 200 ms; commits in a burst may come as one value. The
+    /// number means nothing beyond its growth, and a write that changed nothing gives none.
+    public func observeChanges() -> StoreObservation<Int, QuoteError> {
+        store.observeChanges()
+    }
+
     /// Today's quote as `user` sees it (``todaysQuote(year:month:day:user:)-5msrl``): nil while the store
     /// holds no quote, then the quote, again when it is edited, favourited or noted.
     ///

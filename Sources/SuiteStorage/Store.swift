@@ -157,7 +157,19 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         self.clock = configuration.clock
         self.keptOpen = keptOpen
         // Another process can change a store file (observation polls it), not a store in memory.
-        self.changes = ChangeSignal(path: path == ":memory:" ? nil : path, busyTimeout: configuration.busyTimeout)
+        // Polled on the write connection when there is one, so that this process's own commits
+        // are signalled once, not again by the poll.
+        var probe: (@Sendable () -> Int?)?
+        if let writer {
+            probe = { @Sendable () -> Int? in
+                do {
+                    return try writer.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+                } catch {
+                    return nil
+                }
+            }
+        }
+        self.changes = ChangeSignal(path: path == ":memory:" ? nil : path, busyTimeout: configuration.busyTimeout, probe: probe)
     }
 
     /// A new, empty store in memory, with the same migrations and checks as a store file: for
@@ -256,8 +268,11 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         guard let writer else {
             throw Failure(storeFailure: .readOnly(path: path, reason: "the store was opened read-only"))
         }
+        // Observers hear of a commit that changed rows, not of a write that changed nothing (a
+        // page that writes only when something is missing must not wake its own observers).
+        var changed = false
+        defer { if changed { changes.notify() } }
         do {
-            defer { changes.notify() }
             return try writer.writeWithoutTransaction { db in
                 var previous: Int?
                 if let cacheKiB {
@@ -276,11 +291,13 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
                 if !durable { try db.execute(sql: "PRAGMA synchronous = NORMAL") }
                 defer { if !durable { try? db.execute(sql: "PRAGMA synchronous = FULL") } }
                 var result: T?
+                let before = db.totalChangesCount
                 try db.inTransaction(.immediate) {
                     result = try body(db)
                     if let sync { try SyncLedger.stamp(db, schema: sync, now: Millis(clock()).value) }
                     return .commit
                 }
+                changed = db.totalChangesCount != before
                 guard let result else { preconditionFailure("a committed transaction has a result") } // programmer error
                 return result
             }
@@ -352,6 +369,13 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
 
     /// The values `fetch` returns, now and after every change to the store (see
     /// ``StoreObservation``).
+    /// A number that grows with every commit that changed the store, by any connection: a value
+    /// per commit (or per burst of them), without reading the store.
+    package func observeChanges() -> StoreObservation<Int, Failure> where Failure: Sendable {
+        let changes = changes
+        return StoreObservation(signal: changes) { () throws(Failure) in changes.count }
+    }
+
     package func observe<T: Sendable & Equatable>(
         _ fetch: @escaping @Sendable () throws(Failure) -> T
     ) -> StoreObservation<T, Failure> where Failure: Sendable {

@@ -22,22 +22,51 @@ package final class ChangeSignal: @unchecked Sendable {
 
     private let path: String?
     private let busyTimeout: TimeInterval
+    private let probe: (@Sendable () -> Int?)?
     private let lock = NSLock()
     // Guarded by `lock`.
     private var subscribers: [UUID: @Sendable () -> Void] = [:]
     private var poller: Poller?
+    private var signalled = 0
+    private var polled = 0
 
     /// `path` is the store file, or nil for a store no other connection can see (in memory).
-    package init(path: String?, busyTimeout: TimeInterval) {
+    /// `probe`, when given, reads `PRAGMA data_version` on the connection this process writes
+    /// with: its value moves only with other connections' commits, so a commit of this process is
+    /// signalled once (by ``notify()``), not a second time by the poll. Without it the poll reads
+    /// on a connection of its own (a store opened read-only, which commits nothing itself).
+    package init(path: String?, busyTimeout: TimeInterval, probe: (@Sendable () -> Int?)? = nil) {
         self.path = path
         self.busyTimeout = busyTimeout
+        self.probe = probe
     }
 
     deinit { poller?.stop() }
 
+    /// How many changes were signalled so far.
+    package var count: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return signalled
+    }
+
+    /// How many times other connections' commits were looked for (for tests).
+    package var pollCount: Int {
+        lock.lock()
+        defer { lock.unlock() }
+        return polled
+    }
+
+    fileprivate func countPoll() {
+        lock.lock()
+        polled += 1
+        lock.unlock()
+    }
+
     /// Signals every subscriber (after a commit by this process).
     package func notify() {
         lock.lock()
+        signalled += 1
         let callbacks = Array(subscribers.values)
         lock.unlock()
         for callback in callbacks { callback() }
@@ -49,7 +78,7 @@ package final class ChangeSignal: @unchecked Sendable {
         let id = UUID()
         lock.lock()
         subscribers[id] = onChange
-        if poller == nil, let path { poller = Poller(path: path, busyTimeout: busyTimeout, signal: self) }
+        if poller == nil, let path { poller = Poller(path: path, busyTimeout: busyTimeout, probe: probe, signal: self) }
         lock.unlock()
         return id
     }
@@ -73,28 +102,34 @@ package final class ChangeSignal: @unchecked Sendable {
         return subscribers.count
     }
 
-    /// Reads `PRAGMA data_version` every ``pollInterval`` on its own read-only connection, and
-    /// signals when it changes.
+    /// Reads `PRAGMA data_version` every ``pollInterval`` (through the probe, else on a read-only
+    /// connection of its own), and signals when it changes.
     private final class Poller: @unchecked Sendable {
         private let queue = DispatchQueue(label: "suite.store.poll", qos: .utility)
         private let timer: DispatchSourceTimer
+        private let probe: (@Sendable () -> Int?)?
         // Used on `queue` only.
         private var connection: DatabaseQueue?
         private var last: Int?
 
-        init(path: String, busyTimeout: TimeInterval, signal: ChangeSignal) {
+        init(path: String, busyTimeout: TimeInterval, probe: (@Sendable () -> Int?)?, signal: ChangeSignal) {
             timer = DispatchSource.makeTimerSource(queue: queue)
+            self.probe = probe
             queue.async { [self] in
-                var config = Configuration()
-                config.readonly = true
-                config.busyMode = .timeout(busyTimeout)
-                connection = try? DatabaseQueue(path: path, configuration: config)
+                if probe == nil {
+                    var config = Configuration()
+                    config.readonly = true
+                    config.busyMode = .timeout(busyTimeout)
+                    connection = try? DatabaseQueue(path: path, configuration: config)
+                }
                 last = version()
             }
             timer.schedule(deadline: .now() + pollInterval, repeating: pollInterval, leeway: .milliseconds(20))
             timer.setEventHandler { [weak self, weak signal] in
                 guard let self, let signal else { return }
-                let current = version()
+                defer { signal.countPoll() }
+                // A failed read (the store closed) is no change.
+                guard let current = version() else { return }
                 if current != last {
                     last = current
                     signal.notify()
@@ -104,7 +139,8 @@ package final class ChangeSignal: @unchecked Sendable {
         }
 
         private func version() -> Int? {
-            try? connection?.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
+            if let probe { return probe() }
+            return try? connection?.inDatabase { db in try Int.fetchOne(db, sql: "PRAGMA data_version") }
         }
 
         func stop() {

@@ -7,6 +7,15 @@ import SuiteStorage
 // within about 200 ms (see StoreObservation). Iterate in a task; cancelling the task ends it.
 
 extension PlaceStore {
+    /// A number that grows with every commit that changed this store — through this store, another
+    /// store value on the same file or another process — for a screen that follows "something
+    /// changed" without reading anything (it re-reads what it shows itself). Own commits arrive at
+    /// once, other processes' within about 200 ms; commits in a burst may come as one value. The
+    /// number means nothing beyond its growth, and a write that changed nothing gives none.
+    public func observeChanges() -> StoreObservation<Int, WorkplaceError> {
+        store.observeChanges()
+    }
+
     /// The places near a point with their pins, as `near(_:)` finds them for `query`: a new
     /// value when a place, rating, note or pin colour in the answer changes, or a place enters or
     /// leaves it. "Open now" is evaluated at `query.now`; observe again with a new query to move

@@ -176,6 +176,31 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
         #expect(seen.values.last?.count == 2)
     }
 
+    @Test func changesGiveOneValuePerCommitAndNoneForAWriteThatChangedNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-bundle-app-\(UUID().uuidString)")
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let url = folder.appendingPathComponent(BundleStore.fileName)
+        let store = try BundleStore(url: url)
+        let seen = Collected(store.observeChanges())
+        #expect(await eventually { seen.values.count == 1 })
+        try await store.addTodo("a", event: nil, preposition: .none)
+        #expect(await eventually { seen.values.count == 2 })
+        try store.store.write { _ in }
+        try await store.addTodo("b", event: nil, preposition: .none)
+        #expect(await eventually { seen.values.count == 3 })
+        // The poll, which reads the file's data_version, must not signal this store's own
+        // commits a second time: two polls later, still two signals.
+        let polls = store.store.changes.pollCount
+        #expect(await eventually { store.store.changes.pollCount >= polls + 2 })
+        #expect(store.store.changes.count == 2)
+        #expect(seen.values.count == 3)
+        // Another connection's commit (another process's, say) is one more.
+        let other = try BundleStore(url: url)
+        try await other.addTodo("c", event: nil, preposition: .none)
+        #expect(await eventually { seen.values.count == 4 })
+        #expect(store.store.changes.count == 3)
+    }
+
     @Test func aFailingFetchEndsTheSequenceWithTheError() async throws {
         let store = try BundleStore.inMemory()
         let seen = Collected(store.observeTodos(event: "no such event"))
