@@ -52,7 +52,10 @@ struct BundlePages {
     private func row(_ todo: Todo) -> [String: Any] {
         var row: [String: Any] = ["id": todo.id.rawValue, "text": todo.text, "status": todo.status.rawValue, "pending": todo.status == .pending]
         if let event = todo.eventName, todo.preposition != .none { row["trigger"] = "\(todo.preposition.rawValue) \(event)" }
-        if let deadline = todo.deadline { row["deadline"] = PeopleTime.deadline(deadline, in: zone) }
+        if let deadline = todo.deadline {
+            row["deadline"] = PeopleTime.deadline(deadline, in: zone)
+            row["overdue"] = todo.isOverdue(at: Date(), timeZone: zone)
+        }
         if !todo.notes.isEmpty { row["notes"] = todo.notes }
         return row
     }

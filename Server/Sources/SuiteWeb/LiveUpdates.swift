@@ -8,32 +8,29 @@ import QuoteCore
 import ServiceLifecycle
 import WorkplaceCore
 
-/// Says which app's data changed — by this app, the `suite` CLI, another tab or a sync — from
-/// the cores' observations, to every open page (server-sent events on `/events`; the page
-/// script reloads the page, or offers to when a form on it holds unsaved input).
+/// Says which app's data changed — by this app, the `suite` CLI, another tab or a sync — once
+/// per commit, to every open page (server-sent events on `/events`; the page script fetches the
+/// page once and replaces the parts that differ, or offers to reload when a form on it holds
+/// unsaved input).
 package final class LiveUpdates: @unchecked Sendable {
     private let lock = NSLock()
     private var listeners: [UUID: AsyncStream<String>.Continuation] = [:]
     private var watchers: [Task<Void, Never>] = []
+    private var following: Set<String> = []
 
     init() {}
 
-    /// Follows what each app's pages show.
+    /// Follows each app's store: one announcement per commit that changed it (or per burst of
+    /// them), without reading what changed — a page that hears it fetches itself once and
+    /// replaces what differs.
     func watch(_ app: WebApp) {
-        let user = app.user
-        let feeds: [(String, @Sendable () async -> Void)] = [
-            ("bmm", { await Self.follow(app.bmm.observeCurrent(), as: "bmm", to: self) }),
-            ("bmm", { await Self.follow(app.bmm.observeModels(), as: "bmm", to: self) }),
-            ("quotes", { await Self.follow(app.quotes.observeFavorites(user: user), as: "quotes", to: self) }),
-            ("quotes", { await Self.follow(app.quotes.observeSchedule(user: user), as: "quotes", to: self) }),
-            ("quotes", { await Self.follow(app.quotes.observeHistory(user: user), as: "quotes", to: self) }),
-            ("bundle", { await Self.follow(app.bundles.observeTodos(includeFinished: true), as: "bundle", to: self) }),
-            ("bundle", { await Self.follow(app.bundles.observeReview(), as: "bundle", to: self) }),
-            ("bundle", { await Self.follow(app.bundles.observeCurrentBundle(), as: "bundle", to: self) }),
-            ("places", { await Self.follow(app.places.observeAllPlaces(), as: "places", to: self) }),
-            ("places", { await Self.follow(app.places.observeLocation(), as: "places", to: self) }),
+        let feeds: [@Sendable () async -> Void] = [
+            { await Self.follow(app.bmm.observeChanges(), as: "bmm", to: self) },
+            { await Self.follow(app.quotes.observeChanges(), as: "quotes", to: self) },
+            { await Self.follow(app.bundles.observeChanges(), as: "bundle", to: self) },
+            { await Self.follow(app.places.observeChanges(), as: "places", to: self) },
         ]
-        let tasks = feeds.map { feed in Task { await feed.1() } }
+        let tasks = feeds.map { feed in Task { await feed() } }
         lock.withLock { watchers += tasks }
     }
 
@@ -46,7 +43,11 @@ package final class LiveUpdates: @unchecked Sendable {
         while !Task.isCancelled {
             do {
                 for try await _ in observation() {
-                    if first { first = false; continue }
+                    if first {
+                        first = false
+                        hub.lock.withLock { _ = hub.following.insert(app) }
+                        continue
+                    }
                     hub.announce(app)
                 }
                 return
@@ -56,6 +57,9 @@ package final class LiveUpdates: @unchecked Sendable {
             }
         }
     }
+
+    /// The apps whose stores are followed now (their first value seen): for tests.
+    var followed: Set<String> { lock.withLock { following } }
 
     func trace(_ line: String) {
         if ProcessInfo.processInfo.environment["SUITE_WEB_TRACE"] != nil {

@@ -81,11 +81,10 @@ enum WebScript {
         document.addEventListener("DOMContentLoaded", function () {
           // A bundle's icon shows as typed, unless no font here draws it (an emoji without an
           // emoji font): then its badge shows the title's initial, never an empty box.
-          var badges = document.querySelectorAll(".bicon[data-initial]");
-          if (badges.length) {
-            var canvas = document.createElement("canvas");
-            canvas.width = canvas.height = 40;
-            var pen = canvas.getContext("2d", { willReadFrequently: true });
+          var pen = null, blank = "", box = "";
+          function markIcons(root) {
+            var badges = root.querySelectorAll(".bicon[data-initial]");
+            if (!badges.length) return;
             var family = getComputedStyle(badges[0]).fontFamily;
             var ink = function (text) {
               pen.clearRect(0, 0, 40, 40);
@@ -94,7 +93,12 @@ enum WebScript {
               pen.fillText(text, 4, 4);
               return pen.getImageData(0, 0, 40, 40).data.join();
             };
-            var blank = ink(""), box = ink("\u{10FFFD}");
+            if (!pen) {
+              var canvas = document.createElement("canvas");
+              canvas.width = canvas.height = 40;
+              pen = canvas.getContext("2d", { willReadFrequently: true });
+              blank = ink(""); box = ink("\u{10FFFD}");
+            }
             badges.forEach(function (badge) {
               var drawn = Array.from(badge.textContent).filter(function (c) {
                 var p = c.codePointAt(0);
@@ -103,8 +107,10 @@ enum WebScript {
               if (ink(badge.textContent) === blank || drawn.some(function (c) { return ink(c) === box; })) badge.dataset.missing = "";
             });
           }
+          markIcons(document);
           var main = document.getElementById("main");
-          var shown = main ? main.innerHTML : "";
+          // What the server sent for each part of the page (before any script changed it).
+          var served = main ? Array.from(main.children, function (part) { return part.outerHTML; }) : [];
           var dirty = false, leaving = false;
           document.addEventListener("input", function () { dirty = true; });
           // A form on its way to the server: its own change must not reload the page under it.
@@ -138,19 +144,42 @@ enum WebScript {
           events.onmessage = function (message) {
             document.body.dataset.heard = String(++heard);
             if (leaving || (app && message.data !== app)) return;
-            // Only when the page would now show something else (a change made just before it
-            // was drawn is announced just after).
+            // The page as it is now, fetched once; only the parts that differ are replaced (a
+            // change made just before the page was drawn is announced just after: nothing differs).
             fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
               return answer.ok ? answer.text() : null;
             }).then(function (html) {
               if (html === null || leaving) return;
-              var fresh = new DOMParser().parseFromString(html, "text/html").getElementById("main");
-              if (!fresh || fresh.innerHTML === shown) return;
-              changed();
+              var page = new DOMParser().parseFromString(html, "text/html");
+              var fresh = page.getElementById("main");
+              if (!fresh) return;
+              var parts = Array.from(fresh.children, function (part) { return part.outerHTML; });
+              if (parts.join("") === served.join("")) return;
+              if (dirty || document.querySelector("[role=alert]")) { offerReload(); return; }
+              replace(fresh, parts, page.title);
             }).catch(function () {});
           };
-          function changed() {
-            if (!dirty && !document.querySelector("[role=alert]")) { location.reload(); return; }
+          function replace(fresh, parts, title) {
+            var shown = Array.from(main.children), incoming = Array.from(fresh.children), changed = [];
+            if (shown.length !== incoming.length) {
+              main.replaceChildren.apply(main, incoming.map(function (part) { return document.adoptNode(part); }));
+              changed = Array.from(main.children);
+            } else {
+              incoming.forEach(function (part, index) {
+                if (parts[index] === served[index]) return;
+                var adopted = document.adoptNode(part);
+                main.replaceChild(adopted, shown[index]);
+                changed.push(adopted);
+              });
+            }
+            served = parts;
+            if (title) document.title = title;
+            document.body.dataset.replaced = String(Number(document.body.dataset.replaced || 0) + 1);
+            changed.forEach(markIcons);
+            // For the page's other scripts (the map): these parts are new.
+            document.dispatchEvent(new CustomEvent("suite:replaced", { detail: changed }));
+          }
+          function offerReload() {
             if (document.getElementById("changed-elsewhere")) return;
             var banner = document.createElement("p");
             banner.id = "changed-elsewhere";

@@ -19,14 +19,14 @@ enum WebStyle {
           --tap: 44px; --radius: .75rem; --width: 72rem;
           --bg: #f4f5f7; --surface: #fff; --text: #1b1f24; --muted: #57606a; --line: #d8dde3; --field: #8c959f;
           --accent: #0a5fc4; --on-accent: #fff; --accent-soft: #e3eefb;
-          --ok: #1a7f37; --todo: #c62828; --on-mark: #fff; --danger: #b42318;
+          --ok: #1a7f37; --todo: #c62828; --on-mark: #fff; --danger: #b42318; --late: #b42318; --on-late: #fff;
           --pin-red: #d32f2f; --pin-blue: #1565c0; --focus: #0a5fc4; --mark: #fff3a3;
         }
         @media (prefers-color-scheme: dark) {
           :root {
             --bg: #0f1217; --surface: #191e25; --text: #e6e9ed; --muted: #a2acb7; --line: #2f3741; --field: #6e7781;
             --accent: #6aa8f7; --on-accent: #0b1526; --accent-soft: #1b2a3d;
-            --ok: #56c271; --todo: #ff7b72; --danger: #ff8b80; --focus: #8cbcff; --mark: #5c4d00;
+            --ok: #56c271; --todo: #ff7b72; --danger: #ff8b80; --late: #ff8b80; --on-late: #2a0b08; --focus: #8cbcff; --mark: #5c4d00;
           }
         }
         *, *::before, *::after { box-sizing: border-box; }
@@ -58,6 +58,7 @@ enum WebStyle {
         h1 { font-size: var(--text-2xl); line-height: 1.15; letter-spacing: -.01em; margin: var(--space-3) 0 var(--space-4); }
         h2 { font-size: var(--text-lg); line-height: 1.3; margin: var(--space-6) 0 var(--space-3); }
         small, .meta { color: var(--muted); font-size: var(--text-sm); }
+        .overdue { display: inline-block; padding: 0 var(--space-2); border-radius: 999px; background: var(--late); color: var(--on-late); font-size: var(--text-sm); font-weight: 600; }
         code, pre { font-family: var(--mono); font-size: .9em; }
         mark { background: var(--mark); color: inherit; border-radius: 3px; padding: 0 2px; }
         .lead { font-size: var(--text-lg); color: var(--muted); }

@@ -283,7 +283,7 @@ enum WebTemplates {
 
     /// One todo's line (a partial).
     static let todo = """
-        {{text}}{{#trigger}} <small>({{trigger}})</small>{{/trigger}}{{#deadline}} <small>[due {{deadline}}]</small>{{/deadline}}
+        {{text}}{{#trigger}} <small>({{trigger}})</small>{{/trigger}}{{#deadline}} {{#overdue}}<strong class="overdue">overdue: due {{deadline}}</strong>{{/overdue}}{{^overdue}}<small>[due {{deadline}}]</small>{{/overdue}}{{/deadline}}
         """
 
     static let bundleHome = """

@@ -1,4 +1,5 @@
 import Foundation
+import WorkplaceCore
 @testable import SuiteWeb
 import Testing
 
@@ -77,6 +78,28 @@ struct WebPartsMoreTests {
         #expect((values["pending"] as? String)?.hasSuffix("to be sent") == true && values["pending"] as? String != "nothing waits to be sent", "\(values)")
         let html = WebPage.library.render(["storeDir": folder.path, "sync": values, "csrf": "x"], withTemplate: "home") ?? ""
         #expect(html.contains("action=\"/sync\"") && html.contains("Sync now") && html.contains("ada &lt;b&gt;") && !html.contains("ada <b>"))
+    }
+
+    /// Live updates: a commit to an app's store is announced to open pages as that app's change,
+    /// without reading the store (one signal per commit; the cores' tests count them).
+    @Test func aCommitToEachStoreIsAnnouncedAsItsApp() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-live-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let app = try await WebApp(folder: folder)
+        let (id, stream) = app.live.listen()
+        defer { app.live.stop(id) }
+        let deadline = Date().addingTimeInterval(120)
+        while app.live.followed.count < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
+        #expect(app.live.followed == ["bmm", "quotes", "bundle", "places"])
+        var heard = stream.makeAsyncIterator()
+        try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
+        #expect(await heard.next() == "bundle")
+        try await app.places.setLocation(try Coordinate(latitude: 52.52, longitude: 13.405))
+        #expect(await heard.next() == "places")
+        _ = try await app.bmm.create(name: "Acme Bakery")
+        #expect(await heard.next() == "bmm")
+        _ = try await app.quotes.add("Well begun is half done.", source: "Aristotle")
+        #expect(await heard.next() == "quotes")
     }
 
     @Test func queryValuesAreEncodedWhole() {
