@@ -24,6 +24,8 @@ let package = Package(
         .library(name: "SuiteSyncProtocol", targets: ["SuiteSyncProtocol"]),
         // The commands as a library, for the in-process CLI fuzz target (Fuzz/); not an API.
         .library(name: "SuiteCLI", targets: ["SuiteCLI"]),
+        // What the suite command and the web app read from their environment (Foundation only).
+        .library(name: "SuiteEnvironment", targets: ["SuiteEnvironment"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
@@ -39,6 +41,8 @@ let package = Package(
     targets: [
         // The wire format of sync, shared with the server package (Server/).
         .target(name: "SuiteSyncProtocol"),
+        // The store folder, user, providers and version, as the CLI and the web app read them.
+        .target(name: "SuiteEnvironment"),
         // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
         .target(
             name: "SuiteStorage",
@@ -109,7 +113,7 @@ let package = Package(
             name: "SuiteCLI",
             dependencies: [
                 "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "SuiteStorage", "CSuiteCurl",
-                "SuiteSyncCrypto", "SuiteSyncProtocol", "SuiteSync",
+                "SuiteSyncCrypto", "SuiteSyncProtocol", "SuiteSync", "SuiteEnvironment",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"
@@ -119,6 +123,7 @@ let package = Package(
             dependencies: ["SuiteCLI"],
             path: "Sources/Tools/suite"
         ),
+        .testTarget(name: "SuiteEnvironmentTests", dependencies: ["SuiteEnvironment"]),
         .testTarget(
             name: "SuiteStorageTests",
             dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteTestSupport", .product(name: "GRDB", package: "GRDB.swift")]

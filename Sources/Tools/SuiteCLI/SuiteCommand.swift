@@ -1,9 +1,10 @@
 import ArgumentParser
 import Foundation
+import SuiteEnvironment
 
 /// The version `suite --version` prints.
 public enum SuiteVersion {
-    public static let current = "0.1.0"
+    public static let current = SuiteEnvironment.version
 }
 
 /// The root `suite` command: configuration only.

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteEnvironment
 import WorkplaceCore
 
 /// `suite places`: places near you that are good for working, rated by you.
@@ -38,18 +39,19 @@ struct ProviderOptions: ParsableArguments {
             transform: NumberOption.seconds(0.1...3600, "--timeout"))
     var timeout: Double = 20
 
-    static let userAgent = "suite-places/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
+    static let userAgent = SuiteEnvironment.userAgent("places")
 
-    func url(_ text: String?, environment key: String, default fallback: String) throws -> URL {
-        let value = text ?? Terminal.environment[key] ?? fallback
-        guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else {
-            throw CLIError.usage("'\(value)' is not an http(s) URL")
+    /// The provider's address: the flag, else its variable, else the real service (``SuiteEnvironment``).
+    func url(_ provider: SuiteEnvironment.Provider, option: String?) throws -> URL {
+        do {
+            return try Terminal.suite.url(of: provider, option: option)
+        } catch {
+            throw CLIError.usage(error.description)
         }
-        return url
     }
 
     func geocoder() throws -> NominatimGeocoder {
-        NominatimGeocoder(baseURL: try url(nominatimURL, environment: "SUITE_NOMINATIM_URL", default: "https://nominatim.openstreetmap.org"),
+        NominatimGeocoder(baseURL: try url(.nominatim, option: nominatimURL),
                           userAgent: Self.userAgent, timeout: timeout, client: CurlHTTPClient())
     }
 }

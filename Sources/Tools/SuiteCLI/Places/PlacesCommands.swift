@@ -225,11 +225,11 @@ extension PlacesCommand {
             let source: any PlaceProvider
             switch provider {
             case .yelp:
-                let key = Terminal.environment["YELP_API_KEY"] ?? ""
-                source = YelpProvider(apiKey: key, baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
+                let key = Terminal.suite.yelpAPIKey
+                source = YelpProvider(apiKey: key, baseURL: try providers.url(.yelp, option: providers.yelpURL),
                                       hoursLimit: hours, timeout: providers.timeout, client: CurlHTTPClient())
             case .osm:
-                source = OverpassProvider(baseURL: try providers.url(providers.overpassURL, environment: "SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"),
+                source = OverpassProvider(baseURL: try providers.url(.overpass, option: providers.overpassURL),
                                           userAgent: ProviderOptions.userAgent, timeout: providers.timeout, client: CurlHTTPClient())
             }
             let records = try await Spinner.around("Asking \(source.name)…") { sink in
@@ -285,8 +285,8 @@ extension PlacesCommand {
                 case .osm:
                     lookup = try providers.geocoder()
                 case .yelp:
-                    lookup = YelpProvider(apiKey: Terminal.environment["YELP_API_KEY"] ?? "",
-                                          baseURL: try providers.url(providers.yelpURL, environment: "SUITE_YELP_URL", default: "https://api.yelp.com/v3"),
+                    lookup = YelpProvider(apiKey: Terminal.suite.yelpAPIKey,
+                                          baseURL: try providers.url(.yelp, option: providers.yelpURL),
                                           timeout: providers.timeout, client: CurlHTTPClient())
                 }
                 let service = provider == .osm ? "OpenStreetMap" : "Yelp"

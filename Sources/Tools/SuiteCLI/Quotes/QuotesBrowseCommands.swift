@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteEnvironment
 import QuoteCore
 import SuiteStorage
 
@@ -312,7 +313,7 @@ extension QuotesCommand {
                 transform: NumberOption.seconds(0.1...3600, "--timeout"))
         var timeout: Double = 20
 
-        static let userAgent = "suite-quotes/\(SuiteVersion.current) (Suite personal productivity tools; https://github.com/suite)"
+        static let userAgent = SuiteEnvironment.userAgent("quotes")
 
         func run() async throws {
             let store = try options.open(readOnly: true)
@@ -325,9 +326,11 @@ extension QuotesCommand {
                 }
                 return
             }
-            let value = Terminal.environment["SUITE_OPENLIBRARY_URL"] ?? OpenLibrary.defaultBaseURL.absoluteString
-            guard let base = URL(string: value), base.scheme == "http" || base.scheme == "https" else {
-                throw CLIError.usage("SUITE_OPENLIBRARY_URL '\(value)' is not an http(s) URL")
+            let base: URL
+            do {
+                base = try Terminal.suite.url(of: .openLibrary)
+            } catch {
+                throw CLIError.usage(error.description)
             }
             let library = OpenLibrary(baseURL: base, timeout: timeout, client: CurlHTTPClient(), userAgent: Self.userAgent)
             let books = try await store.books(by: author, from: library, limit: limit)

@@ -124,8 +124,7 @@ struct QuoteFilterOptions: ParsableArguments {
 enum Quotes {
     /// The user a quotes command works for: `--user`, else the login name, else "default".
     static func userName(_ user: String?) -> String {
-        let environment = Terminal.environment
-        return [user, environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
+        Terminal.suite.user(option: user)
     }
 
     static func render(_ quote: Quote, showID: Bool = true) -> String {

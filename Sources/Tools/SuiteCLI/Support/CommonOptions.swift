@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteEnvironment
 
 /// The options every store-using command takes, as values: what command bodies use, whether
 /// ArgumentParser or the fast path (``FastPath``) read them.
@@ -75,15 +76,14 @@ enum StoreLocation {
         URL(fileURLWithPath: try folderPath(storeDir: storeDir, environment: environment))
     }
 
-    /// ``folder(storeDir:environment:)`` as the text it is made from (relative when given so).
+    /// ``folder(storeDir:environment:)`` as the text it is made from (relative when given so):
+    /// ``SuiteEnvironment``'s rule, which the web app follows too.
     static func folderPath(storeDir: String?, environment: [String: String]) throws -> String {
-        if let storeDir, !storeDir.isEmpty { return expand(storeDir, environment) }
-        if let home = environment["SUITE_HOME"], !home.isEmpty { return expand(home, environment) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return joined(xdg, "suite") }
-        guard let home = environment["HOME"].flatMap({ $0.isEmpty ? nil : $0 }) else {
-            throw CLIError.usage("cannot find the store folder: set --store-dir, SUITE_HOME or HOME")
+        do {
+            return try SuiteEnvironment(environment).storeFolderPath(option: storeDir)
+        } catch {
+            throw CLIError.usage(error.description)
         }
-        return joined(home, ".local/share/suite")
     }
 
     /// An absolute path without empty, `.` or `..` components (a trailing `/` aside), outside
@@ -97,16 +97,8 @@ enum StoreLocation {
         return !components.contains { $0.isEmpty || $0.elementsEqual(".".utf8) || $0.elementsEqual("..".utf8) }
     }
 
-    /// `folder` and `name` joined as text. `URL.appendingPathComponent` builds a set on its first
-    /// use, which scans every protocol conformance record of the binary (about 0.1 ms of each start).
+    /// `folder` and `name` joined as text (see ``SuiteEnvironment/joined(_:_:)``).
     static func joined(_ folder: String, _ name: String) -> String {
-        folder.hasSuffix("/") ? folder + name : folder + "/" + name
-    }
-
-    private static func expand(_ path: String, _ environment: [String: String]) -> String {
-        if path == "~" || path.hasPrefix("~/"), let home = environment["HOME"] {
-            return home + path.dropFirst()
-        }
-        return path
+        SuiteEnvironment.joined(folder, name)
     }
 }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteEnvironment
 import SuiteStorage
 #if canImport(Glibc)
 import Glibc
@@ -26,6 +27,8 @@ enum Terminal {
 
     /// The run's environment variables.
     static var environment: [String: String] { CLIContext.current.environment }
+    /// The environment as Suite reads it (store folder, user, providers), shared with the web app.
+    static var suite: SuiteEnvironment { SuiteEnvironment(environment) }
 
     /// Readies another program to run in this run's place: this run's environment, and what was
     /// printed so far written out before the program writes.
