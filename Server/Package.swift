@@ -67,6 +67,7 @@ let package = Package(
                 .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "WorkplaceURLSession", package: "Suite"),
                 .product(name: "SuiteSync", package: "Suite"),
+                .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SuiteEnvironment
 import WorkplaceCore
 import WorkplaceURLSession
 
@@ -188,9 +189,9 @@ struct PlacePages {
                 guard let mbps = Double(text), mbps.isFinite, mbps >= 0 else { throw WebInputError("wifi speed: a number of Mbit/s, like 42.5") }
                 change.wifiMbps = mbps
             }
-            change.menu = form.first("menu").flatMap(MenuOption.init(rawValue:))
-            change.pinColor = form.first("pin").flatMap(PinColor.init(rawValue:))
-            change.type = form.first("type").flatMap(BusinessType.init(rawValue:))
+            change.menu = try BundlePages.choice(MenuOption.self, form.first("menu") ?? "", named: "menu")
+            change.pinColor = try BundlePages.choice(PinColor.self, form.first("pin") ?? "", named: "pin colour")
+            change.type = try BundlePages.choice(BusinessType.self, form.first("type") ?? "", named: "kind")
             change.notes = form.first("notes")
             _ = try await store.rate(id, change)
         } catch {
@@ -234,29 +235,28 @@ actor FetchJobs {
 }
 
 /// Where the providers are: the real services unless `SUITE_OVERPASS_URL`, `SUITE_YELP_URL` or
-/// `SUITE_NOMINATIM_URL` say otherwise (as for the `suite` command).
+/// `SUITE_NOMINATIM_URL` say otherwise, read by ``SuiteEnvironment`` as the `suite` command reads them.
 enum WebProviders {
-    static let userAgent = "suite-places/0.1.0 (Suite personal productivity tools; https://github.com/suite)"
+    static let userAgent = SuiteEnvironment.userAgent("places")
 
-    static func url(_ key: String, default fallback: String) throws -> URL {
-        let value = ProcessInfo.processInfo.environment[key] ?? fallback
-        guard let url = URL(string: value), url.scheme == "http" || url.scheme == "https" else { throw WebInputError("\(key): '\(value)' is not an http(s) URL") }
-        return url
+    static func url(_ provider: SuiteEnvironment.Provider) throws -> URL {
+        do {
+            return try SuiteEnvironment().url(of: provider)
+        } catch {
+            throw WebInputError(error.description)
+        }
     }
 
     static func geocoder() throws -> NominatimGeocoder {
-        NominatimGeocoder(baseURL: try url("SUITE_NOMINATIM_URL", default: "https://nominatim.openstreetmap.org"), userAgent: userAgent,
-                          timeout: 20, client: URLSessionHTTPClient())
+        NominatimGeocoder(baseURL: try url(.nominatim), userAgent: userAgent, timeout: 20, client: URLSessionHTTPClient())
     }
 
     static func provider(_ name: String) throws -> any PlaceProvider {
         switch name {
         case "yelp":
-            return YelpProvider(apiKey: ProcessInfo.processInfo.environment["YELP_API_KEY"] ?? "",
-                                baseURL: try url("SUITE_YELP_URL", default: "https://api.yelp.com/v3"), timeout: 20, client: URLSessionHTTPClient())
+            return YelpProvider(apiKey: SuiteEnvironment().yelpAPIKey, baseURL: try url(.yelp), timeout: 20, client: URLSessionHTTPClient())
         default:
-            return OverpassProvider(baseURL: try url("SUITE_OVERPASS_URL", default: "https://overpass-api.de/api"), userAgent: userAgent,
-                                    timeout: 30, client: URLSessionHTTPClient())
+            return OverpassProvider(baseURL: try url(.overpass), userAgent: userAgent, timeout: 30, client: URLSessionHTTPClient())
         }
     }
 }
@@ -268,7 +268,11 @@ extension PlacePages {
     }
 
     func startFetch(_ form: WebForm) async throws -> Response {
-        let name = form.first("provider") == "yelp" ? "yelp" : "osm"
+        let requested = form.first("provider") ?? ""
+        guard ["", "osm", "yelp"].contains(requested) else {
+            return try await map(WebForm(), error: "unknown provider '\(requested)' (osm or yelp)", status: .unprocessableContent)
+        }
+        let name = requested == "yelp" ? "yelp" : "osm"
         let radius: Double
         let center: Coordinate
         let provider: any PlaceProvider

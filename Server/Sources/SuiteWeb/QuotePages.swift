@@ -243,11 +243,11 @@ struct QuotePages {
             let schedule = try Schedule(
                 times: try Schedule.parseTimes(fields["times", default: ""]), weekdays: try Schedule.parseWeekdays(fields["weekdays", default: ""]),
                 quietHours: quiet, timeZoneIdentifier: fields["tz", default: ""],
-                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: Schedule.MissedSlots(rawValue: fields["missed", default: ""]) ?? .latest,
+                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: try BundlePages.choice(Schedule.MissedSlots.self, fields["missed", default: ""], named: "missed slots") ?? .latest,
                 tailored: fields["tailored"] == "1", reminders: fields["reminders"] == "1")
             try await store.setSchedule(schedule, user: user)
         } catch {
-            return try await schedule(fields: fields, error: error.description, status: .unprocessableContent)
+            return try await schedule(fields: fields, error: String(describing: error), status: .unprocessableContent)
         }
         return WebPage.redirect("/quotes/schedule?saved=1")
     }

@@ -3,6 +3,7 @@ import Foundation
 import Hummingbird
 import Logging
 import ServiceLifecycle
+import SuiteEnvironment
 
 /// `suite-server ui [--store-dir DIR] [--listen 127.0.0.1:PORT]`: the four apps in a browser,
 /// on the local stores, for the person who started it.
@@ -33,15 +34,14 @@ package struct UICommand: AsyncParsableCommand {
         if storeDirectory?.isEmpty == true { throw ValidationError("--store-dir is empty") }
     }
 
-    /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`.
+    /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`,
+    /// with `~` expanded: ``SuiteEnvironment``'s rule, the one the `suite` command follows.
     package static func folder(storeDirectory: String?, environment: [String: String]) throws -> URL {
-        if let storeDirectory, !storeDirectory.isEmpty { return URL(fileURLWithPath: storeDirectory) }
-        if let home = environment["SUITE_HOME"], !home.isEmpty { return URL(fileURLWithPath: home) }
-        if let xdg = environment["XDG_DATA_HOME"], xdg.hasPrefix("/") { return URL(fileURLWithPath: xdg).appendingPathComponent("suite") }
-        guard let home = environment["HOME"], !home.isEmpty else {
-            throw ValidationError("cannot find the store folder: set --store-dir, SUITE_HOME or HOME")
+        do {
+            return try SuiteEnvironment(environment).storeFolder(option: storeDirectory)
+        } catch {
+            throw ValidationError(error.description)
         }
-        return URL(fileURLWithPath: home).appendingPathComponent(".local/share/suite")
     }
 
     package func run() async throws {

@@ -4,6 +4,7 @@ import HTTPTypes
 import Hummingbird
 import MotivationCore
 import QuoteCore
+import SuiteEnvironment
 import WorkplaceCore
 
 /// The local web app: the four apps' screens over the same store folder as the `suite` command.
@@ -27,8 +28,7 @@ package final class WebApp: Sendable {
         quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
         bundles = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
         places = try await PlaceStore.open(at: folder.appendingPathComponent(PlaceStore.fileName))
-        let environment = ProcessInfo.processInfo.environment
-        user = [environment["USER"], environment["LOGNAME"]].compactMap { $0 }.first { !$0.isEmpty } ?? "default"
+        user = SuiteEnvironment().user()
         live.watch(self)
     }
 

@@ -102,6 +102,16 @@ struct WebPartsMoreTests {
         #expect(await heard.next() == "quotes")
     }
 
+    /// The web app finds the store folder as `suite` does (one rule, SuiteEnvironment): `~`
+    /// expanded, then $SUITE_HOME, $XDG_DATA_HOME, ~/.local/share.
+    @Test func theStoreFolderIsTheOneSuiteUses() throws {
+        #expect(try UICommand.folder(storeDirectory: "~/notes", environment: ["HOME": "/home/ada"]) == URL(fileURLWithPath: "/home/ada/notes"))
+        #expect(try UICommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "SUITE_HOME": "~/s"]) == URL(fileURLWithPath: "/home/ada/s"))
+        #expect(try UICommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "relative"])
+            == URL(fileURLWithPath: "/home/ada/.local/share/suite"))
+        #expect(throws: (any Error).self) { try UICommand.folder(storeDirectory: nil, environment: [:]) }
+    }
+
     @Test func queryValuesAreEncodedWhole() {
         #expect(QuotePages.queryValue("arts & crafts+more#1") == "arts%20%26%20crafts%2Bmore%231")
         #expect(QuotePages.queryValue("café") == "caf%C3%A9")
