@@ -35,7 +35,7 @@ package final class WebApp: Sendable {
     /// The routes, behind the guard (see ``WebGuard``) for `hosts`.
     package func router(hosts: @escaping @Sendable () -> Set<String>) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        router.add(middleware: WebGuard(secrets: secrets, hosts: hosts))
+        WebGuard.install(on: router, secrets: secrets, hosts: hosts)
         router.get("/") { [self] _, _ in
             WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path, "sync": await SyncPanel(app: self).values()], secrets: secrets)
         }

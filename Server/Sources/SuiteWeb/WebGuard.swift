@@ -16,63 +16,47 @@ package struct WebContext: RequestContext {
     package var maxUploadSize: Int { 10 * 1024 * 1024 }
 }
 
-/// What keeps the web app to the person who started it:
+/// What keeps the web app to the person who started it, as four small middlewares, outermost
+/// first (``install(on:secrets:hosts:)``):
 ///
-/// - the `Host` must be the loopback address and port it listens on (a web site that makes its
-///   own name resolve to 127.0.0.1 — DNS rebinding — is refused);
-/// - the random token of this run, from the printed URL's `?token=` (which becomes a cookie,
-///   `HttpOnly` and `SameSite=Strict`) or that cookie, on every request;
-/// - every POST carries the form token (`csrf`) of this run and, when the browser says where it
-///   comes from (`Origin`), comes from this app.
-package struct WebGuard: RouterMiddleware {
-    package typealias Context = WebContext
-
-    let secrets: WebSecrets
-    /// The `Host` values accepted: `127.0.0.1:PORT`, `localhost:PORT` (or `[::1]:PORT`), once
-    /// the port is bound (none before).
-    let hosts: @Sendable () -> Set<String>
-
-    package init(secrets: WebSecrets, hosts: @escaping @Sendable () -> Set<String>) {
-        self.secrets = secrets
-        self.hosts = hosts
-    }
-
+/// - ``PageHeaders``: every answer, refusals included, is a page that is never kept (unless it
+///   says how long it may be, as the style sheet and scripts do) and never framed; an error
+///   becomes a page that says what happened;
+/// - ``HostGuard``: the `Host` must be the loopback address and port it listens on (a web site
+///   that makes its own name resolve to 127.0.0.1 — DNS rebinding — is refused), and a request a
+///   browser marks as coming from another site (another port on this machine included) is refused;
+/// - ``TokenGuard``: the random token of this run, from the printed URL's `?token=` (which becomes
+///   a cookie, `HttpOnly` and `SameSite=Strict`) or that cookie, on every request;
+/// - ``FormGuard``: every POST carries the form token (`csrf`) of this run and, when the browser
+///   says where it comes from (`Origin`), comes from this app; its form is read once, up to a size.
+package enum WebGuard {
     package static let cookieName = "suite_ui"
 
-    package func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        let hosts = hosts()
-        guard let host = request.head.authority?.lowercased(), hosts.contains(host) else {
-            return WebPage.refusal(.misdirectedRequest, "This address is not the one Suite's web app listens on.")
-        }
-        // Pages of other sites — other ports on this machine included — neither read nor change
-        // anything here, even with a cookie (the browser says where a request comes from).
-        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
-            return WebPage.refusal(.forbidden, "A request from another site was refused.")
-        }
-        if let given = request.uri.queryParameters.get("token") {
-            guard WebSecrets.same(given, secrets.token) else {
-                return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite-server ui' printed.")
-            }
-            var response = Response.redirect(to: Self.withoutToken(path: request.uri.path, query: request.uri.query), type: .found)
-            response.setCookie(Cookie(name: Self.cookieName, value: secrets.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
-            return response
-        }
-        guard let cookie = request.cookies[Self.cookieName]?.value, WebSecrets.same(cookie, secrets.token) else {
-            return WebPage.refusal(.forbidden, "Open the URL that 'suite-server ui' printed: it carries this run's token.")
-        }
-        var context = context
-        if request.method == .post {
-            if let origin = request.headers[.origin], !hosts.contains(origin.lowercased().replacingOccurrences(of: "http://", with: "")) {
-                return WebPage.refusal(.forbidden, "A form from another site was refused.")
-            }
-            guard let body = try? await request.body.collect(upTo: context.maxUploadSize) else {
-                return WebPage.refusal(.contentTooLarge, "The form was too large to take.")
-            }
-            context.form = WebForm(urlEncoded: String(buffer: body))
-            guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, secrets.formToken) else {
-                return WebPage.refusal(.forbidden, "The form was refused: it does not carry this page's form token. Reload the page and send it again.")
-            }
-        }
+    /// Adds the guards to `router`, before any route. `hosts` are the `Host` values accepted:
+    /// `127.0.0.1:PORT`, `localhost:PORT` (or `[::1]:PORT`), once the port is bound (none before).
+    static func install(on router: Router<WebContext>, secrets: WebSecrets, hosts: @escaping @Sendable () -> Set<String>) {
+        router.add(middleware: PageHeaders())
+        router.add(middleware: HostGuard(hosts: hosts))
+        router.add(middleware: TokenGuard(secrets: secrets))
+        router.add(middleware: FormGuard(secrets: secrets, hosts: hosts))
+    }
+
+    /// The request's path and query without `token=…`.
+    static func withoutToken(path: String, query: String?) -> String {
+        let kept = query.map { query in
+            query.split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }.joined(separator: "&")
+        } ?? ""
+        // Only a path here: "//host" or "/\\host" would send the browser to another site.
+        let path = path.isEmpty || path.hasPrefix("//") || path.hasPrefix("/\\") ? "/" : path
+        return kept.isEmpty ? path : path + "?" + kept
+    }
+}
+
+/// Every answer's headers, and errors as pages.
+struct PageHeaders: RouterMiddleware {
+    typealias Context = WebContext
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
         do {
             response = try await next(request, context)
@@ -90,15 +74,67 @@ package struct WebGuard: RouterMiddleware {
         response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
         return response
     }
+}
 
-    /// The request's path and query without `token=…`.
-    static func withoutToken(path: String, query: String?) -> String {
-        let kept = query.map { query in
-            query.split(separator: "&").filter { !$0.hasPrefix("token=") && $0 != "token" }.joined(separator: "&")
-        } ?? ""
-        // Only a path here: "//host" or "/\\host" would send the browser to another site.
-        let path = path.isEmpty || path.hasPrefix("//") || path.hasPrefix("/\\") ? "/" : path
-        return kept.isEmpty ? path : path + "?" + kept
+/// The `Host` is this app's, and the request does not come from another site.
+struct HostGuard: RouterMiddleware {
+    typealias Context = WebContext
+    let hosts: @Sendable () -> Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard let host = request.head.authority?.lowercased(), hosts().contains(host) else {
+            return WebPage.refusal(.misdirectedRequest, "This address is not the one Suite's web app listens on.")
+        }
+        // Pages of other sites — other ports on this machine included — neither read nor change
+        // anything here, even with a cookie (the browser says where a request comes from).
+        if let site = request.headers[HTTPField.Name("Sec-Fetch-Site")!], site == "cross-site" || site == "same-site" {
+            return WebPage.refusal(.forbidden, "A request from another site was refused.")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// This run's token: from the printed URL once (then a cookie), or the cookie.
+struct TokenGuard: RouterMiddleware {
+    typealias Context = WebContext
+    let secrets: WebSecrets
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        if let given = request.uri.queryParameters.get("token") {
+            guard WebSecrets.same(given, secrets.token) else {
+                return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite-server ui' printed.")
+            }
+            var response = Response.redirect(to: WebGuard.withoutToken(path: request.uri.path, query: request.uri.query), type: .found)
+            response.setCookie(Cookie(name: WebGuard.cookieName, value: secrets.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
+            return response
+        }
+        guard let cookie = request.cookies[WebGuard.cookieName]?.value, WebSecrets.same(cookie, secrets.token) else {
+            return WebPage.refusal(.forbidden, "Open the URL that 'suite-server ui' printed: it carries this run's token.")
+        }
+        return try await next(request, context)
+    }
+}
+
+/// A POST: from this app, not too large, with this run's form token; its form read into the context.
+struct FormGuard: RouterMiddleware {
+    typealias Context = WebContext
+    let secrets: WebSecrets
+    let hosts: @Sendable () -> Set<String>
+
+    func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
+        guard request.method == .post else { return try await next(request, context) }
+        if let origin = request.headers[.origin], !hosts().contains(origin.lowercased().replacingOccurrences(of: "http://", with: "")) {
+            return WebPage.refusal(.forbidden, "A form from another site was refused.")
+        }
+        var context = context
+        guard let body = try? await request.body.collect(upTo: context.maxUploadSize) else {
+            return WebPage.refusal(.contentTooLarge, "The form was too large to take.")
+        }
+        context.form = WebForm(urlEncoded: String(buffer: body))
+        guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, secrets.formToken) else {
+            return WebPage.refusal(.forbidden, "The form was refused: it does not carry this page's form token. Reload the page and send it again.")
+        }
+        return try await next(request, context)
     }
 }
 

@@ -125,6 +125,45 @@ struct WebRoutesTests {
     }
 }
 
+extension WebRoutesTests {
+    /// The guards, one by one, in front of every route: the host, other sites, the token (and
+    /// its cookie), the form's origin and size; every answer, refusals included, never kept or framed.
+    @Test func theGuardsRefuseWhatIsNotThisRunsOwn() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-guards-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let web = try await WebApp(folder: folder)
+        let cookie = "\(WebGuard.cookieName)=\(web.secrets.token)"
+        @Sendable func refusedEverywhere(_ response: TestResponse, _ status: HTTPResponse.Status, _ what: String) {
+            #expect(response.status == status, "\(what): \(response.status)")
+            #expect(response.headers[.cacheControl] == "no-store" && response.headers[HTTPField.Name("X-Frame-Options")!] == "DENY", "\(what): \(response.headers)")
+        }
+        // Another host name (DNS rebinding): the router test client always says "localhost".
+        try await Application(router: web.router(hosts: { ["127.0.0.1:8422"] })).test(.router) { client in
+            refusedEverywhere(try await client.execute(uri: "/", method: .get, headers: [.cookie: cookie]), .misdirectedRequest, "another host")
+        }
+        try await Application(router: web.router(hosts: { ["localhost"] })).test(.router) { client in
+            refusedEverywhere(try await client.execute(uri: "/bmm", method: .get, headers: [:]), .forbidden, "no token")
+            refusedEverywhere(try await client.execute(uri: "/bmm", method: .get, headers: [.cookie: "\(WebGuard.cookieName)=\(String(repeating: "0", count: 64))"]), .forbidden, "a wrong cookie")
+            refusedEverywhere(try await client.execute(uri: "/bmm?token=nope", method: .get, headers: [:]), .forbidden, "a wrong token")
+            refusedEverywhere(try await client.execute(uri: "/bmm", method: .get, headers: [.cookie: cookie, HTTPField.Name("Sec-Fetch-Site")!: "cross-site"]), .forbidden, "another site")
+            let landing = try await client.execute(uri: "/bmm?token=\(web.secrets.token)&x=1", method: .get, headers: [:])
+            #expect(landing.status == .found && landing.headers[.location] == "/bmm?x=1")
+            let set = landing.headers[.setCookie] ?? ""
+            #expect(set.contains(web.secrets.token) && set.contains("HttpOnly") && set.contains("SameSite=Strict"), "\(set)")
+            #expect(try await client.execute(uri: "/bmm", method: .get, headers: [.cookie: cookie]).status == .ok)
+            // A form from another origin, or too large, changes nothing.
+            var form: HTTPFields = [.cookie: cookie, .contentType: "application/x-www-form-urlencoded", .origin: "http://evil.example"]
+            refusedEverywhere(try await client.execute(uri: "/bmm/models", method: .post, headers: form, body: ByteBuffer(string: "name=X&csrf=\(web.secrets.formToken)")),
+                              .forbidden, "another origin")
+            form[.origin] = nil
+            refusedEverywhere(try await client.execute(uri: "/bmm/models", method: .post, headers: form,
+                                                       body: ByteBuffer(string: "csrf=\(web.secrets.formToken)&name=" + String(repeating: "x", count: 10 * 1024 * 1024 + 1))),
+                              .contentTooLarge, "a form too large")
+            #expect(try await web.bmm.models().isEmpty)
+        }
+    }
+}
+
 /// A browser with this run's cookie, and the store folder's fingerprint around each form.
 private final class Session: @unchecked Sendable {
     let client: any TestClientProtocol
