@@ -10,7 +10,7 @@ import Testing
         try store.addTodo("a none", event: "attic", preposition: .before)
         try store.addTodo("b soon", event: "bank", preposition: .before, deadline: try Deadline.parse("2026-12-02", timeZone: utc))
         try store.addTodo("a soonest", event: "attic", preposition: .before, deadline: try Deadline.parse("2026-11-30", timeZone: utc))
-        try store.addTodo("loose")
+        try store.addTodo("loose", event: nil, preposition: .none)
         #expect(try store.todos().map(\.text) == ["loose", "a soonest", "a none", "b soon", "b late"])
         #expect(try store.todos(order: .byDeadline).map(\.text) == ["a soonest", "b soon", "b late", "a none", "loose"])
         #expect(try store.todos(limit: 2).map(\.text) == ["loose", "a soonest"])
