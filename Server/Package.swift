@@ -90,6 +90,11 @@ let package = Package(
                 // Built for the tests that run the executable.
                 "suite-server",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
+                // The web app's pages are tested on stores filled through the cores.
+                .product(name: "BundleCore", package: "Suite"),
+                .product(name: "QuoteCore", package: "Suite"),
+                .product(name: "WorkplaceCore", package: "Suite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),
                 .product(name: "GRDB", package: "GRDB.swift"),

@@ -73,8 +73,16 @@ extension BundleStore {
         try await run { [self] () throws(BundleError) -> Todo in try todo(uuidPrefix: prefix) }
     }
 
-    public func todos(event: String? = nil, includeFinished: Bool = false) async throws(BundleError) -> [Todo] {
-        try await run { [self] () throws(BundleError) -> [Todo] in try todos(event: event, includeFinished: includeFinished) }
+    public func todos(
+        event: String? = nil, includeFinished: Bool = false, order: TodoOrder = .byEvent, limit: Int? = nil, offset: Int = 0
+    ) async throws(BundleError) -> [Todo] {
+        try await run { [self] () throws(BundleError) -> [Todo] in
+            try todos(event: event, includeFinished: includeFinished, order: order, limit: limit, offset: offset)
+        }
+    }
+
+    public func todoCount(event: String? = nil, includeFinished: Bool = false) async throws(BundleError) -> Int {
+        try await run { [self] () throws(BundleError) -> Int in try todoCount(event: event, includeFinished: includeFinished) }
     }
 
     public func todoSummaries(event: String? = nil, includeFinished: Bool = false) async throws(BundleError) -> [TodoSummary] {
@@ -262,8 +270,12 @@ extension BundleStore {
         try await run { [self] () throws(BundleError) -> TodoBundle in try abandon(bundleID) }
     }
 
-    public func review(event: String? = nil, from: Date? = nil, to: Date? = nil) async throws(BundleError) -> [TodoBundle] {
-        try await run { [self] () throws(BundleError) -> [TodoBundle] in try review(event: event, from: from, to: to) }
+    public func review(event: String? = nil, from: Date? = nil, to: Date? = nil, latest limit: Int? = nil, skipping offset: Int = 0) async throws(BundleError) -> [TodoBundle] {
+        try await run { [self] () throws(BundleError) -> [TodoBundle] in try review(event: event, from: from, to: to, latest: limit, skipping: offset) }
+    }
+
+    public func reviewCount(event: String? = nil) async throws(BundleError) -> Int {
+        try await run { [self] () throws(BundleError) -> Int in try reviewCount(event: event) }
     }
 
     // MARK: - Events

@@ -312,21 +312,49 @@ extension BundleStore {
     }
 
     /// Completed bundles in chronological order of completion, optionally for one event and
-    /// within `[from, to)`.
-    public func review(event: String? = nil, from: Date? = nil, to: Date? = nil) throws(BundleError) -> [TodoBundle] {
+    /// within `[from, to)`; with `latest`, only that many of the most recently completed ones.
+    ///
+    /// - Parameters:
+    ///   - event: only this event's bundles.
+    ///   - from: completed at or after this moment.
+    ///   - to: completed before this moment.
+    ///   - limit: at most this many, the most recently completed (all when nil).
+    ///   - offset: leave out this many most recently completed first (for an older page).
+    public func review(
+        event: String? = nil, from: Date? = nil, to: Date? = nil, latest limit: Int? = nil, skipping offset: Int = 0
+    ) throws(BundleError) -> [TodoBundle] {
         try read { db in
-            var conditions = ["status = 'completed'"]
-            var arguments: [any DatabaseValueConvertible] = []
-            if let event {
-                conditions.append("event_id = ?")
-                arguments.append(try Self.resolveEvent(event, db: db).id)
-            }
-            if let from { conditions.append("finished_ms >= ?"); arguments.append(Millis(from).value) }
-            if let to { conditions.append("finished_ms < ?"); arguments.append(Millis(to).value) }
-            return try TodoBundle.ID.fetchAll(db, sql: "SELECT id FROM bundle WHERE \(conditions.joined(separator: " AND ")) ORDER BY finished_ms, id",
-                                      arguments: StatementArguments(arguments))
-                .map { try Self.loadBundle($0, db: db) }
+            let (conditions, arguments) = try Self.reviewFilter(event: event, from: from, to: to, db: db)
+            let sql = limit == nil && offset == 0
+                ? "SELECT id FROM bundle WHERE \(conditions) ORDER BY finished_ms, id"
+                : """
+                  SELECT id FROM (SELECT id, finished_ms FROM bundle WHERE \(conditions) ORDER BY finished_ms DESC, id DESC
+                  LIMIT \(limit.map { max(0, $0) } ?? -1) OFFSET \(max(0, offset))) ORDER BY finished_ms, id
+                  """
+            return try TodoBundle.ID.fetchAll(db, sql: sql, arguments: arguments).map { try Self.loadBundle($0, db: db) }
         }
+    }
+
+    /// How many completed bundles ``review(event:from:to:latest:skipping:)`` lists without a limit.
+    ///
+    /// - Parameter event: only this event's bundles.
+    public func reviewCount(event: String? = nil) throws(BundleError) -> Int {
+        try read { db in
+            let (conditions, arguments) = try Self.reviewFilter(event: event, from: nil, to: nil, db: db)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM bundle WHERE \(conditions)", arguments: arguments) ?? 0
+        }
+    }
+
+    static func reviewFilter(event: String?, from: Date?, to: Date?, db: Database) throws -> (String, StatementArguments) {
+        var conditions = ["status = 'completed'"]
+        var arguments: [any DatabaseValueConvertible] = []
+        if let event {
+            conditions.append("event_id = ?")
+            arguments.append(try Self.resolveEvent(event, db: db).id)
+        }
+        if let from { conditions.append("finished_ms >= ?"); arguments.append(Millis(from).value) }
+        if let to { conditions.append("finished_ms < ?"); arguments.append(Millis(to).value) }
+        return (conditions.joined(separator: " AND "), StatementArguments(arguments))
     }
 
     // MARK: - Plumbing

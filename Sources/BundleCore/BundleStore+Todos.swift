@@ -75,19 +75,38 @@ extension BundleStore {
         }
     }
 
-    /// Todos, by event then deadline; pending and bundled ones unless `includeFinished`.
+    /// Todos, by event then deadline (or soonest deadline first); pending and bundled ones unless
+    /// `includeFinished`; a page of them with `limit` and `offset`.
     ///
     /// - Parameters:
     ///   - event: only this event's todos (matched like everywhere else).
     ///   - includeFinished: also list done and dropped todos.
-    public func todos(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> [Todo] {
+    ///   - order: by event then deadline (the default), or soonest deadline first.
+    ///   - limit: at most this many (all when nil).
+    ///   - offset: skip this many first (for the next page of a list).
+    public func todos(
+        event: String? = nil, includeFinished: Bool = false, order: TodoOrder = .byEvent, limit: Int? = nil, offset: Int = 0
+    ) throws(BundleError) -> [Todo] {
         try read { db in
             let (filter, arguments) = try Self.todoFilter(event: event, includeFinished: includeFinished, db: db)
-            return try Self.fetchTodos(db, "\(filter) ORDER BY e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id", arguments)
+            let sort = switch order {
+            case .byEvent: "e.name COLLATE NOCASE, t.deadline IS NULL, t.deadline, t.id"
+            case .byDeadline: "t.deadline IS NULL, t.deadline, t.id"
+            }
+            let page = limit.map { " LIMIT \(max(0, $0)) OFFSET \(max(0, offset))" } ?? (offset > 0 ? " LIMIT -1 OFFSET \(offset)" : "")
+            return try Self.fetchTodos(db, "\(filter) ORDER BY \(sort)\(page)", arguments)
         }
     }
 
-    /// What a list shows of the todos ``todos(event:includeFinished:)`` returns, in the same
+    /// How many todos ``todos(event:includeFinished:order:limit:offset:)`` lists without a limit.
+    public func todoCount(event: String? = nil, includeFinished: Bool = false) throws(BundleError) -> Int {
+        try read { db in
+            let (filter, arguments) = try Self.todoFilter(event: event, includeFinished: includeFinished, db: db)
+            return try Int.fetchOne(db, sql: "SELECT count(*) FROM todo t \(filter)", arguments: arguments) ?? 0
+        }
+    }
+
+    /// What a list shows of the todos ``todos(event:includeFinished:order:limit:offset:)`` returns, in the same
     /// order: for long lists (ten thousand todos in a few milliseconds).
     ///
     /// The rows are read in the table's order and sorted here: SQLite's sorter, copying every

@@ -6,6 +6,14 @@ public enum Preposition: String, Codable, Sendable, Hashable, CaseIterable {
     case before, after, when, none
 }
 
+/// The order of a list of todos.
+public enum TodoOrder: String, Codable, Sendable, Hashable, CaseIterable {
+    /// By event name, then soonest deadline (none last), then number: the pile as `suite bundle list` shows it.
+    case byEvent = "by-event"
+    /// Soonest deadline first (none last), then number: what is due next, whatever its event.
+    case byDeadline = "by-deadline"
+}
+
 /// Where a todo stands.
 public enum TodoStatus: String, Codable, Sendable, Hashable, CaseIterable {
     /// In the pile, waiting for its moment.

@@ -220,9 +220,9 @@ extension QuoteStore {
         try await inBackground { store throws(QuoteError) in try store.deliverDue(now: now, user: user, channel: channel) }
     }
 
-    /// ``history(user:since:limit:)``, off the calling actor.
-    public func history(user: String, since: Date? = nil, limit: Int = 100) async throws(QuoteError) -> [Delivery] {
-        try await inBackground { store throws(QuoteError) in try store.history(user: user, since: since, limit: limit) }
+    /// ``history(user:since:before:limit:)``, off the calling actor.
+    public func history(user: String, since: Date? = nil, before: Date? = nil, limit: Int = 100) async throws(QuoteError) -> [Delivery] {
+        try await inBackground { store throws(QuoteError) in try store.history(user: user, since: since, before: before, limit: limit) }
     }
 
     // MARK: Filling the store

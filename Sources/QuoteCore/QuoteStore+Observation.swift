@@ -38,7 +38,7 @@ extension QuoteStore {
         store.observe { [self] () throws(QuoteError) -> [Quote] in try self.favorites(user: user) }
     }
 
-    /// What the user was sent, newest first (``history(user:since:limit:)-96or6``): a new delivery
+    /// What the user was sent, newest first (`history(user:since:before:limit:)`): a new delivery
     /// made by a timer's tick in another process arrives here too.
     ///
     /// - Parameters:

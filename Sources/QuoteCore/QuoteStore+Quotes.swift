@@ -263,14 +263,25 @@ extension QuoteStore {
 
     // MARK: - History
 
-    /// What the user was sent, newest first, optionally since a time.
-    public func history(user: String, since: Date? = nil, limit: Int = 100) throws(QuoteError) -> [Delivery] {
+    /// What the user was sent, newest first, optionally since a time; a page of it with `before`.
+    ///
+    /// - Parameters:
+    ///   - user: whose deliveries.
+    ///   - since: only deliveries for slots at or after this moment.
+    ///   - before: only deliveries for slots before this moment (the slot of the oldest one of
+    ///     the page before, for the next page).
+    ///   - limit: at most this many, the newest.
+    /// - Returns: the deliveries, newest first; a quote sent twice is in each of them.
+    public func history(user: String, since: Date? = nil, before: Date? = nil, limit: Int = 100) throws(QuoteError) -> [Delivery] {
         try read { db in
             let rows = try Row.fetchAll(db, sql: """
                 SELECT quote_id, slot_ms, delivered_ms, channel FROM delivery
-                WHERE user = ? AND slot_ms >= ? ORDER BY slot_ms DESC LIMIT ?
-                """, arguments: [user, since.map { Millis($0).value } ?? Int64.min, limit])
-            let quotes = Dictionary(uniqueKeysWithValues: try Self.loadQuotes(rows.map { $0["quote_id"] }, db: db).map { ($0.id, $0) })
+                WHERE user = ? AND slot_ms >= ? AND slot_ms < ? ORDER BY slot_ms DESC LIMIT ?
+                """, arguments: [user, since.map { Millis($0).value } ?? Int64.min, before.map { Millis($0).value } ?? Int64.max, limit])
+            // A quote sent more than once is read once.
+            var ids: [Int64] = [], seen = Set<Int64>()
+            for row in rows { let id: Int64 = row["quote_id"]; if seen.insert(id).inserted { ids.append(id) } }
+            let quotes = Dictionary(try Self.loadQuotes(ids, db: db).map { ($0.id, $0) }) { first, _ in first }
             return rows.compactMap { row in
                 guard let quote = quotes[row["quote_id"]] else { return nil }
                 return Delivery(quote: quote, slot: Millis(row["slot_ms"] as Int64).date,

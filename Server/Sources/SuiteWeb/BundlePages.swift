@@ -14,7 +14,7 @@ struct BundlePages {
     var zone: TimeZone { .current }
 
     func register(on router: Router<WebContext>) {
-        router.get("/bundle") { _, _ in try await home() }
+        router.get("/bundle") { request, _ in try await home(query: WebForm.query(request)) }
         router.post("/bundle/todos") { _, context in try await addTodo(context.form) }
         router.get("/bundle/checkin") { request, _ in
             try await offer(event: WebForm.query(request).first("event") ?? "", direction: WebForm.query(request).first("direction") ?? "")
@@ -24,8 +24,8 @@ struct BundlePages {
         router.post("/bundle/bundles/{id}/{action}") { _, context in
             try await change(try bundleID(context), action: context.parameters.get("action") ?? "", context.form)
         }
-        router.get("/bundle/review") { request, _ in try await review(event: WebForm.query(request).first("event")) }
-        router.get("/bundle/all") { _, _ in try await all() }
+        router.get("/bundle/review") { request, _ in try await review(WebForm.query(request)) }
+        router.get("/bundle/all") { request, _ in try await all(WebForm.query(request)) }
         router.post("/bundle/todos/{id}/move") { _, context in try await move(try todoID(context), context.form) }
     }
 
@@ -88,14 +88,34 @@ struct BundlePages {
 
     // MARK: - The pile
 
-    func home(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    /// How many waiting todos the pile shows at once, soonest deadline first.
+    static let pileSize = 50
+    /// How many todos of an event coming up the pile shows (the check-in offers them all).
+    static let comingSize = 10
+    /// How many todos a page of all todos holds.
+    static let allSize = 50
+    /// How many completed bundles a page of the review holds.
+    static let reviewSize = 30
+    /// How many of an event's pending todos a bundle offers to pull in, soonest deadline first.
+    static let pullSize = 200
+
+    func home(query: WebForm = WebForm(), fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let paging = WebPaging(query, size: Self.pileSize)
+        let waiting = try await store.todoCount()
+        let todos = try await store.todos(order: .byDeadline, limit: paging.size, offset: paging.offset)
         var values: [String: Any] = [
-            "todos": try await store.todos().map(row),
+            "todos": todos.map(row), "waiting": waiting,
+            "pager": paging.values(path: "/bundle", hasMore: paging.offset + todos.count < waiting, total: waiting, noun: "More waiting todos"),
             "open": try await store.openBundles().map { (["id": $0.id.rawValue, "title": $0.title, "event": $0.eventName] as [String: Any]).merging(Self.icon($0.icon, title: $0.title)) { $1 } },
             // Calendar events of the coming week with their todos (seed 003: events from the calendar).
             "coming": try await store.upcoming(within: 7 * 86_400).map { occurrence -> [String: Any] in
-                ["event": occurrence.eventName, "when": Self.when(occurrence), "count": occurrence.todos.count,
-                 "todos": occurrence.todos.map(row)]
+                var shown: [String: Any] = ["event": occurrence.eventName, "when": Self.when(occurrence), "count": occurrence.todos.count,
+                                            "todos": occurrence.todos.prefix(Self.comingSize).map(row)]
+                if occurrence.todos.count > Self.comingSize {
+                    shown["more"] = occurrence.todos.count - Self.comingSize
+                    shown["checkin"] = QuotePages.queryValue(occurrence.eventName)
+                }
+                return shown
             },
             "events": try await events(),
             "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadlineField": fields["deadline"] ?? "",
@@ -182,10 +202,12 @@ struct BundlePages {
             },
         ]
         if open {
-            values["pullable"] = try await store.todos().filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
+            // The event's own todos only, soonest deadline first.
+            let pending = try await store.todos(event: bundle.eventName, order: .byDeadline, limit: Self.pullSize)
+            values["pullable"] = pending.filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
         }
-values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
-                if let error { values["error"] = error }
+        values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
+        if let error { values["error"] = error }
         return page("bundle-bundle", title: bundle.title, current: "", values: values, status: status)
     }
 
@@ -212,10 +234,18 @@ values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
 
     // MARK: - Review, all todos
 
-    func review(event: String?) async throws -> Response {
-        var values: [String: Any] = ["events": try await events()]
+    func review(_ query: WebForm) async throws -> Response {
+        let event = query.first("event").flatMap { $0.isEmpty ? nil : $0 }
+        let paging = WebPaging(query, size: Self.reviewSize)
+        var values: [String: Any] = ["events": try await events().map { row in
+            var row = row
+            row["selected"] = (row["name"] as? String) == event
+            return row
+        }]
         do {
-            let bundles = try await store.review(event: event.flatMap { $0.isEmpty ? nil : $0 })
+            let total = try await store.reviewCount(event: event)
+            // The latest first, a page at a time.
+            let bundles = try await store.review(event: event, latest: paging.size, skipping: paging.offset)
             let formatter = DateFormatter()
             formatter.dateStyle = .full
             formatter.timeStyle = .none
@@ -228,20 +258,40 @@ values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
                 if days.last?.0 == day { days[days.count - 1].1.append(shown) } else { days.append((day, [shown])) }
             }
             values["days"] = days.map { ["day": $0.0, "bundles": $0.1] }
-            if let event, !event.isEmpty { values["event"] = event }
+            values["pager"] = paging.values(path: "/bundle/review", fields: [("event", event ?? "")],
+                                            hasMore: paging.offset + bundles.count < total, total: total, noun: "Older bundles")
+            if let event { values["event"] = event }
         } catch {
             values["error"] = String(describing: error)
         }
         return page("bundle-review", title: "Review", current: "/bundle/review", values: values)
     }
 
-    func all(error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+    func all(_ query: WebForm = WebForm(), error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
+        let event = query.first("event").flatMap { $0.isEmpty ? nil : $0 }
+        let paging = WebPaging(query, size: Self.allSize)
         var values: [String: Any] = [
-            "todos": try await store.todos(includeFinished: true).map(row), "events": try await events(),
+            "events": try await events().map { row in
+                var row = row
+                row["selected"] = (row["name"] as? String) == event
+                return row
+            },
             "prepositions": Preposition.allCases.map { ["value": $0.rawValue, "label": $0 == .none ? "no preference" : $0.rawValue] },
         ]
+        do {
+            let total = try await store.todoCount(event: event, includeFinished: true)
+            let todos = try await store.todos(event: event, includeFinished: true, limit: paging.size, offset: paging.offset)
+            values["todos"] = todos.map(row)
+            values["total"] = total
+            values["pager"] = paging.values(path: "/bundle/all", fields: [("event", event ?? "")],
+                                            hasMore: paging.offset + todos.count < total, total: total, noun: "More todos")
+            if let event { values["filtered"] = event }
+        } catch {
+            values["todos"] = [[String: Any]]()
+            values["error"] = String(describing: error)
+        }
         if let error { values["error"] = error }
-        return page("bundle-all", title: "All todos", current: "/bundle/all", values: values, status: status)
+        return page("bundle-all", title: "All todos", current: "/bundle/all", values: values, status: values["error"] == nil ? status : .unprocessableContent)
     }
 
     func move(_ id: Todo.ID, _ form: WebForm) async throws -> Response {

@@ -41,6 +41,10 @@ struct PlacePages {
 
     // MARK: - The map
 
+    /// How many places the map and its list show: the nearest that pass the filters (a smaller
+    /// radius or the filters reach the others).
+    static let listSize = 50
+
     func map(_ query: WebForm, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var values: [String: Any] = [
             "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": query.all("type").contains($0.rawValue)] },
@@ -67,11 +71,12 @@ struct PlacePages {
         }
         let radius = Double(query.first("radius") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, 50_000) : nil } ?? 1500
         let found = try await store.near(PlaceQuery(
-            center: location.coordinate, radius: radius, limit: 100, types: Set(query.all("type").compactMap(BusinessType.init(rawValue:))),
+            center: location.coordinate, radius: radius, limit: Self.listSize, types: Set(query.all("type").compactMap(BusinessType.init(rawValue:))),
             minimums: minimums, maximums: maximums, openNow: query.first("open") == "1"))
         var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
         values["map"] = Self.linkingPins(svg)
+        values["full"] = found.count >= Self.listSize
         values["places"] = found.map { nearby -> [String: Any] in
             var row: [String: Any] = [
                 "id": nearby.place.id.rawValue, "name": nearby.place.name, "type": nearby.place.type.rawValue,

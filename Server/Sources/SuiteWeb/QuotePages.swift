@@ -18,11 +18,11 @@ struct QuotePages {
         router.get("/quotes/quote/{id}") { _, context in try await quotePage(try quoteID(context)) }
         router.post("/quotes/quote/{id}/favorite") { _, context in try await favorite(try quoteID(context), context.form) }
         router.post("/quotes/quote/{id}/notes") { _, context in try await addNote(try quoteID(context), context.form) }
-        router.get("/quotes/favorites") { _, _ in try await list(title: "Favourites", current: "/quotes/favorites", quotes: try await store.favorites(user: user)) }
+        router.get("/quotes/favorites") { request, _ in try await favoritesPage(WebForm.query(request)) }
         router.get("/quotes/categories") { _, _ in try await categories() }
-        router.get("/quotes/browse") { request, _ in try await browse(category: WebForm.query(request).first("category")) }
-        router.get("/quotes/search") { request, _ in try await search(WebForm.query(request).first("q") ?? "") }
-        router.get("/quotes/history") { _, _ in try await history() }
+        router.get("/quotes/browse") { request, _ in try await browse(WebForm.query(request)) }
+        router.get("/quotes/search") { request, _ in try await search(WebForm.query(request)) }
+        router.get("/quotes/history") { request, _ in try await history(WebForm.query(request)) }
         router.get("/quotes/schedule") { request, _ in try await schedule(saved: WebForm.query(request).first("saved") != nil) }
         router.post("/quotes/schedule") { _, context in try await setSchedule(context.form) }
         router.post("/quotes/nottodo") { _, context in try await addNotToDo(context.form) }
@@ -127,11 +127,27 @@ struct QuotePages {
         return WebPage.redirect("/quotes/quote/\(id.rawValue)")
     }
 
-    func list(title: String, current: String, quotes: [Quote]) async throws -> Response {
+    /// How many quotes a page of a list, of search hits or of the history holds (fortunes run to
+    /// a few KB each).
+    static let pageSize = 20
+    /// How many search hits a page holds: fewer, as every match is marked.
+    static let hitsPageSize = 10
+
+    func list(title: String, current: String, back: String, quotes: [Quote], pager: [String: Any]) async throws -> Response {
         let favorites = try await favorites()
         return page("quotes-list", title: title, current: current, values: [
-            "heading": title, "quotes": quotes.map { row($0, favorite: favorites.contains($0.id), back: current) },
+            "heading": title, "quotes": quotes.map { row($0, favorite: favorites.contains($0.id), back: back) }, "pager": pager,
         ])
+    }
+
+    /// The favourites, a page at a time, in the order ``QuoteStore/favorites(user:)`` gives.
+    func favoritesPage(_ query: WebForm) async throws -> Response {
+        let paging = WebPaging(query, size: Self.pageSize)
+        let all = try await store.favorites(user: user)
+        let shown = Array(all.dropFirst(paging.offset).prefix(paging.size))
+        return try await list(title: "Favourites", current: "/quotes/favorites", back: paging.page > 1 ? "/quotes/favorites?page=\(paging.page)" : "/quotes/favorites",
+                              quotes: shown, pager: paging.values(path: "/quotes/favorites", hasMore: paging.offset + shown.count < all.count,
+                                                                  total: all.count, noun: "More favourites"))
     }
 
     func categories() async throws -> Response {
@@ -140,26 +156,41 @@ struct QuotePages {
         return page("quotes-categories", title: "Categories", current: "/quotes/categories", values: ["categories": categories])
     }
 
-    func browse(category: String?) async throws -> Response {
-        let filter = QuoteFilter(category: category.flatMap { $0.isEmpty ? nil : $0 })
+    func browse(_ query: WebForm) async throws -> Response {
+        let category = query.first("category").flatMap { $0.isEmpty ? nil : $0 }
+        let filter = QuoteFilter(category: category)
+        let paging = WebPaging(query, size: Self.pageSize)
         do {
-            let quotes = try await store.browse(filter, user: user, limit: 100)
-            return try await list(title: category.map { "Quotes about \($0)" } ?? "All quotes", current: "/quotes/categories", quotes: quotes)
+            // One more than a page: whether another page follows.
+            let quotes = try await store.browse(filter, user: user, limit: paging.size + 1, offset: paging.offset)
+            let pager = paging.values(path: "/quotes/browse", fields: [("category", category ?? "")], hasMore: quotes.count > paging.size, noun: "More quotes")
+            let here = (category.map { "/quotes/browse?category=" + Self.queryValue($0) } ?? "/quotes/browse")
+                + (paging.page > 1 ? (category == nil ? "?" : "&") + "page=\(paging.page)" : "")
+            return try await list(title: category.map { "Quotes about \($0)" } ?? "All quotes", current: "/quotes/categories", back: here,
+                                  quotes: Array(quotes.prefix(paging.size)), pager: pager)
         } catch {
             return page("quotes-empty", title: "Quotes", current: "/quotes/categories", values: ["error": String(describing: error)], status: .notFound)
         }
     }
 
-    func search(_ query: String) async throws -> Response {
+    func search(_ form: WebForm) async throws -> Response {
+        let query = form.first("q") ?? ""
+        let paging = WebPaging(form, size: Self.hitsPageSize)
         var values: [String: Any] = ["query": query]
         if !query.isEmpty {
             do {
                 // Markers no quote can hold (control characters are refused in quotes), turned
-                // into <mark> by the template, each piece escaped.
-                let hits = try await store.search(query, user: user, limit: 50, markers: ("\u{1}", "\u{2}"))
+                // into <mark> by the template, each piece escaped. The search ranks every match
+                // anyway, so a later page is the best ones up to it, less the pages before;
+                // one more than a page says whether another follows.
+                let ranked = try await store.search(query, user: user, limit: paging.offset + paging.size + 1, markers: ("\u{1}", "\u{2}"))
+                let hits = ranked.dropFirst(paging.offset).prefix(paging.size)
                 let favorites = try await favorites()
+                let back = "/quotes/search?q=" + Self.queryValue(query) + (paging.page > 1 ? "&page=\(paging.page)" : "")
+                values["pager"] = paging.values(path: "/quotes/search", fields: [("q", query)], hasMore: ranked.count > paging.offset + paging.size,
+                                                noun: "More results")
                 values["hits"] = hits.map { hit -> [String: Any] in
-                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: "/quotes/search?q=" + Self.queryValue(query))
+                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: back)
                     shown["pieces"] = Self.pieces(hit.highlighted)
                     return shown
                 }
@@ -195,13 +226,26 @@ struct QuotePages {
         return pieces
     }
 
-    func history() async throws -> Response {
+    /// The deliveries, newest first, a page at a time: `?before=` the slot (in milliseconds since
+    /// 1970) of the last one of the page before.
+    func history(_ query: WebForm) async throws -> Response {
         let favorites = try await favorites()
-        let deliveries = try await store.history(user: user, limit: 100).map { delivery -> [String: Any] in
+        let before = query.first("before").flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
+        let back = before.map { "/quotes/history?before=" + String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "/quotes/history"
+        // One more than a page: whether older ones follow.
+        let found = try await store.history(user: user, before: before, limit: Self.pageSize + 1)
+        let shown = found.prefix(Self.pageSize)
+        var values: [String: Any] = ["deliveries": shown.map { delivery -> [String: Any] in
             ["when": BMMPages.stamp(delivery.deliveredAt),
-             "quote": row(delivery.quote, favorite: favorites.contains(delivery.quote.id), back: "/quotes/history")]
+             "quote": row(delivery.quote, favorite: favorites.contains(delivery.quote.id), back: back)]
+        }]
+        var pager: [String: Any] = ["shown": before != nil || found.count > Self.pageSize]
+        if before != nil { pager["newest"] = "/quotes/history" }
+        if found.count > Self.pageSize, let last = shown.last {
+            pager["older"] = "/quotes/history?before=" + String(Int64((last.slot.timeIntervalSince1970 * 1000).rounded()))
         }
-        return page("quotes-history", title: "History", current: "/quotes/history", values: ["deliveries": deliveries])
+        values["pager"] = pager
+        return page("quotes-history", title: "History", current: "/quotes/history", values: values)
     }
 
     func schedule(saved: Bool = false, fields: [String: String]? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {

@@ -71,6 +71,8 @@ enum WebStyle {
         .rows a, .plain a { display: inline-flex; align-items: center; min-height: var(--tap); }
         .rows > li > a:first-of-type { flex: 1 1 12rem; font-weight: 600; }
         .rows > li > small:last-child { margin-left: auto; }
+        .pager { display: flex; flex-wrap: wrap; align-items: center; gap: var(--space-2) var(--space-4); margin: 0 0 var(--space-4); }
+        .pager a { display: inline-flex; align-items: center; min-height: var(--tap); }
         .tiles { display: grid; gap: var(--space-3); grid-template-columns: repeat(auto-fit, minmax(15rem, 1fr)); padding: 0; list-style: none; }
         .tiles a { display: flex; gap: var(--space-3); align-items: flex-start; height: 100%; padding: var(--space-4); background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); color: var(--text); text-decoration: none; }
         .tiles a:hover { border-color: var(--accent); }

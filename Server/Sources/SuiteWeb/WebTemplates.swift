@@ -9,7 +9,14 @@ enum WebTemplates {
         "bundle-home": bundleHome, "bundle-checkin": bundleCheckIn, "bundle-bundle": bundleBundle, "bundle-review": bundleReview,
         "bundle-all": bundleAll, "todo": todo, "places-map": placesMap, "places-location": placesLocation, "bundle-icon": bundleIcon, "places-add": placesAdd, "places-place": placesPlace, "places-fetch": placesFetch,
         "quotes-categories": quotesCategories, "quotes-search": quotesSearch, "quotes-history": quotesHistory, "quotes-schedule": quotesSchedule,
+        "pager": pager,
     ]
+
+    /// Links to the page before and after of a long list (a partial, given `pager` values of
+    /// ``WebPaging``); nothing when everything fits on one page.
+    static let pager = """
+        {{#pager}}{{#shown}}<nav class="pager" aria-label="Pages">{{#previous}}<a href="{{previous}}" rel="prev">← Previous</a> {{/previous}}<span>page {{page}}{{#pages}} of {{pages}}{{/pages}}</span>{{#next}} <a href="{{next}}" rel="next">{{noun}} →</a>{{/next}}</nav>{{/shown}}{{/pager}}
+        """
 
     static let layout = """
         <!doctype html>
@@ -218,6 +225,7 @@ enum WebTemplates {
         <h1>{{heading}}</h1>
         {{#empty(quotes)}}<p>None yet.</p>{{/empty(quotes)}}
         {{#quotes}}{{> quote}}{{/quotes}}
+        {{> pager}}
         """
 
     static let quotesCategories = """
@@ -235,12 +243,14 @@ enum WebTemplates {
         </form>
         {{#searched}}{{#empty(hits)}}<p>Nothing found.</p>{{/empty(hits)}}{{/searched}}
         {{#hits}}{{> quote}}{{/hits}}
+        {{> pager}}
         """
 
     static let quotesHistory = """
         <h1>Quotes you were sent</h1>
         {{#empty(deliveries)}}<p>None yet: set a schedule in <a href="/quotes/schedule">Settings</a>.</p>{{/empty(deliveries)}}
         {{#deliveries}}<h2><small>{{when}}</small></h2>{{#quote}}{{> quote}}{{/quote}}{{/deliveries}}
+        {{#pager}}{{#shown}}<nav class="pager" aria-label="Pages">{{#newest}}<a href="{{newest}}">← The newest</a>{{/newest}}{{#older}} <a href="{{older}}" rel="next">Older →</a>{{/older}}</nav>{{/shown}}{{/pager}}
         """
 
     static let quotesSchedule = """
@@ -289,7 +299,7 @@ enum WebTemplates {
     static let bundleHome = """
         <h1>Bundles</h1>
         {{^empty(open)}}<h2>Open bundles</h2><ul class="rows">{{#open}}<li>{{> bundle-icon}} <a href="/bundle/bundles/{{id}}">{{title}}</a> <small>{{event}}</small></li>{{/open}}</ul>{{/empty(open)}}
-        {{^empty(coming)}}<h2>Coming up</h2><ul id="coming" class="rows">{{#coming}}<li>{{event}} — {{when}}: {{count}} todo(s){{^empty(todos)}}<ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>{{/empty(todos)}}</li>{{/coming}}</ul>{{/empty(coming)}}
+        {{^empty(coming)}}<h2>Coming up</h2><ul id="coming" class="rows">{{#coming}}<li>{{event}} — {{when}}: {{count}} todo(s){{^empty(todos)}}<ul>{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>{{/empty(todos)}}{{#more}} <a href="/bundle/checkin?event={{checkin}}">and {{more}} more: check in</a>{{/more}}</li>{{/coming}}</ul>{{/empty(coming)}}
         <h2>Add a todo</h2>
         {{#error}}<p class="error" id="todo-error" role="alert">{{error}}</p>{{/error}}
         <form method="post" action="/bundle/todos">
@@ -307,9 +317,11 @@ enum WebTemplates {
         <input type="date" id="deadline" name="deadline" value="{{deadlineField}}">
         <button type="submit" class="primary">Add</button>
         </form>
-        <h2>Waiting ({{count(todos)}})</h2>
-        {{#empty(todos)}}<p>Nothing waiting.</p>{{/empty(todos)}}
+        <h2 id="pile">Waiting ({{waiting}})</h2>
+        {{#empty(todos)}}<p>Nothing waiting{{#pager.shown}} on this page{{/pager.shown}}.</p>{{/empty(todos)}}
+        {{^empty(todos)}}<p><small>Soonest deadline first; by event in <a href="/bundle/all">All todos</a>.</small></p>{{/empty(todos)}}
         <ul id="waiting" class="rows">{{#todos}}<li>#{{id}} {{> todo}}</li>{{/todos}}</ul>
+        {{> pager}}
         """
 
     static let bundleCheckIn = """
@@ -369,16 +381,22 @@ enum WebTemplates {
         <h1>Review</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         <form method="get" action="/bundle/review"><label for="event">By event</label>
-        <select id="event" name="event"><option value="">every event</option>{{#events}}<option value="{{name}}">{{name}}</option>{{/events}}</select>
+        <select id="event" name="event"><option value="">every event</option>{{#events}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/events}}</select>
         <button type="submit" class="primary">Show</button></form>
         {{#event}}<p>Bundles of <strong>{{event}}</strong>.</p>{{/event}}
-        {{#empty(days)}}<p>No completed bundles yet.</p>{{/empty(days)}}
+        {{#empty(days)}}<p>No completed bundles{{#pager.shown}} on this page{{/pager.shown}}{{^pager.shown}} yet{{/pager.shown}}.</p>{{/empty(days)}}
+        {{^empty(days)}}<p><small>The latest first.</small></p>{{/empty(days)}}
         {{#days}}<h2>{{day}}</h2><ul class="rows">{{#bundles}}<li>{{> bundle-icon}} <a href="/bundle/bundles/{{id}}">{{title}}</a> <small>{{event}}: {{done}} of {{count}} done</small></li>{{/bundles}}</ul>{{/days}}
+        {{> pager}}
         """
 
     static let bundleAll = """
         <h1>All todos</h1>
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
+        <form method="get" action="/bundle/all" role="search"><label for="filter">Of the event</label>
+        <select id="filter" name="event"><option value="">every event</option>{{#events}}<option value="{{name}}"{{#selected}} selected{{/selected}}>{{name}}</option>{{/events}}</select>
+        <button type="submit">Show</button></form>
+        <p>{{total}} todo(s){{#filtered}} of <strong>{{filtered}}</strong>{{/filtered}}, by event then deadline.</p>
         <datalist id="events">{{#events}}<option value="{{name}}">{{/events}}</datalist>
         <ul class="plain">
         {{#todos}}<li>#{{id}} {{> todo}} <small>{{status}}</small>
@@ -389,6 +407,7 @@ enum WebTemplates {
         <button type="submit">Move</button></form></details>{{/pending}}
         </li>{{/todos}}
         </ul>
+        {{> pager}}
         """
 
     static let placesMap = """
@@ -398,7 +417,7 @@ enum WebTemplates {
         {{#location}}
         <div class="places">
         <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
-        <div class="list"><h2>{{count(places)}} places</h2>
+        <div class="list"><h2>{{count(places)}} places</h2>{{#full}}<p><small>The nearest {{count(places)}}: the filters below, or a smaller radius, show others.</small></p>{{/full}}
         <ol class="rows">{{#places}}<li><span class="pin {{#rated}}blue{{/rated}}{{^rated}}red{{/rated}}" aria-hidden="true"></span><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
         </div></div>
         <p><small>Map drawn here from your store; © OpenStreetMap contributors for places from OpenStreetMap.</small></p>
