@@ -84,9 +84,30 @@ struct PlacePages {
                 "rated": nearby.place.pinState == .saved,
             ]
             if let open = nearby.isOpen { row["open"] = open ? "open now" : "closed now" }
+            // The interactive map's pins are read from the rows (see `WebScript.map`).
+            row["lat"] = String(nearby.place.coordinate.latitude)
+            row["lon"] = String(nearby.place.coordinate.longitude)
+            row["color"] = nearby.place.pinColor.rawValue
+            row["hex"] = nearby.place.pinColor.hex
             return row
         }
-        return page("places-map", title: "Places", current: "/places", values: values, status: status)
+        // With Debian's Leaflet here the map becomes a map with streets (the SVG stays the
+        // picture without JavaScript); tiles may come from the tile server alone, which learns
+        // this app's origin but no page address.
+        if let leaflet = app.map.leaflet {
+            values["live"] = [
+                "lat": String(location.coordinate.latitude), "lon": String(location.coordinate.longitude), "radius": String(radius),
+                "tiles": app.map.tiles.template, "attribution": TileSource.attribution,
+                "styles": [leaflet.url("leaflet.css"), leaflet.url("MarkerCluster.css")].map { ["href": $0] },
+                "scripts": [leaflet.url("leaflet.js"), leaflet.url("leaflet.markercluster.js"), WebAssets.mapScriptURL].map { ["src": $0] },
+            ] as [String: Any]
+        }
+        var response = page("places-map", title: "Places", current: "/places", values: values, status: status)
+        if app.map.leaflet != nil {
+            response.headers[HTTPField.Name("Content-Security-Policy")!] = WebPage.contentSecurityPolicy(tileOrigin: app.map.tiles.origin)
+            response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin"
+        }
+        return response
     }
 
     /// The map with each pin a link to its place's page (the seed's "click a pin").

@@ -16,7 +16,10 @@ package struct UICommand: AsyncParsableCommand {
             (`http://127.0.0.1:PORT/?token=…`); the token becomes a cookie on the first visit. Only \
             loopback addresses are allowed; requests naming another host are refused. The store \
             folder is the one the suite command uses: --store-dir, else $SUITE_HOME, else \
-            $XDG_DATA_HOME/suite, else ~/.local/share/suite. Both may run at once.
+            $XDG_DATA_HOME/suite, else ~/.local/share/suite. Both may run at once. The places map \
+            shows streets with Debian's Leaflet (libjs-leaflet, libjs-leaflet.markercluster) when \
+            it is installed, over tiles from --tile-url (OpenStreetMap's by default: light use, \
+            "© OpenStreetMap contributors" shown on the map); without it, the map is a picture.
             """)
 
     @Option(name: .customLong("store-dir"), help: ArgumentHelp("The store folder.", valueName: "dir"))
@@ -25,6 +28,10 @@ package struct UICommand: AsyncParsableCommand {
     @Option(name: .customLong("listen"), help: ArgumentHelp("A loopback address to listen on; port 0 picks a free port.", valueName: "host:port"))
     package var listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8422)
 
+    @Option(name: .customLong("tile-url"), help: ArgumentHelp(
+        "Where the places map's tiles come from: https, or http from this machine only; with {z}, {x} and {y}.", valueName: "template"))
+    package var tileURL: String = TileSource.openStreetMap
+
     package init() {}
 
     package func validate() throws {
@@ -32,6 +39,11 @@ package struct UICommand: AsyncParsableCommand {
             throw ValidationError("--listen: the web app listens on loopback only (127.0.0.1 or [::1]), not \(listen.host)")
         }
         if storeDirectory?.isEmpty == true { throw ValidationError("--store-dir is empty") }
+        do {
+            _ = try TileSource(tileURL)
+        } catch {
+            throw ValidationError("--tile-url: \(error)")
+        }
     }
 
     /// `--store-dir`, else `$SUITE_HOME`, else `$XDG_DATA_HOME/suite`, else `~/.local/share/suite`,
@@ -50,7 +62,7 @@ package struct UICommand: AsyncParsableCommand {
         let folder = try Self.folder(storeDirectory: storeDirectory, environment: ProcessInfo.processInfo.environment)
         let web: WebApp
         do {
-            web = try await WebApp(folder: folder)
+            web = try await WebApp(folder: folder, map: WebMap(tiles: try TileSource(tileURL)))
         } catch {
             FileHandle.standardError.write(Data("suite-server: \(error)\n".utf8))
             throw ExitCode(74)

@@ -17,13 +17,16 @@ package final class WebApp: Sendable {
     let places: PlaceStore
     let live = LiveUpdates()
     let fetchJobs = FetchJobs()
+    /// The places map's tiles and Leaflet.
+    let map: WebMap
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 
     /// Opens (creating when missing) the stores in `folder`.
-    package init(folder: URL, secrets: WebSecrets = WebSecrets()) async throws {
+    package init(folder: URL, secrets: WebSecrets = WebSecrets(), map: WebMap = .standard()) async throws {
         self.folder = folder
         self.secrets = secrets
+        self.map = map
         bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
         quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
         bundles = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
@@ -49,6 +52,22 @@ package final class WebApp: Sendable {
             headers[.contentType] = "text/javascript; charset=utf-8"
             headers[.cacheControl] = WebAssets.cacheControl
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
+        }
+        router.get("/map.js") { _, _ in
+            var headers = HTTPFields()
+            headers[.contentType] = "text/javascript; charset=utf-8"
+            headers[.cacheControl] = WebAssets.cacheControl
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.map)))
+        }
+        // Debian's Leaflet, by name from a fixed list (see ``LeafletFiles``).
+        router.get("/leaflet/{file}") { [map] _, context in
+            guard let name = context.parameters.get("file"), let file = map.leaflet?.files[name] else {
+                throw HTTPError(.notFound, message: "no such file")
+            }
+            var headers = HTTPFields()
+            headers[.contentType] = file.contentType
+            headers[.cacheControl] = WebAssets.cacheControl
+            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
         }
         router.get("/suite.css") { _, _ in
             var headers = HTTPFields()

@@ -71,7 +71,9 @@ struct PageHeaders: RouterMiddleware {
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
-        response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin"
+        // Other sites learn nothing of these pages' addresses (the places map sends the tile server
+        // this app's origin alone, as tile servers ask).
+        if response.headers[HTTPField.Name("Referrer-Policy")!] == nil { response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin" }
         return response
     }
 }

@@ -52,9 +52,18 @@ package enum WebPage {
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"
-        headers[HTTPField.Name("Content-Security-Policy")!] =
-            "default-src 'self'; img-src 'self' data: https://tile.openstreetmap.org; style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'"
+        headers[HTTPField.Name("Content-Security-Policy")!] = contentSecurityPolicy()
         return Response(status: status, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
+    }
+
+    /// What a page may load: scripts, styles and images from this app only, and on the places
+    /// map the tiles, from the tile server's origin alone.
+    ///
+    /// - Parameter tileOrigin: `scheme://host[:port]` of the tile server (``TileSource/origin``),
+    ///   or nil on pages without the map.
+    /// - Returns: the `Content-Security-Policy` header's value.
+    static func contentSecurityPolicy(tileOrigin: String? = nil) -> String {
+        "default-src 'self'; img-src 'self' data:\(tileOrigin.map { " " + $0 } ?? ""); style-src 'self' 'unsafe-inline'; frame-ancestors 'none'; form-action 'self'"
     }
 
     /// A short page saying why a request was refused.

@@ -140,10 +140,26 @@ enum WebStyle {
         .progress { font-size: var(--text-lg); }
         .places { display: grid; gap: var(--space-4); grid-template-columns: minmax(0, 3fr) minmax(0, 2fr); align-items: start; }
         .places .map { background: var(--surface); border: 1px solid var(--line); border-radius: var(--radius); overflow: hidden; }
-        .places .map svg { display: block; width: 100%; height: auto; }
+        .places .map > svg { display: block; width: 100%; height: auto; }
         .places .list h2 { margin-top: 0; }
         .places ol { padding: 0; }
         .places ol li { display: block; padding: var(--space-2) var(--space-4); }
+        /* The map with streets (Leaflet, /map.js): pins in their colours, clusters ringed by theirs. */
+        .places .map .streets { width: 100%; aspect-ratio: 4 / 3; max-height: 70vh; background: #f4f1ea; }
+        .places .map .legend { margin: 0; padding: var(--space-2) var(--space-3); font-size: var(--text-sm); color: var(--muted); border-top: 1px solid var(--line); }
+        .places .map .legend .you { display: inline-block; width: .75rem; height: .75rem; margin-right: var(--space-2); border: 3px solid #111; border-radius: 50%; background: #fff; vertical-align: -.1em; }
+        .map-pin { background: none; border: 0; }
+        .map-pin a { position: relative; display: block; width: 28px; height: 30px; }
+        .map-pin a::before { content: ""; position: absolute; left: 4px; top: 0; width: 20px; height: 20px; box-sizing: border-box; background: var(--pin); border: 1.5px solid #222; border-radius: 50% 50% 50% 0; transform: rotate(-45deg); }
+        .map-pin a::after { content: ""; position: absolute; left: 11px; top: 7px; width: 6px; height: 6px; border-radius: 50%; background: #fff; }
+        .map-cluster { background: none; border: 0; }
+        .map-cluster .ring { display: grid; place-items: center; width: 40px; height: 40px; border-radius: 50%; box-shadow: 0 0 0 1.5px #222; }
+        .map-cluster .count { display: grid; place-items: center; width: 28px; height: 28px; border-radius: 50%; background: #fff; color: #111; font-weight: 700; font-size: var(--text-sm); }
+        .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+        .leaflet-container { font: inherit; }
+        /* Leaflet hides the outline of what a key or the mouse touched; the keyboard's ring stays. */
+        .leaflet-container:focus-visible, .leaflet-container :focus-visible { outline: 3px solid var(--focus) !important; outline-offset: 2px; }
+        .leaflet-container .leaflet-control-attribution { font-size: .75rem; color: #222; }
         .pin { display: inline-block; width: .75rem; height: .75rem; border-radius: 50%; margin-right: var(--space-2); }
         .pin.red { background: var(--pin-red); }
         .pin.blue { background: var(--pin-blue); }
@@ -163,6 +179,8 @@ enum WebStyle {
           main { padding: var(--space-3) var(--space-3) var(--space-5); }
           h1 { font-size: var(--text-2xl); margin-top: var(--space-2); }
           .places { grid-template-columns: minmax(0, 1fr); }
+          .places .map .streets { aspect-ratio: 1; }
+          .leaflet-touch .leaflet-bar a { width: var(--tap); height: var(--tap); line-height: var(--tap); }
           button.primary, .button.primary { width: 100%; margin-right: 0; }
           .menu ul { padding: var(--space-2) var(--space-3); scrollbar-width: none; }
         }

@@ -415,10 +415,11 @@ enum WebTemplates {
         {{#error}}<p class="error" role="alert">{{error}}</p>{{/error}}
         {{^location}}{{> places-location}}{{/location}}
         {{#location}}
+        {{#live}}{{#styles}}<link rel="stylesheet" href="{{href}}">{{/styles}}{{/live}}
         <div class="places">
-        <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours">{{{map}}}</div>
+        <div class="map" role="img" aria-label="Map of the places listed: red pins are places you have not rated, blue ones yours"{{#live}} data-lat="{{lat}}" data-lon="{{lon}}" data-radius="{{radius}}" data-tiles="{{tiles}}" data-attribution="{{attribution}}"{{/live}}>{{{map}}}</div>
         <div class="list"><h2>{{count(places)}} places</h2>{{#full}}<p><small>The nearest {{count(places)}}: the filters below, or a smaller radius, show others.</small></p>{{/full}}
-        <ol class="rows">{{#places}}<li><span class="pin {{#rated}}blue{{/rated}}{{^rated}}red{{/rated}}" aria-hidden="true"></span><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
+        <ol class="rows">{{#places}}<li data-id="{{id}}" data-lat="{{lat}}" data-lon="{{lon}}" data-color="{{color}}" data-hex="{{hex}}" data-state="{{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}"><span class="pin {{#rated}}blue{{/rated}}{{^rated}}red{{/rated}}" aria-hidden="true"></span><a href="/places/place/{{id}}">{{name}}</a> <small>{{type}} · {{distance}}{{#open}} · {{open}}{{/open}} · {{#rated}}yours{{/rated}}{{^rated}}not rated{{/rated}}</small></li>{{/places}}</ol>
         </div></div>
         <p><small>Map drawn here from your store; © OpenStreetMap contributors for places from OpenStreetMap.</small></p>
         <form method="get" action="/places" class="filters" aria-labelledby="filters"><h2 id="filters">Filters</h2>
@@ -434,6 +435,7 @@ enum WebTemplates {
         <label for="fradius">within</label><input type="text" id="fradius" name="radius" value="1.5km" size="8">
         <button type="submit">Fetch</button></form>
         {{> places-location}}
+        {{#live}}{{#scripts}}<script src="{{src}}" defer></script>{{/scripts}}{{/live}}
         {{/location}}
         """
 

@@ -15,11 +15,15 @@ struct UICommand: ParsableCommand {
             Example:
               suite ui
               suite ui --listen 127.0.0.1:8422
+              suite ui --tile-url https://tiles.example.org/{z}/{x}/{y}.png
             """)
 
     @OptionGroup var options: TextOptions
     @Option(help: ArgumentHelp("A loopback address to listen on (port 0 picks a free one).", valueName: "host:port"))
     var listen: String?
+    @Option(name: .customLong("tile-url"), help: ArgumentHelp(
+        "Where the places map's tiles come from (default: OpenStreetMap's); https, with {z}, {x} and {y}.", valueName: "template"))
+    var tileURL: String?
 
     func run() throws {
         let folder = try options.storeFolder()
@@ -29,6 +33,7 @@ struct UICommand: ParsableCommand {
             throw CLIError.unavailable("'suite ui' needs suite-server beside suite or on your PATH: Scripts/install installs both")
         }
         let arguments = [server.path, "ui", "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])
+            + (tileURL.map { ["--tile-url", $0] } ?? [])
         // The web app takes over this process: Ctrl-C and SIGTERM reach it directly.
         let argv = arguments.map { strdup($0) } + [nil]
         execv(server.path, argv)

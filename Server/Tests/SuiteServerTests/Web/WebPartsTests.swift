@@ -1,7 +1,11 @@
 import Foundation
-import WorkplaceCore
+import HTTPTypes
+import Hummingbird
+import HummingbirdTesting
+import NIOCore
 @testable import SuiteWeb
 import Testing
+import WorkplaceCore
 
 /// The web app's small parts; `Scripts/check-web` drives the whole app in Chromium.
 @Suite("Web parts")
@@ -136,5 +140,124 @@ struct WebPartsMoreTests {
         #expect(PeopleTime.deadline(.day(year: 2026, month: 12, day: 3)) == "Thu 2026-12-03")
         #expect(PeopleTime.deadline(.time(moment), in: berlin) == named)
         #expect(PeopleTime.universal(moment) == "Thu 2026-12-03 16:00 UTC")
+    }
+}
+
+/// The places map with streets: the tile server checked, Debian's Leaflet served from a fixed
+/// list, the page allowing images from the tile server alone, and the SVG picture when Leaflet is
+/// not there. `Scripts/check-web` shows the map in Chromium over a loopback tile server.
+@Suite("The places map")
+struct WebMapTests {
+    @Test(arguments: [
+        ("https://tile.openstreetmap.org/{z}/{x}/{y}.png", "https://tile.openstreetmap.org"),
+        ("http://127.0.0.1:8099/{z}/{x}/{y}.png", "http://127.0.0.1:8099"),
+        ("http://localhost/tiles/{z}/{x}/{y}.png", "http://localhost"),
+        ("http://[::1]:81/{z}/{x}/{y}.png", "http://[::1]:81"),
+        ("https://tiles.example.org:8443/osm/{z}/{x}/{y}.png?key=abc", "https://tiles.example.org:8443"),
+    ])
+    func tileTemplatesAndTheirOrigins(template: String, origin: String) throws {
+        let source = try TileSource(template)
+        #expect(source.template == template && source.origin == origin)
+    }
+
+    @Test func theDefaultIsOpenStreetMapsTemplateChecked() throws {
+        #expect(try TileSource(TileSource.openStreetMap) == TileSource.standard)
+    }
+
+    @Test(arguments: [
+        ("http://tiles.example.org/{z}/{x}/{y}.png", "is not https"),
+        ("http://127.example.org/{z}/{x}/{y}.png", "is not https"),
+        ("http://192.168.1.5/{z}/{x}/{y}.png", "is not https"),
+        ("ftp://127.0.0.1/{z}/{x}/{y}.png", "is not https"),
+        ("https://tiles.example.org/{z}/{x}.png", "has no {y}"),
+        ("https://tiles.example.org/{x}/{y}.png", "has no {z}"),
+        ("https://{s}.tile.example.org/{z}/{x}/{y}.png", "other than {z}, {x} and {y}"),
+        ("https://user:secret@tiles.example.org/{z}/{x}/{y}.png", "user name, password"),
+        ("https://tiles.example.org/{z}/{x}/{y}.png; script-src *", "is not a URL template"),
+        ("https://tiles.example.org/{z}/{x}/{y}.png\"><script>", "is not a URL template"),
+        ("/tiles/{z}/{x}/{y}.png", "is not a URL template"),
+    ])
+    func badTileTemplatesAreRefusedInOneLine(template: String, reason: String) {
+        #expect {
+            _ = try TileSource(template)
+        } throws: { error in
+            let text = String(describing: error)
+            return text.contains(reason) && !text.contains("\n")
+        }
+    }
+
+    @Test func suiteServerUIRefusesABadTileURL() {
+        #expect(throws: (any Error).self) { _ = try UICommand.parse(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]) }
+        let message = UICommand.message(for: ValidationErrorProbe.refusal(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]))
+        #expect(message.hasPrefix("--tile-url: 'http://tiles.example.org/{z}/{x}/{y}.png' is not https"), "\(message)")
+        #expect(UICommand.exitCode(for: ValidationErrorProbe.refusal(["--tile-url", "x"])).rawValue == 64)
+    }
+
+    @Test func thePageServesLeafletAndLetsImagesComeFromTheTileServerAlone() async throws {
+        let work = FileManager.default.temporaryDirectory.appendingPathComponent("web-map-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: work) }
+        let leaflet = work.appendingPathComponent("leaflet", isDirectory: true)
+        try FileManager.default.createDirectory(at: leaflet, withIntermediateDirectories: true)
+        for name in ["leaflet.js", "leaflet.markercluster.js", "leaflet.css", "MarkerCluster.css", "leaflet.esm.js"] {
+            try Data("/* \(name) */".utf8).write(to: leaflet.appendingPathComponent(name))
+        }
+        try Data("private".utf8).write(to: work.appendingPathComponent("secret.txt"))
+        let map = WebMap(tiles: try TileSource("http://127.0.0.1:8099/{z}/{x}/{y}.png"), leafletFolder: leaflet)
+        let web = try await WebApp(folder: work.appendingPathComponent("store"), map: map)
+        let session: HTTPFields = [.cookie: "\(WebGuard.cookieName)=\(web.secrets.token)"]
+        let form: HTTPFields = [.cookie: "\(WebGuard.cookieName)=\(web.secrets.token)", .contentType: "application/x-www-form-urlencoded"]
+        let csrf = "csrf=\(web.secrets.formToken)"
+        try await Application(router: web.router(hosts: { ["localhost"] })).test(.router) { client in
+            let located = try await client.execute(uri: "/places/location", method: .post, headers: form, body: ByteBuffer(string: "\(csrf)&location=52.52,13.405"))
+            #expect(located.status == .seeOther || located.status == .found)
+            let hostile = "Caf%C3%A9+%22%3E%3C%2Fscript%3E%3Cimg+src%3Dx+onerror%3Dalert(1)%3E"
+            let added = try await client.execute(uri: "/places/add", method: .post, headers: form, body: ByteBuffer(string: "\(csrf)&name=\(hostile)&at=52.521,13.406&type=library"))
+            #expect(added.status == .seeOther || added.status == .found)
+
+            let page = try await client.execute(uri: "/places", method: .get, headers: session)
+            let html = String(buffer: page.body)
+            #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("img-src 'self' data: http://127.0.0.1:8099;") == true)
+            #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("script-src") == false, "scripts stay default-src 'self'")
+            #expect(page.headers[HTTPField.Name("Referrer-Policy")!] == "strict-origin")
+            #expect(html.contains("data-tiles=\"http://127.0.0.1:8099/{z}/{x}/{y}.png\"") && html.contains(WebAssets.mapScriptURL))
+            let versioned = "/leaflet/leaflet.js?v=" + WebAssets.version(Data("/* leaflet.js */".utf8))
+            #expect(html.contains("<script src=\"\(versioned)\" defer></script>"), "\(html)")
+            #expect(html.contains("<svg"), "the SVG stays for browsers without JavaScript")
+            #expect(!html.contains("<img src=x") && !html.contains("</script><img") && html.contains("&lt;/script&gt;&lt;img src=x"), "\(html)")
+
+            let script = try await client.execute(uri: versioned, method: .get, headers: session)
+            #expect(script.status == .ok && String(buffer: script.body) == "/* leaflet.js */")
+            #expect(script.headers[.cacheControl]?.contains("immutable") == true && script.headers[.contentType]?.hasPrefix("text/javascript") == true)
+            let mapScript = try await client.execute(uri: WebAssets.mapScriptURL, method: .get, headers: session)
+            #expect(mapScript.status == .ok && String(buffer: mapScript.body) == WebScript.map)
+            for path in ["/leaflet/leaflet.esm.js", "/leaflet/..%2Fsecret.txt", "/leaflet/../secret.txt", "/leaflet/%2E%2E/secret.txt", "/leaflet/images/layers.png"] {
+                let refused = try await client.execute(uri: path, method: .get, headers: session)
+                #expect(refused.status == .notFound && !String(buffer: refused.body).contains("private"), "\(path): \(refused.status)")
+            }
+        }
+
+        // Without Leaflet: the SVG map, no script for it, no tile server allowed.
+        let bare = try await WebApp(folder: work.appendingPathComponent("store"), map: WebMap(tiles: .standard, leafletFolder: work.appendingPathComponent("missing")))
+        try await Application(router: bare.router(hosts: { ["localhost"] })).test(.router) { client in
+            let session: HTTPFields = [.cookie: "\(WebGuard.cookieName)=\(bare.secrets.token)"]
+            let page = try await client.execute(uri: "/places", method: .get, headers: session)
+            let html = String(buffer: page.body)
+            #expect(page.status == .ok && html.contains("<svg") && html.contains("places/place/"))
+            #expect(!html.contains("/map.js") && !html.contains("/leaflet/") && !html.contains("data-tiles"))
+            #expect(page.headers[HTTPField.Name("Content-Security-Policy")!]?.contains("img-src 'self' data:;") == true)
+            #expect(try await client.execute(uri: "/leaflet/leaflet.js", method: .get, headers: session).status == .notFound)
+        }
+    }
+}
+
+/// A command line's refusal, as ArgumentParser reports it.
+enum ValidationErrorProbe {
+    static func refusal(_ arguments: [String]) -> any Error {
+        do {
+            _ = try UICommand.parse(arguments)
+        } catch {
+            return error
+        }
+        return CancellationError()
     }
 }

@@ -94,7 +94,9 @@ struct WebRoutesTests {
 
             // Every page, with the data above.
             let pages: [(String, String, HTTPResponse.Status)] = [
-                ("GET /", "/", .ok), ("GET /suite.css", "/suite.css", .ok), ("GET /live.js", "/live.js", .ok),
+                ("GET /", "/", .ok), ("GET /suite.css", "/suite.css", .ok), ("GET /live.js", "/live.js", .ok), ("GET /map.js", "/map.js", .ok),
+                // Only Debian's Leaflet files are served (WebMapTests checks them); any other name is not there.
+                ("GET /leaflet/{file}", "/leaflet/..%2F..%2Fetc%2Fpasswd", .notFound),
                 ("GET /bmm", "/bmm", .ok), ("GET /bmm/goto", "/bmm/goto", .ok), ("GET /bmm/about", "/bmm/about", .ok),
                 ("GET /bmm/section/{section}", "/bmm/section/\(section)", .ok),
                 ("GET /bmm/section/{section}/history", "/bmm/section/\(section)/history", .ok),
