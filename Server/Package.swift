@@ -73,7 +73,10 @@ let package = Package(
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ]
+            ],
+            // Templates, style sheet and scripts as files, built into the binary (`PackageResources`):
+            // nothing to install beside it.
+            resources: [.embedInCode("Resources")]
         ),
         .executableTarget(
             name: "suite-server",

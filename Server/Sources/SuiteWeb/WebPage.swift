@@ -45,6 +45,7 @@ package enum WebPage {
                 ["id": id, "href": "/\(id)", "label": label, "current": id == app]
             },
             "home": app.isEmpty, "appLabel": "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
+            "styleURL": WebAssets.styleURL, "scriptURL": WebAssets.scriptURL,
         ]
         return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
     }
@@ -68,7 +69,7 @@ package enum WebPage {
 
     /// A short page saying why a request was refused.
     static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        html(library.render(["title": "Refused", "message": message], withTemplate: "refusal") ?? message, status: status)
+        html(library.render(["title": "Refused", "message": message, "styleURL": WebAssets.styleURL], withTemplate: "refusal") ?? message, status: status)
     }
 
     /// After a POST: back to a page with GET.

@@ -116,6 +116,19 @@ struct WebPartsMoreTests {
         #expect(throws: (any Error).self) { try UICommand.folder(storeDirectory: nil, environment: [:]) }
     }
 
+    /// Templates are files (Resources/templates, built into the binary): each one is registered
+    /// under its file's name, and each parses.
+    @Test func everyTemplateFileIsRegisteredAndParses() throws {
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/SuiteWeb/Resources/templates").standardized
+        let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
+        #expect(Set(files) == Set(WebTemplates.all.keys) && files.count == WebTemplates.all.count)
+        for (name, text) in WebTemplates.all {
+            let file = try String(contentsOf: folder.appendingPathComponent(name + ".mustache"), encoding: .utf8)
+            #expect(text + "\n" == file || text == file, "\(name) differs from its file")
+        }
+        #expect(WebStyle.css.contains("--tap: 44px") && WebScript.live.contains("EventSource") && WebScript.map.contains("markerClusterGroup"))
+    }
+
     @Test func queryValuesAreEncodedWhole() {
         #expect(QuotePages.queryValue("arts & crafts+more#1") == "arts%20%26%20crafts%2Bmore%231")
         #expect(QuotePages.queryValue("café") == "caf%C3%A9")

@@ -1,0 +1,118 @@
+"use strict";
+// Pages work without this script. With it: a section's unsaved words survive a reload,
+// and a page follows changes made elsewhere (the CLI, another tab, a sync).
+document.addEventListener("DOMContentLoaded", function () {
+  // A bundle's icon shows as typed, unless no font here draws it (an emoji without an
+  // emoji font): then its badge shows the title's initial, never an empty box.
+  var pen = null, blank = "", box = "";
+  function markIcons(root) {
+    var badges = root.querySelectorAll(".bicon[data-initial]");
+    if (!badges.length) return;
+    var family = getComputedStyle(badges[0]).fontFamily;
+    var ink = function (text) {
+      pen.clearRect(0, 0, 40, 40);
+      pen.font = "28px " + family;
+      pen.textBaseline = "top";
+      pen.fillText(text, 4, 4);
+      return pen.getImageData(0, 0, 40, 40).data.join();
+    };
+    if (!pen) {
+      var canvas = document.createElement("canvas");
+      canvas.width = canvas.height = 40;
+      pen = canvas.getContext("2d", { willReadFrequently: true });
+      blank = ink(""); box = ink("􏿽");
+    }
+    badges.forEach(function (badge) {
+      var drawn = Array.from(badge.textContent).filter(function (c) {
+        var p = c.codePointAt(0);
+        return p > 0x7f && p !== 0x200d && (p < 0xfe00 || p > 0xfe0f) && (p < 0x1f3fb || p > 0x1f3ff);
+      });
+      if (ink(badge.textContent) === blank || drawn.some(function (c) { return ink(c) === box; })) badge.dataset.missing = "";
+    });
+  }
+  markIcons(document);
+  var main = document.getElementById("main");
+  // What the server sent for each part of the page (before any script changed it).
+  var served = main ? Array.from(main.children, function (part) { return part.outerHTML; }) : [];
+  var dirty = false, leaving = false;
+  document.addEventListener("input", function () { dirty = true; });
+  // A form on its way to the server: its own change must not reload the page under it.
+  document.addEventListener("submit", function () { leaving = true; });
+  window.addEventListener("pagehide", function () { leaving = true; });
+  var area = document.querySelector("textarea[name=text]");
+  if (area && window.sessionStorage) {
+    var key = "draft:" + location.pathname;
+    var saved = sessionStorage.getItem(key);
+    if (saved !== null && saved !== area.value && !document.querySelector("[role=alert]")) {
+      var note = document.createElement("p");
+      note.className = "note";
+      note.textContent = "You had unsaved changes here. ";
+      var restore = document.createElement("button");
+      restore.type = "button";
+      restore.textContent = "Bring them back";
+      restore.addEventListener("click", function () { area.value = saved; note.remove(); dirty = true; });
+      note.appendChild(restore);
+      area.form.insertBefore(note, area.form.firstChild);
+    }
+    area.addEventListener("input", function () { sessionStorage.setItem(key, area.value); });
+    area.form.addEventListener("submit", function () { sessionStorage.removeItem(key); });
+  }
+  if (!window.EventSource) return;
+  var app = document.body.dataset.app;
+  var events = new EventSource("/events");
+  // For tests and the curious: whether the page follows changes now, and how many it heard of.
+  events.onopen = function () { document.body.dataset.live = "connected"; };
+  events.onerror = function () { document.body.dataset.live = "reconnecting"; };
+  var heard = 0;
+  events.onmessage = function (message) {
+    document.body.dataset.heard = String(++heard);
+    if (leaving || (app && message.data !== app)) return;
+    // The page as it is now, fetched once; only the parts that differ are replaced (a
+    // change made just before the page was drawn is announced just after: nothing differs).
+    fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
+      return answer.ok ? answer.text() : null;
+    }).then(function (html) {
+      if (html === null || leaving) return;
+      var page = new DOMParser().parseFromString(html, "text/html");
+      var fresh = page.getElementById("main");
+      if (!fresh) return;
+      var parts = Array.from(fresh.children, function (part) { return part.outerHTML; });
+      if (parts.join("") === served.join("")) return;
+      if (dirty || document.querySelector("[role=alert]")) { offerReload(); return; }
+      replace(fresh, parts, page.title);
+    }).catch(function () {});
+  };
+  function replace(fresh, parts, title) {
+    var shown = Array.from(main.children), incoming = Array.from(fresh.children), changed = [];
+    if (shown.length !== incoming.length) {
+      main.replaceChildren.apply(main, incoming.map(function (part) { return document.adoptNode(part); }));
+      changed = Array.from(main.children);
+    } else {
+      incoming.forEach(function (part, index) {
+        if (parts[index] === served[index]) return;
+        var adopted = document.adoptNode(part);
+        main.replaceChild(adopted, shown[index]);
+        changed.push(adopted);
+      });
+    }
+    served = parts;
+    if (title) document.title = title;
+    document.body.dataset.replaced = String(Number(document.body.dataset.replaced || 0) + 1);
+    changed.forEach(markIcons);
+    // For the page's other scripts (the map): these parts are new.
+    document.dispatchEvent(new CustomEvent("suite:replaced", { detail: changed }));
+  }
+  function offerReload() {
+    if (document.getElementById("changed-elsewhere")) return;
+    var banner = document.createElement("p");
+    banner.id = "changed-elsewhere";
+    banner.className = "note";
+    banner.setAttribute("role", "status");
+    banner.textContent = "This changed elsewhere. ";
+    var link = document.createElement("a");
+    link.href = location.pathname + location.search;
+    link.textContent = "Reload (unsaved input here is lost)";
+    banner.appendChild(link);
+    main.insertBefore(banner, main.firstChild);
+  }
+});
