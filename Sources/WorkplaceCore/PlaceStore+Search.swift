@@ -79,14 +79,19 @@ extension PlaceStore {
             let ratings = try Self.ratingValues(db)
             let community = try Self.communityQualities(db)
             let prior = PlaceRanking.priorMean
-            var radius = query.radius ?? 500
+            // Nearest first: look near first, and farther only while fewer than `limit` places
+            // are found (those `limit` are then the nearest anywhere in the radius, and a
+            // 50 km radius full of places costs what its first few hundred metres do). Best
+            // score first: a far place may outrank a near one, so the whole radius is read.
+            let outermost = query.radius ?? 20_100_000
+            var radius = query.sort == .distance || query.radius == nil ? min(500, outermost) : outermost
             while true {
                 let found = fromIndex ? try indexCandidates(query, radius: radius, prior: prior, ratings: ratings, community: community, db: db)
                     : try candidates(query, radius: radius, prior: prior, ratings: ratings, community: community, db: db)
-                if query.radius != nil || found.count >= query.limit || radius >= 20_100_000 {
+                if found.count >= query.limit || radius >= outermost {
                     return found
                 }
-                radius = min(radius * 4, 20_100_000)
+                radius = min(radius * 4, outermost)
             }
         }
     }

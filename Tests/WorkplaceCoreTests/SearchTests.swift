@@ -51,6 +51,36 @@ func randomPlaces(around center: Coordinate, spread: Double, count: Int, seed: U
         }
     }
 
+    /// Nearest first within a radius: the search looks near first and widens only while it has
+    /// found fewer than the limit; the answer is still the nearest `limit` in the whole radius,
+    /// and places a few metres beyond a widening step are not skipped.
+    @Test(arguments: centers.indices)
+    func nearestWithinARadiusEqualsABruteForceScan(index: Int) throws {
+        let (lat, lon, spread) = Self.centers[index]
+        let center = try Coordinate(latitude: lat, longitude: lon)
+        let store = try freshPlaceStore()
+        var records = try randomPlaces(around: center, spread: spread, count: 1500, seed: UInt64(index + 300))
+        // Just inside and just outside the first steps (500 m, 2 km).
+        for (number, metres) in [499.0, 501, 1999, 2001].enumerated() {
+            records.append(PlaceRecord(name: "Ring \(number)", type: .library, coordinate: try Coordinate(latitude: lat, longitude: Self.east(of: lat, lon, metres: metres)),
+                                       origin: .openStreetMap, providerID: "ring/\(number)"))
+        }
+        try store.upsert(records)
+        for radius in [300.0, 1000, 2500, 8000, 50_000] {
+            for limit in [1, 5, 50, 400] {
+                let expected = records.map { ($0.name, Geo.distance(center, $0.coordinate)) }.filter { $0.1 <= radius }.sorted { $0.1 < $1.1 }.prefix(limit)
+                let found = try store.near(PlaceQuery(center: center, radius: radius, limit: limit))
+                #expect(found.map(\.distance).elementsEqual(expected.map(\.1)) { abs($0 - $1) < 1e-6 }, "radius \(radius) limit \(limit) at \(center)")
+            }
+        }
+    }
+
+    /// The longitude `metres` east of a point along its parallel (wrapped into -180…180).
+    static func east(of lat: Double, _ lon: Double, metres: Double) -> Double {
+        let shifted = lon + metres / (Geo.earthRadius * cos(lat * .pi / 180)) * 180 / .pi
+        return shifted > 180 ? shifted - 360 : shifted
+    }
+
     @Test(arguments: centers.indices)
     func kNearestEqualsABruteForceScan(index: Int) throws {
         let (lat, lon, spread) = Self.centers[index]
