@@ -1,11 +1,11 @@
 #!/usr/bin/env python3
 """The web app's pages at real sizes (issue #36 §3): 10,000 todos, 100,000 places, Debian's
-fortunes and a few business models in one store folder; `suite-server ui` on it; every GET page
+fortunes and a few business models in one store folder; the web app (`suite-web`) on it; every GET page
 measured with wrk (one connection, one thread, on loopback) for its HTML size and server time,
 for each server binary given (before and now), side by side, against the budget: ≤ 100 KB of HTML
 and p95 ≤ 50 ms.
 
-    web_pages.py --suite SUITE --server NAME=SUITE-SERVER [--server NAME=…] [--seconds 5]
+    web_pages.py --suite SUITE --server NAME=SUITE-WEB [--server NAME=…] [--seconds 5]
                  [--store DIR] [--output FILE]
 
 The store is made once (with SUITE, in DIR when given and not yet made there) and copied for each
@@ -147,8 +147,10 @@ def pages(store):
 
 
 def serve(server, store, log):
-    """`suite-server ui` on `store`; its URL (with the token)."""
-    process = subprocess.Popen([server, "ui", "--store-dir", store, "--listen", "127.0.0.1:0"],
+    """The web app on `store`: `suite-web`, or `suite-server ui` from before it had its own
+    package; its URL (with the token)."""
+    command = [server, "ui"] if os.path.basename(server).startswith("suite-server") else [server]
+    process = subprocess.Popen([*command, "--store-dir", store, "--listen", "127.0.0.1:0"],
                                stdout=subprocess.PIPE, stderr=log, text=True, env=dict(os.environ, USER=USER, LOGNAME=USER))
     deadline = time.time() + 60
     while time.time() < deadline:
@@ -159,7 +161,7 @@ def serve(server, store, log):
         if not line and process.poll() is not None:
             break
     process.kill()
-    raise SystemExit(f"{server} ui did not print its URL")
+    raise SystemExit(f"{server} did not print its URL")
 
 
 def fetch(url, token):

@@ -3,7 +3,8 @@ import PackageDescription
 
 // suite-server: the sync server. Its own package because Hummingbird needs swift-tools 6.2 and
 // macOS 14, while the root package's libraries target iOS 16; it shares only the wire format
-// (the root package's SuiteSyncProtocol product).
+// (the root package's SuiteSyncProtocol product) and how times and addresses are written
+// (SuiteEnvironment). It never links the four apps: the web app is the Web package.
 let package = Package(
     name: "SuiteServer",
     platforms: [.macOS(.v14)],
@@ -15,8 +16,6 @@ let package = Package(
         // Without the ConfigurationSupport trait: the server reads its settings from flags.
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         .package(url: "https://github.com/hummingbird-project/hummingbird-auth.git", from: "2.5.0"),
-        // The web app's templates (escaping by default).
-        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
         .package(url: "https://github.com/vapor/postgres-nio.git", from: "1.33.2"),
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
@@ -37,8 +36,8 @@ let package = Package(
         .target(
             name: "SuiteServer",
             dependencies: [
-                "SuiteWeb",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
+                .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
@@ -57,27 +56,6 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
             ]
         ),
-        // The local web app (`suite-server ui`): the four apps' screens over the cores.
-        .target(
-            name: "SuiteWeb",
-            dependencies: [
-                .product(name: "MotivationCore", package: "Suite"),
-                .product(name: "QuoteCore", package: "Suite"),
-                .product(name: "BundleCore", package: "Suite"),
-                .product(name: "WorkplaceCore", package: "Suite"),
-                .product(name: "WorkplaceURLSession", package: "Suite"),
-                .product(name: "SuiteSync", package: "Suite"),
-                .product(name: "SuiteEnvironment", package: "Suite"),
-                .product(name: "Hummingbird", package: "hummingbird"),
-                .product(name: "Mustache", package: "swift-mustache"),
-                .product(name: "ArgumentParser", package: "swift-argument-parser"),
-                .product(name: "Logging", package: "swift-log"),
-                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
-            ],
-            // Templates, style sheet and scripts as files, built into the binary (`PackageResources`):
-            // nothing to install beside it.
-            resources: [.embedInCode("Resources")]
-        ),
         .executableTarget(
             name: "suite-server",
             dependencies: [
@@ -89,14 +67,10 @@ let package = Package(
             name: "SuiteServerTests",
             dependencies: [
                 "SuiteServer",
-                "SuiteWeb",
                 // Built for the tests that run the executable.
                 "suite-server",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
-                // The web app's pages are tested on stores filled through the cores.
-                .product(name: "BundleCore", package: "Suite"),
-                .product(name: "QuoteCore", package: "Suite"),
-                .product(name: "WorkplaceCore", package: "Suite"),
+                .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdTesting", package: "hummingbird"),

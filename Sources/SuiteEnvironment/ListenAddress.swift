@@ -1,23 +1,23 @@
-import ArgumentParser
-
-/// `--listen HOST:PORT` of `serve` and `ui` (`[::1]:PORT` for an IPv6 address; port 0 picks a free port).
-package struct ListenAddress: Sendable, Hashable, ExpressibleByArgument, CustomStringConvertible {
+/// An address to listen on, as `--listen HOST:PORT` of `suite-server serve` and `suite-web` gives
+/// it (`[::1]:PORT` for an IPv6 address; port 0 picks a free port). Each command line declares its
+/// `ExpressibleByArgument` conformance over ``init(argument:)``.
+public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The default: loopback, port 8421.
-    package static let standard = ListenAddress(host: "127.0.0.1", port: 8421)
+    public static let standard = ListenAddress(host: "127.0.0.1", port: 8421)
 
     /// The host name or address to bind.
-    package var host: String
+    public var host: String
     /// The port (0 for any free one).
-    package var port: Int
+    public var port: Int
 
     /// Creates an address.
-    package init(host: String, port: Int) {
+    public init(host: String, port: Int) {
         self.host = host
         self.port = port
     }
 
     /// Parses `HOST:PORT` or `[IPV6]:PORT`.
-    package init?(argument: String) {
+    public init?(argument: String) {
         guard let colon = argument.lastIndex(of: ":"), let port = Int(argument[argument.index(after: colon)...]), (0...65535).contains(port) else {
             return nil
         }
@@ -34,16 +34,14 @@ package struct ListenAddress: Sendable, Hashable, ExpressibleByArgument, CustomS
     ///
     /// - Parameter port: The port to show.
     /// - Returns: `HOST:PORT`, with brackets around an IPv6 address.
-    package func authority(port: Int) -> String {
+    public func authority(port: Int) -> String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
-    package var description: String { authority(port: port) }
+    public var description: String { authority(port: port) }
 
     /// Whether the address is this machine only (127.0.0.0/8, ::1, localhost).
-    package var isLoopback: Bool {
+    public var isLoopback: Bool {
         host == "localhost" || host.hasPrefix("127.") || host == "::1"
     }
-
-    package var defaultValueDescription: String { description }
 }

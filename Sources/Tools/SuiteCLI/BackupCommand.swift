@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleCore
 import Foundation
+import SuiteEnvironment
 import SuiteStorage
 
 /// What `suite backup` writes beside the copies: when, and which stores.

@@ -1,15 +1,15 @@
 import ArgumentParser
 import Foundation
 
-/// `suite ui`: starts the local web app (`suite-server ui`) on the same store folder, when the
-/// server package's binary is installed (beside `suite`, else on $PATH); otherwise says how to get it.
+/// `suite ui`: starts the local web app (`suite-web`) on the same store folder, when the web
+/// package's binary is installed (beside `suite`, else on $PATH); otherwise says how to get it.
 struct UICommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "ui",
-        abstract: "Open the four apps in a browser (runs 'suite-server ui' on this store folder).",
+        abstract: "Open the four apps in a browser (runs 'suite-web' on this store folder).",
         discussion: """
             Prints the URL to open (with this run's token) and serves until Ctrl-C. Needs \
-            suite-server beside suite or on your PATH: Scripts/install (or the Debian package) \
+            suite-web beside suite or on your PATH: Scripts/install (or the Debian package) \
             installs both.
 
             Example:
@@ -27,16 +27,16 @@ struct UICommand: ParsableCommand {
 
     func run() throws {
         let folder = try options.storeFolder()
-        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("suite-server")
+        let beside = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent().appendingPathComponent("suite-web")
         // The one installed with this suite first (Scripts/install, the package), then PATH's.
-        guard let server = (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) ?? Executables.find("suite-server") else {
-            throw CLIError.unavailable("'suite ui' needs suite-server beside suite or on your PATH: Scripts/install installs both")
+        guard let web = (FileManager.default.isExecutableFile(atPath: beside.path) ? beside : nil) ?? Executables.find("suite-web") else {
+            throw CLIError.unavailable("'suite ui' needs suite-web beside suite or on your PATH: Scripts/install installs both")
         }
-        let arguments = [server.path, "ui", "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])
+        let arguments = [web.path, "--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? [])
             + (tileURL.map { ["--tile-url", $0] } ?? [])
         // The web app takes over this process: Ctrl-C and SIGTERM reach it directly.
         let argv = arguments.map { strdup($0) } + [nil]
-        execv(server.path, argv)
-        throw CLIError.unavailable("cannot run \(server.path): \(String(cString: strerror(errno)))")
+        execv(web.path, argv)
+        throw CLIError.unavailable("cannot run \(web.path): \(String(cString: strerror(errno)))")
     }
 }

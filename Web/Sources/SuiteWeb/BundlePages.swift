@@ -1,5 +1,6 @@
 import BundleCore
 import Foundation
+import SuiteEnvironment
 import HTTPTypes
 import Hummingbird
 

@@ -63,7 +63,7 @@ package final class LiveUpdates: @unchecked Sendable {
 
     func trace(_ line: String) {
         if ProcessInfo.processInfo.environment["SUITE_WEB_TRACE"] != nil {
-            FileHandle.standardError.write(Data("suite-server ui: \(line)\n".utf8))
+            FileHandle.standardError.write(Data("suite-web: \(line)\n".utf8))
         }
     }
 

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteEnvironment
 import HTTPTypes
 import Hummingbird
 import QuoteCore

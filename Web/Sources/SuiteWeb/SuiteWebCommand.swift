@@ -5,11 +5,15 @@ import Logging
 import ServiceLifecycle
 import SuiteEnvironment
 
-/// `suite-server ui [--store-dir DIR] [--listen 127.0.0.1:PORT]`: the four apps in a browser,
-/// on the local stores, for the person who started it.
-package struct UICommand: AsyncParsableCommand {
+extension ListenAddress: @retroactive ExpressibleByArgument {
+    public var defaultValueDescription: String { description }
+}
+
+/// `suite-web [--store-dir DIR] [--listen 127.0.0.1:PORT] [--tile-url TEMPLATE]`: the four apps in
+/// a browser, on the local stores, for the person who started it (`suite ui` runs it).
+package struct SuiteWebCommand: AsyncParsableCommand {
     package static let configuration = CommandConfiguration(
-        commandName: "ui",
+        commandName: "suite-web",
         abstract: "Serve the four apps as a local web app on the store folder, until SIGTERM or SIGINT.",
         discussion: """
             The first line on standard output is the URL to open, with this run's random token \
@@ -20,7 +24,10 @@ package struct UICommand: AsyncParsableCommand {
             shows streets with Debian's Leaflet (libjs-leaflet, libjs-leaflet.markercluster) when \
             it is installed, over tiles from --tile-url (OpenStreetMap's by default: light use, \
             "© OpenStreetMap contributors" shown on the map); without it, the map is a picture.
-            """)
+
+            Exit codes: 0 stopped, 64 usage, 74 the store folder or a store cannot be opened.
+            """,
+        version: SuiteEnvironment.version)
 
     @Option(name: .customLong("store-dir"), help: ArgumentHelp("The store folder.", valueName: "dir"))
     package var storeDirectory: String?
@@ -57,15 +64,14 @@ package struct UICommand: AsyncParsableCommand {
     }
 
     package func run() async throws {
-        var logger = Logger(label: "suite-server-ui")
+        var logger = Logger(label: "suite-web")
         logger.logLevel = ProcessInfo.processInfo.environment["LOG_LEVEL"].flatMap(Logger.Level.init(rawValue:)) ?? .warning
         let folder = try Self.folder(storeDirectory: storeDirectory, environment: ProcessInfo.processInfo.environment)
         let web: WebApp
         do {
             web = try await WebApp(folder: folder, map: WebMap(tiles: try TileSource(tileURL)))
         } catch {
-            FileHandle.standardError.write(Data("suite-server: \(error)\n".utf8))
-            throw ExitCode(74)
+            throw SuiteWebFailure(message: "\(error)", exitCode: 74)
         }
         let host = listen.host == "localhost" ? "127.0.0.1" : listen.host
         let bound = BoundPort()
@@ -82,6 +88,48 @@ package struct UICommand: AsyncParsableCommand {
         var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
+    }
+}
+
+/// A failure `suite-web` reports in one line, with its exit code.
+package struct SuiteWebFailure: Error {
+    package let message: String
+    package let exitCode: Int32
+}
+
+/// The `suite-web` executable: runs the command, and reports any refusal or failure in one line
+/// (`suite-web: …`) with its exit code.
+package enum SuiteWebMain {
+    /// Runs `suite-web` with arguments.
+    ///
+    /// - Parameter arguments: The arguments after the program name.
+    /// - Returns: The exit code: 0, 64 usage, 74 store folder.
+    package static func run(_ arguments: [String]) async -> Int32 {
+        do {
+            var command = try SuiteWebCommand.parseAsRoot(arguments)
+            if var asyncCommand = command as? any AsyncParsableCommand {
+                try await asyncCommand.run()
+            } else {
+                try command.run()
+            }
+            return 0
+        } catch let failure as SuiteWebFailure {
+            writeError(failure.message)
+            return failure.exitCode
+        } catch {
+            let code = SuiteWebCommand.exitCode(for: error)
+            if code == .success {
+                FileHandle.standardOutput.write(Data((SuiteWebCommand.fullMessage(for: error) + "\n").utf8))
+                return 0
+            }
+            let message = SuiteWebCommand.message(for: error).split(whereSeparator: \.isNewline).first.map(String.init) ?? "invalid arguments"
+            writeError(message + " (see suite-web --help)")
+            return code.rawValue
+        }
+    }
+
+    private static func writeError(_ message: String) {
+        FileHandle.standardError.write(Data("suite-web: \(message)\n".utf8))
     }
 }
 

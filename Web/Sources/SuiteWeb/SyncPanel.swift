@@ -1,4 +1,5 @@
 import Foundation
+import SuiteEnvironment
 import SuiteSync
 import SuiteURLSession
 

@@ -104,14 +104,14 @@ struct TokenGuard: RouterMiddleware {
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         if let given = request.uri.queryParameters.get("token") {
             guard WebSecrets.same(given, secrets.token) else {
-                return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite-server ui' printed.")
+                return WebPage.refusal(.forbidden, "Wrong token: open the URL that 'suite ui' printed.")
             }
             var response = Response.redirect(to: WebGuard.withoutToken(path: request.uri.path, query: request.uri.query), type: .found)
             response.setCookie(Cookie(name: WebGuard.cookieName, value: secrets.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
         guard let cookie = request.cookies[WebGuard.cookieName]?.value, WebSecrets.same(cookie, secrets.token) else {
-            return WebPage.refusal(.forbidden, "Open the URL that 'suite-server ui' printed: it carries this run's token.")
+            return WebPage.refusal(.forbidden, "Open the URL that 'suite ui' printed: it carries this run's token.")
         }
         return try await next(request, context)
     }

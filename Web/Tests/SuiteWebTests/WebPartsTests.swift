@@ -1,4 +1,5 @@
 import Foundation
+import SuiteEnvironment
 import HTTPTypes
 import Hummingbird
 import HummingbirdTesting
@@ -109,17 +110,17 @@ struct WebPartsMoreTests {
     /// The web app finds the store folder as `suite` does (one rule, SuiteEnvironment): `~`
     /// expanded, then $SUITE_HOME, $XDG_DATA_HOME, ~/.local/share.
     @Test func theStoreFolderIsTheOneSuiteUses() throws {
-        #expect(try UICommand.folder(storeDirectory: "~/notes", environment: ["HOME": "/home/ada"]) == URL(fileURLWithPath: "/home/ada/notes"))
-        #expect(try UICommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "SUITE_HOME": "~/s"]) == URL(fileURLWithPath: "/home/ada/s"))
-        #expect(try UICommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "relative"])
+        #expect(try SuiteWebCommand.folder(storeDirectory: "~/notes", environment: ["HOME": "/home/ada"]) == URL(fileURLWithPath: "/home/ada/notes"))
+        #expect(try SuiteWebCommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "SUITE_HOME": "~/s"]) == URL(fileURLWithPath: "/home/ada/s"))
+        #expect(try SuiteWebCommand.folder(storeDirectory: nil, environment: ["HOME": "/home/ada", "XDG_DATA_HOME": "relative"])
             == URL(fileURLWithPath: "/home/ada/.local/share/suite"))
-        #expect(throws: (any Error).self) { try UICommand.folder(storeDirectory: nil, environment: [:]) }
+        #expect(throws: (any Error).self) { try SuiteWebCommand.folder(storeDirectory: nil, environment: [:]) }
     }
 
     /// Templates are files (Resources/templates, built into the binary): each one is registered
     /// under its file's name, and each parses.
     @Test func everyTemplateFileIsRegisteredAndParses() throws {
-        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../../Sources/SuiteWeb/Resources/templates").standardized
+        let folder = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("../../Sources/SuiteWeb/Resources/templates").standardized
         let files = try FileManager.default.contentsOfDirectory(atPath: folder.path).filter { $0.hasSuffix(".mustache") }.map { String($0.dropLast(".mustache".count)) }
         #expect(Set(files) == Set(WebTemplates.all.keys) && files.count == WebTemplates.all.count)
         for (name, text) in WebTemplates.all {
@@ -199,11 +200,11 @@ struct WebMapTests {
         }
     }
 
-    @Test func suiteServerUIRefusesABadTileURL() {
-        #expect(throws: (any Error).self) { _ = try UICommand.parse(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]) }
-        let message = UICommand.message(for: ValidationErrorProbe.refusal(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]))
+    @Test func suiteWebRefusesABadTileURL() {
+        #expect(throws: (any Error).self) { _ = try SuiteWebCommand.parse(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]) }
+        let message = SuiteWebCommand.message(for: ValidationErrorProbe.refusal(["--tile-url", "http://tiles.example.org/{z}/{x}/{y}.png"]))
         #expect(message.hasPrefix("--tile-url: 'http://tiles.example.org/{z}/{x}/{y}.png' is not https"), "\(message)")
-        #expect(UICommand.exitCode(for: ValidationErrorProbe.refusal(["--tile-url", "x"])).rawValue == 64)
+        #expect(SuiteWebCommand.exitCode(for: ValidationErrorProbe.refusal(["--tile-url", "x"])).rawValue == 64)
     }
 
     @Test func thePageServesLeafletAndLetsImagesComeFromTheTileServerAlone() async throws {
@@ -267,7 +268,7 @@ struct WebMapTests {
 enum ValidationErrorProbe {
     static func refusal(_ arguments: [String]) -> any Error {
         do {
-            _ = try UICommand.parse(arguments)
+            _ = try SuiteWebCommand.parse(arguments)
         } catch {
             return error
         }

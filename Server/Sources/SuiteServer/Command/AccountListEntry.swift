@@ -1,5 +1,5 @@
 import Foundation
-import SuiteWeb
+import SuiteEnvironment
 
 /// One account in `suite-server accounts list --json`. Its keys stay stable: `name`,
 /// `createdAt`, `lastActivityAt` (ISO 8601, UTC), `devices`, `logs`, `operations`, `bytes`,

@@ -1,6 +1,6 @@
 import ArgumentParser
 import Foundation
-import SuiteWeb
+import SuiteEnvironment
 
 /// `suite-server accounts list|disable|enable|delete`: the operator's commands for accounts.
 package struct AccountsCommand: AsyncParsableCommand {

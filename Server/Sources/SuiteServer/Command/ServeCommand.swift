@@ -3,7 +3,7 @@ import HummingbirdTLS
 import Foundation
 import Logging
 import ServiceLifecycle
-import SuiteWeb
+import SuiteEnvironment
 
 /// `suite-server serve [--data-dir DIR | --database URL] [--listen HOST:PORT]`.
 package struct ServeCommand: AsyncParsableCommand {

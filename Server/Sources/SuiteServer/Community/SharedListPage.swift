@@ -3,7 +3,7 @@ import Hummingbird
 import HTTPTypes
 import NIOCore
 import SuiteSyncProtocol
-import SuiteWeb
+import SuiteEnvironment
 
 /// A shared list for anyone with its link: `/s/ID` as an HTML page without script (every text
 /// escaped, a policy that allows no script), `/s/ID.json` as JSON.

@@ -30,7 +30,7 @@ struct EnvironmentOptionsTests {
         #expect(EnvironmentOptions.apply(to: ["serve", "--quota-mb=7"], environment: ["SUITE_SERVER_QUOTA_MB": "5", "SUITE_SERVER_BEHIND_PROXY": "0"])
                 == ["serve", "--quota-mb=7"])
         #expect(EnvironmentOptions.apply(to: ["invite"], environment: environment) == ["invite", "--days", "3"])
-        #expect(EnvironmentOptions.apply(to: ["ui"], environment: environment) == ["ui"])
+        #expect(EnvironmentOptions.apply(to: ["accounts", "list"], environment: environment) == ["accounts", "list"])
     }
 
     @Test func theExecutableReadsThem() async throws {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleCore
 import Foundation
+import SuiteEnvironment
 
 /// `suite bundle`: todos tied to trigger events, bundled into a run when the moment comes.
 struct BundleCommand: ParsableCommand {

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleCore
 import Foundation
+import SuiteEnvironment
 
 extension BundleCommand {
     struct Events: ParsableCommand {

@@ -1,5 +1,6 @@
 import ArgumentParser
 import Foundation
+import SuiteEnvironment
 import SuiteSync
 import QuoteCore
 import SuiteSyncProtocol

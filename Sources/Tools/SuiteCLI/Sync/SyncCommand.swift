@@ -4,6 +4,7 @@ import MotivationCore
 import QuoteCore
 import WorkplaceCore
 import Foundation
+import SuiteEnvironment
 import SuiteStorage
 import SuiteSyncCrypto
 import SuiteSync

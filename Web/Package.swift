@@ -1,0 +1,79 @@
+// swift-tools-version: 6.2
+import PackageDescription
+
+// suite-web: the four apps as a web app on a store folder (`suite ui` runs it). Its own package,
+// beside the sync server's: it links the four cores and Hummingbird, which neither the root
+// package (whose libraries an iOS app imports) nor the sync server (which sees ciphertext only)
+// should carry.
+let package = Package(
+    name: "SuiteWeb",
+    platforms: [.macOS(.v14)],
+    products: [
+        .executable(name: "suite-web", targets: ["suite-web"]),
+    ],
+    dependencies: [
+        .package(name: "Suite", path: ".."),
+        .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
+        // The templates (escaping by default).
+        .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
+        .package(url: "https://github.com/apple/swift-argument-parser.git", from: "1.8.2"),
+        .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
+        .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
+        .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
+        // Test-only: the stores filled quickly, files compared by hash (both built for the cores
+        // and sync already), byte buffers.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
+    ],
+    targets: [
+        // The pages per app, the guards, live updates and the command line. The executable only
+        // calls it.
+        .target(
+            name: "SuiteWeb",
+            dependencies: [
+                .product(name: "MotivationCore", package: "Suite"),
+                .product(name: "QuoteCore", package: "Suite"),
+                .product(name: "BundleCore", package: "Suite"),
+                .product(name: "WorkplaceCore", package: "Suite"),
+                .product(name: "WorkplaceURLSession", package: "Suite"),
+                .product(name: "SuiteSync", package: "Suite"),
+                .product(name: "SuiteEnvironment", package: "Suite"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "Mustache", package: "swift-mustache"),
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Logging", package: "swift-log"),
+                .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+            ],
+            // Templates, style sheet and scripts as files, built into the binary (`PackageResources`):
+            // nothing to install beside it.
+            resources: [.embedInCode("Resources")]
+        ),
+        .executableTarget(
+            name: "suite-web",
+            dependencies: [
+                "SuiteWeb",
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
+        .testTarget(
+            name: "SuiteWebTests",
+            dependencies: [
+                "SuiteWeb",
+                // The pages are tested on stores filled through the cores.
+                .product(name: "BundleCore", package: "Suite"),
+                .product(name: "QuoteCore", package: "Suite"),
+                .product(name: "WorkplaceCore", package: "Suite"),
+                .product(name: "SuiteEnvironment", package: "Suite"),
+                .product(name: "HTTPTypes", package: "swift-http-types"),
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdTesting", package: "hummingbird"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "NIOCore", package: "swift-nio"),
+            ]
+        ),
+    ],
+    swiftLanguageModes: [.v6]
+)
