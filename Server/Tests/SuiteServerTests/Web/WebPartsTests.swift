@@ -54,7 +54,7 @@ struct WebPartsTests {
     }
 
     @Test func theTemplatesEscapeWhatTheyShow() {
-        let html = WebPage.library.render(["title": "<script>alert(1)</script>", "message": "a & \"b\""], withTemplate: "refusal") ?? ""
+        let html = WebPage.render(WebPage.Refusal(title: "<script>alert(1)</script>", message: "a & \"b\"", styleURL: WebAssets.styleURL))
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("&lt;script&gt;") && html.contains("a &amp; &quot;b&quot;"))
     }
@@ -69,18 +69,18 @@ struct WebPartsMoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let app = try await WebApp(folder: folder)
         let panel = SyncPanel(app: app)
-        #expect(await panel.values()["syncing"] as? Bool == false)
+        #expect(await panel.view().syncing == false)
 
         // What `suite sync login` writes (the server cannot be reached).
         let settings = #"{"account":"ada <b>","dataKey":"\#(Data(count: 32).base64EncodedString())","deviceID":"d","server":"http://127.0.0.1:9","token":"t"}"#
         try Data(settings.utf8).write(to: folder.appendingPathComponent("sync.json"))
         try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
         await panel.syncNow()
-        let values = await panel.values()
-        #expect(values["syncing"] as? Bool == true)
-        #expect((values["lastError"] as? String)?.contains("cannot reach the sync server") == true, "\(values)")
-        #expect((values["pending"] as? String)?.hasSuffix("to be sent") == true && values["pending"] as? String != "nothing waits to be sent", "\(values)")
-        let html = WebPage.library.render(["storeDir": folder.path, "sync": values, "csrf": "x"], withTemplate: "home") ?? ""
+        let view = await panel.view()
+        #expect(view.syncing == true)
+        #expect(view.lastError?.contains("cannot reach the sync server") == true, "\(view)")
+        #expect(view.pending.hasSuffix("to be sent") && view.pending != "nothing waits to be sent", "\(view)")
+        let html = WebPage.library.render(WithFormToken(content: HomePage(storeDir: folder.path, sync: view), csrf: "x"), withTemplate: HomePage.template) ?? ""
         #expect(html.contains("action=\"/sync\"") && html.contains("Sync now") && html.contains("ada &lt;b&gt;") && !html.contains("ada <b>"))
     }
 
