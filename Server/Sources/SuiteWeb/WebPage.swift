@@ -92,21 +92,6 @@ package enum WebPage {
         return html(render(layout), status: status)
     }
 
-    /// A whole page from a template's values as a dictionary, while pages move to view models.
-    static func page(
-        _ template: String, title: String, app: String, menu: [MenuItem] = [], values: [String: Any], secrets: WebSecrets,
-        status: HTTPResponse.Status = .ok
-    ) -> Response {
-        var values = values
-        values["csrf"] = secrets.formToken
-        let layout = Layout(
-            title: title, app: app, body: library.render(values, withTemplate: template) ?? "", menu: menu,
-            apps: apps.map { id, label in AppTab(id: id, href: "/\(id)", label: label, current: id == app) },
-            home: app.isEmpty, appLabel: "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
-            styleURL: WebAssets.styleURL, scriptURL: WebAssets.scriptURL)
-        return html(render(layout), status: status)
-    }
-
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
         var headers = HTTPFields()
         headers[.contentType] = "text/html; charset=utf-8"

@@ -44,19 +44,4 @@ struct WebPaging {
         return Pager(page: page, previous: page > 1 ? link(page - 1) : nil, next: hasMore ? link(page + 1) : nil, noun: hasMore ? noun : nil,
                      pages: total.map { max(1, ($0 + size - 1) / size) }, shown: page > 1 || hasMore)
     }
-
-    /// ``pager(path:fields:hasMore:total:noun:)`` as a dictionary, while pages move to view models.
-    func values(path: String, fields: [(String, String)] = [], hasMore: Bool, total: Int? = nil, noun: String = "more") -> [String: Any] {
-        func link(_ page: Int) -> String {
-            let query = (fields.filter { !$0.1.isEmpty } + (page > 1 ? [("page", String(page))] : []))
-                .map { "\($0.0)=\(QuotePages.queryValue($0.1))" }.joined(separator: "&")
-            return query.isEmpty ? path : path + "?" + query
-        }
-        var values: [String: Any] = ["page": page]
-        if page > 1 { values["previous"] = link(page - 1) }
-        if hasMore { values["next"] = link(page + 1); values["noun"] = noun }
-        if let total { values["pages"] = max(1, (total + size - 1) / size) }
-        values["shown"] = page > 1 || hasMore
-        return values
-    }
 }

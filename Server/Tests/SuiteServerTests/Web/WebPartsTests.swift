@@ -43,8 +43,8 @@ struct WebPartsTests {
 
     @Test func searchHighlightsBecomePiecesNotMarkup() {
         let pieces = QuotePages.pieces("The \u{1}hard\u{2}er <b>conflict</b>")
-        #expect(pieces.map { $0["text"] as? String } == ["The ", "hard", "er <b>conflict</b>"])
-        #expect(pieces.map { $0["mark"] as? Bool } == [false, true, false])
+        #expect(pieces.map(\.text) == ["The ", "hard", "er <b>conflict</b>"])
+        #expect(pieces.map(\.mark) == [false, true, false])
     }
 
     @Test func pinsBecomeLinksToTheirPlaces() {
