@@ -58,6 +58,26 @@ struct WebPartsTests {
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("&lt;script&gt;") && html.contains("a &amp; &quot;b&quot;"))
     }
+
+    /// A page's view model as its template reads it: a nil Optional is no value (its section is
+    /// false, and it never shows as "nil"), and the form token reaches the forms inside a list.
+    @Test func aNilValueIsNoValueAndEveryFormCarriesTheToken() {
+        func render(_ content: some WebViewModel) -> String {
+            WebPage.library.render(WithFormToken(content: content, csrf: "token"), withTemplate: type(of: content).template) ?? ""
+        }
+        let none = render(QuotePages.Empty(error: nil))
+        #expect(none.contains("No quotes yet") && !none.contains("class=\"error\"") && !none.contains("nil"), "\(none)")
+        let refused = render(QuotePages.Empty(error: "no <such> category"))
+        #expect(refused.contains("no &lt;such&gt; category") && !refused.contains("No quotes yet"), "\(refused)")
+
+        let history = render(BMMPages.History(id: "value-proposition", title: "Value Proposition", versions: [
+            .init(version: 2, text: "Fresh bread", savedAt: "Mon 2026-11-23 16:31", head: true, id: "value-proposition", confidence: nil),
+            .init(version: 1, text: "Bread", savedAt: "Sun 2026-11-22 09:00", head: false, id: "value-proposition", confidence: "tested"),
+        ], disagreeing: nil))
+        #expect(history.components(separatedBy: "<input type=\"hidden\" name=\"csrf\" value=\"token\">").count == 3, "\(history)")
+        #expect(history.contains("Mon 2026-11-23 16:31 · current</small>") && history.contains("Sun 2026-11-22 09:00 · tested</small>"), "\(history)")
+        #expect(!history.contains("disagree") && !history.contains("nil"), "\(history)")
+    }
 }
 
 @Suite("Web parts, continued")
