@@ -255,11 +255,11 @@ struct QuotePages {
         let shown = Settings(
             times: values["times"] ?? "", weekdays: values["weekdays"] ?? "", quiet: values["quiet"] ?? "", tz: values["tz"] ?? "",
             tailoredChecked: values["tailored"] == "1", remindersChecked: values["reminders"] == "1",
-            nottodos: try await store.notToDos(user: user).map { Settings.NotToDo(id: $0.id.rawValue, text: $0.text, category: $0.category ?? "") },
+            nottodos: try await store.notToDos(user: user).map { Settings.NotToDo(id: $0.id.rawValue, text: $0.text, category: $0.category.flatMap { $0.isEmpty ? nil : $0 }) },
             hasSchedule: current != nil, saved: saved,
             missedOptions: Schedule.MissedSlots.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0.rawValue == values["missed"]) },
             categories: try await store.categories().map { Settings.Category(name: $0.name, selected: $0.name == values["category"]) },
-            error: error, next: next)
+            error: error, next: next ?? [])
         return page(shown, title: "Settings", current: "/quotes/schedule", status: status)
     }
 
@@ -336,8 +336,8 @@ extension QuotePages {
         let categories: [Category]
         let source: String?
         let favorite: Bool
-        /// Your notes, on the pages that show them.
-        var notes: [Note]?
+        /// Your notes, on the pages that show them (none: no "Your notes" heading).
+        var notes: [Note] = []
         /// The text with the matches marked, on the search page.
         var pieces: [Piece]?
     }
@@ -418,7 +418,7 @@ extension QuotePages {
         struct NotToDo: Sendable {
             let id: Int64
             let text: String
-            let category: String
+            let category: String?
         }
 
         struct Category: Sendable {
@@ -441,7 +441,7 @@ extension QuotePages {
         let missedOptions: [WebPage.Choice]
         let categories: [Category]
         let error: String?
-        /// The next deliveries, when there is a schedule.
-        let next: [Slot]?
+        /// The next deliveries, when there is a schedule (none: no "Next deliveries" heading).
+        let next: [Slot]
     }
 }
