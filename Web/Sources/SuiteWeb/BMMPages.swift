@@ -40,8 +40,8 @@ struct BMMPages {
         }
     }
 
-    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        WebPage.page(template, title: title, app: "bmm", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    private func page(_ content: some WebViewModel, title: String, current: String, status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(content, title: title, app: "bmm", menu: menu(current), secrets: app.secrets, status: status)
     }
 
     private func sectionID(_ context: WebContext) throws -> SectionID {
@@ -60,19 +60,16 @@ struct BMMPages {
 
     func intro(name: String = "", nameError: String? = nil, rename: String? = nil, renameError: String? = nil,
                status: HTTPResponse.Status = .ok) async throws -> Response {
-        var values: [String: Any] = ["name": name]
-        if let nameError { values["nameError"] = nameError }
-        if let renameError { values["renameError"] = renameError }
-        if let model = try await currentModel() {
-            var shown: [String: Any] = ["name": model.name, "percent": model.completeness.percent, "rename": rename ?? model.name,
-                                        "first": SectionCatalogue.guidedOrder[0].rawValue, "firstTitle": SectionCatalogue.guidedOrder[0].title]
-            if let next = model.completeness.missing.first { shown["next"] = ["id": next.rawValue, "title": next.title] }
-            values["model"] = shown
+        let shown = try await currentModel().map { model in
+            Intro.Model(name: model.name, percent: model.completeness.percent, rename: rename ?? model.name,
+                        first: SectionCatalogue.guidedOrder[0].rawValue, firstTitle: SectionCatalogue.guidedOrder[0].title,
+                        next: model.completeness.missing.first.map { SectionLink(id: $0.rawValue, title: $0.title) })
         }
-        values["models"] = try await store.models().map { summary -> [String: Any] in
-            ["id": summary.id.uuidString, "name": summary.name, "percent": summary.percent, "current": summary.isCurrent]
+        let models = try await store.models().map { summary in
+            Intro.Row(id: summary.id.uuidString, name: summary.name, percent: summary.percent, current: summary.isCurrent)
         }
-        return page("bmm-intro", title: "Business model", current: "/bmm", values: values, status: status)
+        return page(Intro(name: name, nameError: nameError, renameError: renameError, model: shown, models: models),
+                    title: "Business model", current: "/bmm", status: status)
     }
 
     func create(_ form: WebForm) async throws -> Response {
@@ -109,19 +106,18 @@ struct BMMPages {
     }
 
     func about() -> Response {
-        WebPage.page("bmm-about", title: "About", app: "bmm", menu: menu("/bmm/about"), values: ["paragraphs": SectionCatalogue.about.components(separatedBy: "\n\n")], secrets: app.secrets)
+        page(About(paragraphs: SectionCatalogue.about.components(separatedBy: "\n\n")), title: "About", current: "/bmm/about")
     }
 
     // MARK: - Sections
 
     func goto() async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
-        let sections = SectionCatalogue.guidedOrder.map { id -> [String: Any] in
-            ["id": id.rawValue, "title": id.title, "answered": model.isAnswered(id), "level": SectionCatalogue.section(id).level.rawValue]
+        let sections = SectionCatalogue.guidedOrder.map { id in
+            Goto.Row(id: id.rawValue, title: id.title, answered: model.isAnswered(id), level: SectionCatalogue.section(id).level.rawValue)
         }
-        return page("bmm-goto", title: "GOTO", current: "/bmm/goto", values: [
-            "modelName": model.name, "percent": model.completeness.percent, "hasName": model.completeness.hasName, "sections": sections,
-        ])
+        return page(Goto(modelName: model.name, percent: model.completeness.percent, hasName: model.completeness.hasName, sections: sections),
+                    title: "GOTO", current: "/bmm/goto")
     }
 
     func section(_ id: SectionID, saved: Bool = false, from: SectionID? = nil, text: String? = nil, confidence: String? = nil,
@@ -130,21 +126,20 @@ struct BMMPages {
         let info = SectionCatalogue.section(id)
         let heads = try await store.heads(of: id, in: model.id)
         let chosen = confidence ?? model.entries[id]?.confidence?.rawValue ?? ""
-        var values: [String: Any] = [
-            "id": id.rawValue, "section": id.rawValue, "title": id.title, "summary": info.summary, "prompts": info.prompts,
-            "modelName": model.name, "percent": model.completeness.percent, "answered": model.isAnswered(id),
-            "text": text ?? model.text(of: id), "saved": saved,
-            "confidences": ([("", "Not set")] + Confidence.allCases.map { ($0.rawValue, $0.rawValue.replacingOccurrences(of: "-", with: " ")) }).map { value, label in
-                ["value": value, "label": label, "selected": value == chosen]
+        let shown = Section(
+            id: id.rawValue, section: id.rawValue, title: id.title, summary: info.summary, prompts: info.prompts,
+            modelName: model.name, percent: model.completeness.percent, answered: model.isAnswered(id),
+            text: text ?? model.text(of: id), saved: saved,
+            confidences: ([("", "Not set")] + Confidence.allCases.map { ($0.rawValue, $0.rawValue.replacingOccurrences(of: "-", with: " ")) }).map { value, label in
+                WebPage.Option(value: value, label: label, selected: value == chosen)
             },
-            "continueTo": SectionCatalogue.continueLinks(from: id).map { ["id": $0.rawValue, "title": $0.title, "answered": model.isAnswered($0)] },
-        ]
-        // Back, with the previous view's short title (the seed's navigation bar).
-        if let from { values["back"] = ["id": from.rawValue, "short": from.shortID.uppercased(), "title": from.title] }
-        if let sentence = SectionCatalogue.leadingRelationship(to: id)?.sentence { values["sentence"] = sentence }
-        if heads.count > 1 { values["disagreeing"] = heads.map { String($0.version) }.joined(separator: ", ") }
-        if let textError { values["textError"] = textError }
-        return page("bmm-section", title: id.title, current: "", values: values, status: status)
+            continueTo: SectionCatalogue.continueLinks(from: id).map { Section.Onward(id: $0.rawValue, title: $0.title, answered: model.isAnswered($0)) },
+            // Back, with the previous view's short title (the seed's navigation bar).
+            back: from.map { Section.Back(id: $0.rawValue, short: $0.shortID.uppercased(), title: $0.title) },
+            sentence: SectionCatalogue.leadingRelationship(to: id)?.sentence,
+            disagreeing: heads.count > 1 ? heads.map { String($0.version) }.joined(separator: ", ") : nil,
+            textError: textError)
+        return page(shown, title: id.title, current: "", status: status)
     }
 
     func save(_ id: SectionID, _ form: WebForm) async throws -> Response {
@@ -178,15 +173,13 @@ struct BMMPages {
     func history(_ id: SectionID) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         let heads = Set(try await store.heads(of: id, in: model.id).map(\.version))
-        let versions = try await store.history(of: id, in: model.id).reversed().map { version -> [String: Any] in
-            var row: [String: Any] = ["version": version.version, "text": version.text, "savedAt": Self.stamp(version.savedAt),
-                                      "head": heads.contains(version.version), "id": id.rawValue]
-            if let confidence = version.confidence { row["confidence"] = confidence.rawValue }
-            return row
+        let versions = try await store.history(of: id, in: model.id).reversed().map { version in
+            History.Row(version: version.version, text: version.text, savedAt: Self.stamp(version.savedAt),
+                        head: heads.contains(version.version), id: id.rawValue, confidence: version.confidence?.rawValue)
         }
-        var values: [String: Any] = ["id": id.rawValue, "title": id.title, "versions": versions]
-        if heads.count > 1 { values["disagreeing"] = heads.sorted().map(String.init).joined(separator: ", ") }
-        return page("bmm-history", title: "History of \(id.title)", current: "", values: values)
+        return page(History(id: id.rawValue, title: id.title, versions: versions,
+                            disagreeing: heads.count > 1 ? heads.sorted().map(String.init).joined(separator: ", ") : nil),
+                    title: "History of \(id.title)", current: "")
     }
 
     func restore(_ id: SectionID, _ form: WebForm) async throws -> Response {
@@ -218,10 +211,8 @@ struct BMMPages {
     func share(force: Bool) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         let (refusal, warning) = check(model, force: force)
-        var values: [String: Any] = ["modelName": model.name, "forceQuery": force ? "?force=1" : ""]
-        if let refusal { values["refusal"] = refusal }
-        if let warning { values["warning"] = warning }
-        return page("bmm-share", title: "Share", current: "/bmm/share", values: values)
+        return page(Share(modelName: model.name, forceQuery: force ? "?force=1" : "", refusal: refusal, warning: warning),
+                    title: "Share", current: "/bmm/share")
     }
 
     func download(_ format: String, force: Bool) async throws -> Response {
@@ -239,16 +230,156 @@ struct BMMPages {
     func printView(force: Bool) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         let (refusal, warning) = check(model, force: force)
-        var values: [String: Any] = ["modelName": model.name]
-        if let refusal { values["refusal"] = refusal }
-        if let warning { values["warning"] = warning }
-        values["sections"] = SectionCatalogue.guidedOrder.map { id -> [String: Any] in
-            var row: [String: Any] = ["title": id.title, "answered": model.isAnswered(id), "text": model.text(of: id)]
-            if let confidence = model.entries[id]?.confidence { row["confidence"] = confidence.rawValue }
-            return row
+        let sections = SectionCatalogue.guidedOrder.map { id in
+            Print.Row(title: id.title, answered: model.isAnswered(id), text: model.text(of: id), confidence: model.entries[id]?.confidence?.rawValue)
         }
-        return page("bmm-print", title: "Print \(model.name)", current: "/bmm/print", values: values)
+        return page(Print(modelName: model.name, refusal: refusal, warning: warning, sections: sections),
+                    title: "Print \(model.name)", current: "/bmm/print")
     }
 
     static func stamp(_ date: Date) -> String { PeopleTime.stamp(date) }
+}
+
+// MARK: - View models
+
+extension BMMPages {
+    /// A link to a section: its id and title.
+    struct SectionLink: Sendable {
+        let id: String
+        let title: String
+    }
+
+    /// HOME: the current model (none before the first), the new-model form and the models.
+    struct Intro: WebViewModel {
+        static let template = "bmm-intro"
+
+        struct Model: Sendable {
+            let name: String
+            let percent: Int
+            /// The rename field's text.
+            let rename: String
+            let first: String
+            let firstTitle: String
+            /// The first section not answered, none when every one is.
+            let next: SectionLink?
+        }
+
+        struct Row: Sendable {
+            let id: String
+            let name: String
+            let percent: Int
+            let current: Bool
+        }
+
+        /// The new-model field's text.
+        let name: String
+        let nameError: String?
+        let renameError: String?
+        let model: Model?
+        let models: [Row]
+    }
+
+    struct About: WebViewModel {
+        static let template = "bmm-about"
+        let paragraphs: [String]
+    }
+
+    /// GOTO: every section, answered or not.
+    struct Goto: WebViewModel {
+        static let template = "bmm-goto"
+
+        struct Row: Sendable {
+            let id: String
+            let title: String
+            let answered: Bool
+            let level: String
+        }
+
+        let modelName: String
+        let percent: Int
+        let hasName: Bool
+        let sections: [Row]
+    }
+
+    /// A section's page: its text, confidence and links on.
+    struct Section: WebViewModel {
+        static let template = "bmm-section"
+
+        /// Back to the section before, by its short title.
+        struct Back: Sendable {
+            let id: String
+            let short: String
+            let title: String
+        }
+
+        /// A section to continue to, marked answered or not.
+        struct Onward: Sendable {
+            let id: String
+            let title: String
+            let answered: Bool
+        }
+
+        let id: String
+        /// The section's id again, for the links on (where `id` is the linked section's).
+        let section: String
+        let title: String
+        let summary: String
+        let prompts: [String]
+        let modelName: String
+        let percent: Int
+        let answered: Bool
+        let text: String
+        let saved: Bool
+        let confidences: [WebPage.Option]
+        let continueTo: [Onward]
+        let back: Back?
+        let sentence: String?
+        /// The versions saved at once on two devices, when there are.
+        let disagreeing: String?
+        let textError: String?
+    }
+
+    struct History: WebViewModel {
+        static let template = "bmm-history"
+
+        struct Row: Sendable {
+            let version: Int
+            let text: String
+            let savedAt: String
+            let head: Bool
+            /// The section's id (the restore form's address).
+            let id: String
+            let confidence: String?
+        }
+
+        let id: String
+        let title: String
+        let versions: [Row]
+        let disagreeing: String?
+    }
+
+    struct Share: WebViewModel {
+        static let template = "bmm-share"
+        let modelName: String
+        /// `?force=1` when the rules were overridden, so the downloads are too.
+        let forceQuery: String
+        let refusal: String?
+        let warning: String?
+    }
+
+    struct Print: WebViewModel {
+        static let template = "bmm-print"
+
+        struct Row: Sendable {
+            let title: String
+            let answered: Bool
+            let text: String
+            let confidence: String?
+        }
+
+        let modelName: String
+        let refusal: String?
+        let warning: String?
+        let sections: [Row]
+    }
 }

@@ -36,8 +36,8 @@ struct BundlePages {
         }
     }
 
-    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        WebPage.page(template, title: title, app: "bundle", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    private func page(_ content: some WebViewModel, title: String, current: String, status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(content, title: title, app: "bundle", menu: menu(current), secrets: app.secrets, status: status)
     }
 
     private func bundleID(_ context: WebContext) throws -> TodoBundle.ID {
@@ -58,29 +58,26 @@ struct BundlePages {
         return choice
     }
 
-    private func row(_ todo: Todo) -> [String: Any] {
-        var row: [String: Any] = ["id": todo.id.rawValue, "text": todo.text, "status": todo.status.rawValue, "pending": todo.status == .pending]
-        if let event = todo.eventName, todo.preposition != .none { row["trigger"] = "\(todo.preposition.rawValue) \(event)" }
-        if let deadline = todo.deadline {
-            row["deadline"] = PeopleTime.deadline(deadline, in: zone)
-            row["overdue"] = todo.isOverdue(at: Date(), timeZone: zone)
-        }
-        if !todo.notes.isEmpty { row["notes"] = todo.notes }
-        return row
+    private func row(_ todo: Todo) -> TodoRow {
+        TodoRow(id: todo.id.rawValue, text: todo.text, status: todo.status.rawValue, pending: todo.status == .pending,
+                trigger: todo.eventName.flatMap { todo.preposition != .none ? "\(todo.preposition.rawValue) \($0)" : nil },
+                deadline: todo.deadline.map { PeopleTime.deadline($0, in: zone) },
+                overdue: todo.deadline != nil && todo.isOverdue(at: Date(), timeZone: zone))
     }
 
-    private func events() async throws -> [[String: Any]] {
-        try await store.events().map { ["name": $0.name] }
+    /// The trigger events, `selected` the one named `chosen`.
+    private func events(selecting chosen: String? = nil) async throws -> [EventRow] {
+        try await store.events().map { EventRow(name: $0.name, selected: $0.name == chosen) }
     }
 
     /// "Tue 2026-11-25 15:00" (or "Tue 2026-11-25, all day") in the web app's time zone, by the
     /// one rule for people (``PeopleTime``).
     /// What the bundle-icon partial shows: the icon as typed, and the title's initial for a
     /// browser with no font that draws the icon (an emoji, often).
-    static func icon(_ icon: String, title: String) -> [String: Any] {
+    static func icon(_ icon: String, title: String) -> BundleIcon {
         let typed = icon.trimmingCharacters(in: .whitespacesAndNewlines)
         let initial = title.first { $0.isLetter || $0.isNumber }.map { String($0).uppercased() } ?? "·"
-        return ["icon": typed, "hasIcon": !typed.isEmpty, "initial": initial]
+        return BundleIcon(icon: typed, hasIcon: !typed.isEmpty, initial: initial)
     }
 
     static func when(_ occurrence: EventOccurrence) -> String {
@@ -104,29 +101,26 @@ struct BundlePages {
         let paging = WebPaging(query, size: Self.pileSize)
         let waiting = try await store.todoCount()
         let todos = try await store.todos(order: .byDeadline, limit: paging.size, offset: paging.offset)
-        var values: [String: Any] = [
-            "todos": todos.map(row), "waiting": waiting,
-            "pager": paging.values(path: "/bundle", hasMore: paging.offset + todos.count < waiting, total: waiting, noun: "More waiting todos"),
-            "open": try await store.openBundles().map { (["id": $0.id.rawValue, "title": $0.title, "event": $0.eventName] as [String: Any]).merging(Self.icon($0.icon, title: $0.title)) { $1 } },
+        let shown = Home(
+            todos: todos.map(row), waiting: waiting,
+            pager: paging.pager(path: "/bundle", hasMore: paging.offset + todos.count < waiting, total: waiting, noun: "More waiting todos"),
+            open: try await store.openBundles().map { Home.OpenBundle(id: $0.id.rawValue, title: $0.title, event: $0.eventName, badge: Self.icon($0.icon, title: $0.title)) },
             // Calendar events of the coming week with their todos (seed 003: events from the calendar).
-            "coming": try await store.upcoming(within: 7 * 86_400).map { occurrence -> [String: Any] in
-                var shown: [String: Any] = ["event": occurrence.eventName, "when": Self.when(occurrence), "count": occurrence.todos.count,
-                                            "todos": occurrence.todos.prefix(Self.comingSize).map(row)]
-                if occurrence.todos.count > Self.comingSize {
-                    shown["more"] = occurrence.todos.count - Self.comingSize
-                    shown["checkin"] = QuotePages.queryValue(occurrence.eventName)
-                }
-                return shown
+            coming: try await store.upcoming(within: 7 * 86_400).map { occurrence in
+                let more = occurrence.todos.count > Self.comingSize
+                return Home.Coming(event: occurrence.eventName, when: Self.when(occurrence), count: occurrence.todos.count,
+                                   todos: occurrence.todos.prefix(Self.comingSize).map(row),
+                                   more: more ? occurrence.todos.count - Self.comingSize : nil,
+                                   checkin: more ? QuotePages.queryValue(occurrence.eventName) : nil)
             },
-            "events": try await events(),
-            "text": fields["text"] ?? "", "event": fields["event"] ?? "", "deadlineField": fields["deadline"] ?? "",
-            "prepositions": Preposition.allCases.map { preposition -> [String: Any] in
-                ["value": preposition.rawValue, "label": preposition == .none ? "no preference" : preposition.rawValue,
-                 "checked": preposition.rawValue == (fields["preposition"] ?? "before")]
+            events: try await events(),
+            text: fields["text"] ?? "", event: fields["event"] ?? "", deadlineField: fields["deadline"] ?? "",
+            prepositions: Preposition.allCases.map { preposition in
+                PrepositionRow(value: preposition.rawValue, label: preposition == .none ? "no preference" : preposition.rawValue,
+                               checked: preposition.rawValue == (fields["preposition"] ?? "before"))
             },
-        ]
-        if let error { values["error"] = error }
-        return page("bundle-home", title: "Bundles", current: "/bundle", values: values, status: status)
+            error: error)
+        return page(shown, title: "Bundles", current: "/bundle", status: status)
     }
 
     func addTodo(_ form: WebForm) async throws -> Response {
@@ -147,24 +141,20 @@ struct BundlePages {
     // MARK: - Check-in
 
     func offer(event: String, direction: String, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var values: [String: Any] = ["events": try await events().map { row in
-            var row = row
-            row["selected"] = (row["name"] as? String) == event
-            return row
-        }, "event": event, "aboutTo": direction != CheckInDirection.justFinished.rawValue]
+        var shown = CheckIn(events: try await events(selecting: event), event: event, aboutTo: direction != CheckInDirection.justFinished.rawValue)
         if !event.isEmpty {
             do {
                 let offered = try await store.offer(event: event, direction: CheckInDirection(rawValue: direction) ?? .aboutTo, timeZone: zone)
-                values["offered"] = offered.todos.map(row)
-                values["eventName"] = offered.event.name
-                values["direction"] = (CheckInDirection(rawValue: direction) ?? .aboutTo).rawValue
-                values["phrase"] = (CheckInDirection(rawValue: direction) ?? .aboutTo) == .aboutTo ? "I'm about to" : "I just finished"
+                shown.offered = offered.todos.map(row)
+                shown.eventName = offered.event.name
+                shown.direction = (CheckInDirection(rawValue: direction) ?? .aboutTo).rawValue
+                shown.phrase = (CheckInDirection(rawValue: direction) ?? .aboutTo) == .aboutTo ? "I'm about to" : "I just finished"
             } catch {
-                values["error"] = String(describing: error)
+                shown.error = String(describing: error)
             }
         }
-        if let error { values["error"] = error }
-        return page("bundle-checkin", title: "Check in", current: "/bundle/checkin", values: values, status: values["error"] == nil ? status : .unprocessableContent)
+        if let error { shown.error = error }
+        return page(shown, title: "Check in", current: "/bundle/checkin", status: shown.error == nil ? status : .unprocessableContent)
     }
 
     func checkIn(_ form: WebForm) async throws -> Response {
@@ -189,27 +179,21 @@ struct BundlePages {
             throw HTTPError(.notFound, message: String(describing: error))
         }
         let open = bundle.status == .open
-        var values: [String: Any] = [
-            "id": id.rawValue, "title": bundle.title, "event": bundle.eventName, "phrase": bundle.direction.phrase,
-            "status": bundle.status.rawValue, "isOpen": open, "canComplete": bundle.canComplete,
-            "items": bundle.items.map { item -> [String: Any] in
-                var row = row(item.todo)
-                row["done"] = item.outcome == .done
-                row["thrownBack"] = item.outcome == .thrownBack
-                row["itemOpen"] = item.outcome == .open && open
-                row["bundle"] = id.rawValue
-                if let other = item.alsoIn { row["alsoIn"] = other.rawValue }
-                return row
-            },
-        ]
+        var pullable: [TodoRow]?
         if open {
             // The event's own todos only, soonest deadline first.
             let pending = try await store.todos(event: bundle.eventName, order: .byDeadline, limit: Self.pullSize)
-            values["pullable"] = pending.filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
+            pullable = pending.filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
         }
-        values.merge(Self.icon(bundle.icon, title: bundle.title)) { $1 }
-        if let error { values["error"] = error }
-        return page("bundle-bundle", title: bundle.title, current: "", values: values, status: status)
+        let shown = Checklist(
+            id: id.rawValue, title: bundle.title, event: bundle.eventName, phrase: bundle.direction.phrase,
+            status: bundle.status.rawValue, isOpen: open, canComplete: bundle.canComplete,
+            items: bundle.items.map { item in
+                Checklist.Item(todo: row(item.todo), done: item.outcome == .done, thrownBack: item.outcome == .thrownBack,
+                               itemOpen: item.outcome == .open && open, bundle: id.rawValue, alsoIn: item.alsoIn?.rawValue)
+            },
+            pullable: pullable, badge: Self.icon(bundle.icon, title: bundle.title), error: error)
+        return page(shown, title: bundle.title, current: "", status: status)
     }
 
     func change(_ id: TodoBundle.ID, action: String, _ form: WebForm) async throws -> Response {
@@ -238,11 +222,7 @@ struct BundlePages {
     func review(_ query: WebForm) async throws -> Response {
         let event = query.first("event").flatMap { $0.isEmpty ? nil : $0 }
         let paging = WebPaging(query, size: Self.reviewSize)
-        var values: [String: Any] = ["events": try await events().map { row in
-            var row = row
-            row["selected"] = (row["name"] as? String) == event
-            return row
-        }]
+        var shown = Review(events: try await events(selecting: event))
         do {
             let total = try await store.reviewCount(event: event)
             // The latest first, a page at a time.
@@ -250,49 +230,43 @@ struct BundlePages {
             let formatter = DateFormatter()
             formatter.dateStyle = .full
             formatter.timeStyle = .none
-            var days: [(String, [[String: Any]])] = []
+            var days: [Review.Day] = []
             for bundle in bundles.reversed() {
                 let day = formatter.string(from: bundle.finishedAt ?? bundle.createdAt)
-                let shown: [String: Any] = (["id": bundle.id.rawValue, "title": bundle.title, "event": bundle.eventName,
-                                             "done": bundle.items.filter { $0.outcome == .done }.count, "count": bundle.items.count] as [String: Any])
-                    .merging(Self.icon(bundle.icon, title: bundle.title)) { $1 }
-                if days.last?.0 == day { days[days.count - 1].1.append(shown) } else { days.append((day, [shown])) }
+                let row = Review.Row(id: bundle.id.rawValue, title: bundle.title, event: bundle.eventName,
+                                     done: bundle.items.filter { $0.outcome == .done }.count, count: bundle.items.count,
+                                     badge: Self.icon(bundle.icon, title: bundle.title))
+                if days.last?.day == day { days[days.count - 1].bundles.append(row) } else { days.append(Review.Day(day: day, bundles: [row])) }
             }
-            values["days"] = days.map { ["day": $0.0, "bundles": $0.1] }
-            values["pager"] = paging.values(path: "/bundle/review", fields: [("event", event ?? "")],
-                                            hasMore: paging.offset + bundles.count < total, total: total, noun: "Older bundles")
-            if let event { values["event"] = event }
+            shown.days = days
+            shown.pager = paging.pager(path: "/bundle/review", fields: [("event", event ?? "")],
+                                       hasMore: paging.offset + bundles.count < total, total: total, noun: "Older bundles")
+            shown.event = event
         } catch {
-            values["error"] = String(describing: error)
+            shown.error = String(describing: error)
         }
-        return page("bundle-review", title: "Review", current: "/bundle/review", values: values)
+        return page(shown, title: "Review", current: "/bundle/review")
     }
 
     func all(_ query: WebForm = WebForm(), error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let event = query.first("event").flatMap { $0.isEmpty ? nil : $0 }
         let paging = WebPaging(query, size: Self.allSize)
-        var values: [String: Any] = [
-            "events": try await events().map { row in
-                var row = row
-                row["selected"] = (row["name"] as? String) == event
-                return row
-            },
-            "prepositions": Preposition.allCases.map { ["value": $0.rawValue, "label": $0 == .none ? "no preference" : $0.rawValue] },
-        ]
+        var shown = All(
+            events: try await events(selecting: event),
+            prepositions: Preposition.allCases.map { PrepositionRow(value: $0.rawValue, label: $0 == .none ? "no preference" : $0.rawValue, checked: false) })
         do {
             let total = try await store.todoCount(event: event, includeFinished: true)
             let todos = try await store.todos(event: event, includeFinished: true, limit: paging.size, offset: paging.offset)
-            values["todos"] = todos.map(row)
-            values["total"] = total
-            values["pager"] = paging.values(path: "/bundle/all", fields: [("event", event ?? "")],
-                                            hasMore: paging.offset + todos.count < total, total: total, noun: "More todos")
-            if let event { values["filtered"] = event }
+            shown.todos = todos.map(row)
+            shown.total = total
+            shown.pager = paging.pager(path: "/bundle/all", fields: [("event", event ?? "")],
+                                       hasMore: paging.offset + todos.count < total, total: total, noun: "More todos")
+            shown.filtered = event
         } catch {
-            values["todos"] = [[String: Any]]()
-            values["error"] = String(describing: error)
+            shown.error = String(describing: error)
         }
-        if let error { values["error"] = error }
-        return page("bundle-all", title: "All todos", current: "/bundle/all", values: values, status: values["error"] == nil ? status : .unprocessableContent)
+        if let error { shown.error = error }
+        return page(shown, title: "All todos", current: "/bundle/all", status: shown.error == nil ? status : .unprocessableContent)
     }
 
     func move(_ id: Todo.ID, _ form: WebForm) async throws -> Response {
@@ -304,5 +278,165 @@ struct BundlePages {
             return try await all(error: String(describing: error), status: .unprocessableContent)
         }
         return WebPage.redirect("/bundle/all")
+    }
+}
+
+// MARK: - View models
+
+extension BundlePages {
+    /// A todo as the `todo` partial and the lists show it.
+    struct TodoRow: Sendable {
+        let id: Int64
+        let text: String
+        let status: String
+        let pending: Bool
+        /// `before go to the bank`: when it has an event and a preposition.
+        let trigger: String?
+        let deadline: String?
+        /// Whether the deadline has passed (false without one).
+        let overdue: Bool
+    }
+
+    /// What the `bundle-icon` partial shows (as a value's `badge`): the icon as typed, and the
+    /// title's initial for a browser with no font that draws the icon.
+    struct BundleIcon: Sendable {
+        let icon: String
+        let hasIcon: Bool
+        let initial: String
+    }
+
+    /// A trigger event of a list or a select.
+    struct EventRow: Sendable {
+        let name: String
+        let selected: Bool
+    }
+
+    /// A choice of preposition (`before`, `after`, …).
+    struct PrepositionRow: Sendable {
+        let value: String
+        let label: String
+        let checked: Bool
+    }
+
+    /// HOME: open bundles, the coming week's events, the form to add a todo and the pile.
+    struct Home: WebViewModel {
+        static let template = "bundle-home"
+
+        struct OpenBundle: Sendable {
+            let id: Int64
+            let title: String
+            let event: String
+            let badge: BundleIcon
+        }
+
+        /// A calendar event's time coming up, with (the first of) its todos.
+        struct Coming: Sendable {
+            let event: String
+            let when: String
+            let count: Int
+            let todos: [TodoRow]
+            /// How many todos are not shown, when some are not.
+            let more: Int?
+            /// The event's name for the check-in link's query, when some are not shown.
+            let checkin: String?
+        }
+
+        let todos: [TodoRow]
+        let waiting: Int
+        let pager: WebPaging.Pager
+        let open: [OpenBundle]
+        let coming: [Coming]
+        let events: [EventRow]
+        /// The form's fields, as sent when it was refused.
+        let text: String
+        let event: String
+        let deadlineField: String
+        let prepositions: [PrepositionRow]
+        let error: String?
+    }
+
+    /// Check-in: the event and direction asked, and the todos offered for them.
+    struct CheckIn: WebViewModel {
+        static let template = "bundle-checkin"
+        let events: [EventRow]
+        let event: String
+        let aboutTo: Bool
+        var offered: [TodoRow]?
+        var eventName: String?
+        var direction: String?
+        /// "I'm about to" or "I just finished".
+        var phrase: String?
+        var error: String?
+    }
+
+    /// A bundle's checklist.
+    struct Checklist: WebViewModel {
+        static let template = "bundle-bundle"
+
+        /// A todo of the bundle, and what became of it.
+        struct Item: Sendable {
+            let todo: TodoRow
+            let done: Bool
+            let thrownBack: Bool
+            /// Neither done nor thrown back, in an open bundle.
+            let itemOpen: Bool
+            /// The bundle's id (the forms' address).
+            let bundle: Int64
+            /// Another bundle the todo is in (checked in on two devices at once).
+            let alsoIn: Int64?
+        }
+
+        let id: Int64
+        let title: String
+        let event: String
+        let phrase: String
+        let status: String
+        let isOpen: Bool
+        let canComplete: Bool
+        let items: [Item]
+        /// The event's todos to pull in, when the bundle is open.
+        let pullable: [TodoRow]?
+        let badge: BundleIcon
+        let error: String?
+    }
+
+    /// The review: completed bundles by day, the latest first.
+    struct Review: WebViewModel {
+        static let template = "bundle-review"
+
+        struct Row: Sendable {
+            let id: Int64
+            let title: String
+            let event: String
+            let done: Int
+            let count: Int
+            let badge: BundleIcon
+        }
+
+        struct Day: Sendable {
+            let day: String
+            var bundles: [Row]
+        }
+
+        let events: [EventRow]
+        /// None when the bundles could not be read.
+        var days: [Day]?
+        var pager: WebPaging.Pager?
+        /// The event the list is of, when filtered.
+        var event: String?
+        var error: String?
+    }
+
+    /// Every todo, by event, with "change trigger".
+    struct All: WebViewModel {
+        static let template = "bundle-all"
+        let events: [EventRow]
+        let prepositions: [PrepositionRow]
+        var todos: [TodoRow] = []
+        var total: Int?
+        var pager: WebPaging.Pager?
+        /// The event the list is of, when filtered.
+        var filtered: String?
+        var error: String?
     }
 }

@@ -30,8 +30,8 @@ struct PlacePages {
         [("Map", "/places"), ("Add a place", "/places/add")].map { WebPage.MenuItem(label: $0.0, href: $0.1, current: $0.1 == current) }
     }
 
-    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        WebPage.page(template, title: title, app: "places", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    private func page(_ content: some WebViewModel, title: String, current: String, status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(content, title: title, app: "places", menu: menu(current), secrets: app.secrets, status: status)
     }
 
     private func placeID(_ context: WebContext) throws -> Place.ID {
@@ -46,24 +46,23 @@ struct PlacePages {
     static let listSize = 50
 
     func map(_ query: WebForm, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var values: [String: Any] = [
-            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": query.all("type").contains($0.rawValue)] },
-            "openNow": query.first("open") == "1",
-            "dimensions": RatingDimension.allCases.map { dimension -> [String: Any] in
+        var shown = Map(
+            types: BusinessType.allCases.map { WebPage.Choice(value: $0.rawValue, selected: query.all("type").contains($0.rawValue)) },
+            openNow: query.first("open") == "1",
+            dimensions: RatingDimension.allCases.map { dimension in
                 let minimum = query.first("min-\(dimension.rawValue)") ?? "", maximum = query.first("max-\(dimension.rawValue)") ?? ""
-                return ["name": dimension.rawValue,
-                        "options": [["value": "", "label": "any", "selected": minimum.isEmpty]]
-                            + (0...5).map { ["value": String($0), "label": "≥ \($0)", "selected": minimum == String($0)] },
-                        "maxOptions": [["value": "", "label": "any", "selected": maximum.isEmpty]]
-                            + (0...5).map { ["value": String($0), "label": "≤ \($0)", "selected": maximum == String($0)] }]
+                return Map.Dimension(
+                    name: dimension.rawValue,
+                    options: [WebPage.Option(value: "", label: "any", selected: minimum.isEmpty)]
+                        + (0...5).map { WebPage.Option(value: String($0), label: "≥ \($0)", selected: minimum == String($0)) },
+                    maxOptions: [WebPage.Option(value: "", label: "any", selected: maximum.isEmpty)]
+                        + (0...5).map { WebPage.Option(value: String($0), label: "≤ \($0)", selected: maximum == String($0)) })
             },
-            "radius": query.first("radius") ?? "1500",
-        ]
-        if let error { values["error"] = error }
+            radius: query.first("radius") ?? "1500", error: error)
         guard let location = try await store.location() else {
-            return page("places-map", title: "Places", current: "/places", values: values, status: status)
+            return page(shown, title: "Places", current: "/places", status: status)
         }
-        values["location"] = location.coordinate.description
+        shown.location = location.coordinate.description
         var minimums: [RatingDimension: Int] = [:], maximums: [RatingDimension: Int] = [:]
         for dimension in RatingDimension.allCases {
             if let value = query.first("min-\(dimension.rawValue)").flatMap(Int.init), (0...5).contains(value) { minimums[dimension] = value }
@@ -75,34 +74,28 @@ struct PlacePages {
             minimums: minimums, maximums: maximums, openNow: query.first("open") == "1"))
         var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
-        values["map"] = Self.linkingPins(svg)
-        values["full"] = found.count >= Self.listSize
-        values["places"] = found.map { nearby -> [String: Any] in
-            var row: [String: Any] = [
-                "id": nearby.place.id.rawValue, "name": nearby.place.name, "type": nearby.place.type.rawValue,
-                "distance": nearby.distance < 1000 ? "\(Int(nearby.distance.rounded())) m" : String(format: "%.1f km", nearby.distance / 1000),
-                "rated": nearby.place.pinState == .saved,
-            ]
-            if let open = nearby.isOpen { row["open"] = open ? "open now" : "closed now" }
-            // The interactive map's pins are read from the rows (see `WebScript.map`).
-            row["lat"] = String(nearby.place.coordinate.latitude)
-            row["lon"] = String(nearby.place.coordinate.longitude)
-            row["color"] = nearby.place.pinColor.rawValue
-            row["hex"] = nearby.place.pinColor.hex
-            return row
+        shown.map = Self.linkingPins(svg)
+        shown.full = found.count >= Self.listSize
+        shown.places = found.map { nearby in
+            Map.Row(
+                id: nearby.place.id.rawValue, name: nearby.place.name, type: nearby.place.type.rawValue,
+                distance: nearby.distance < 1000 ? "\(Int(nearby.distance.rounded())) m" : String(format: "%.1f km", nearby.distance / 1000),
+                rated: nearby.place.pinState == .saved, open: nearby.isOpen.map { $0 ? "open now" : "closed now" },
+                // The interactive map's pins are read from the rows (see `WebScript.map`).
+                lat: String(nearby.place.coordinate.latitude), lon: String(nearby.place.coordinate.longitude),
+                color: nearby.place.pinColor.rawValue, hex: nearby.place.pinColor.hex)
         }
         // With Debian's Leaflet here the map becomes a map with streets (the SVG stays the
         // picture without JavaScript); tiles may come from the tile server alone, which learns
         // this app's origin but no page address.
         if let leaflet = app.map.leaflet {
-            values["live"] = [
-                "lat": String(location.coordinate.latitude), "lon": String(location.coordinate.longitude), "radius": String(radius),
-                "tiles": app.map.tiles.template, "attribution": TileSource.attribution,
-                "styles": [leaflet.url("leaflet.css"), leaflet.url("MarkerCluster.css")].map { ["href": $0] },
-                "scripts": [leaflet.url("leaflet.js"), leaflet.url("leaflet.markercluster.js"), WebAssets.mapScriptURL].map { ["src": $0] },
-            ] as [String: Any]
+            shown.live = Map.Live(
+                lat: String(location.coordinate.latitude), lon: String(location.coordinate.longitude), radius: String(radius),
+                tiles: app.map.tiles.template, attribution: TileSource.attribution,
+                styles: [leaflet.url("leaflet.css"), leaflet.url("MarkerCluster.css")].map { Map.Live.Style(href: $0) },
+                scripts: [leaflet.url("leaflet.js"), leaflet.url("leaflet.markercluster.js"), WebAssets.mapScriptURL].map { Map.Live.Script(src: $0) })
         }
-        var response = page("places-map", title: "Places", current: "/places", values: values, status: status)
+        var response = page(shown, title: "Places", current: "/places", status: status)
         if app.map.leaflet != nil {
             response.headers[HTTPField.Name("Content-Security-Policy")!] = WebPage.contentSecurityPolicy(tileOrigin: app.map.tiles.origin)
             response.headers[HTTPField.Name("Referrer-Policy")!] = "strict-origin"
@@ -134,13 +127,12 @@ struct PlacePages {
     // MARK: - Adding
 
     func addForm(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        var values: [String: Any] = [
-            "name": fields["name"] ?? "", "at": fields["at"] ?? "", "address": fields["address"] ?? "",
-            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == (fields["type"] ?? "")] },
-        ]
-        if fields.isEmpty, let location = try await store.location() { values["at"] = location.coordinate.description }
-        if let error { values["error"] = error }
-        return page("places-add", title: "Add a place", current: "/places/add", values: values, status: status)
+        var at = fields["at"] ?? ""
+        if fields.isEmpty, let location = try await store.location() { at = location.coordinate.description }
+        let shown = Add(name: fields["name"] ?? "", at: at, address: fields["address"] ?? "",
+                        types: BusinessType.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0.rawValue == (fields["type"] ?? "")) },
+                        error: error)
+        return page(shown, title: "Add a place", current: "/places/add", status: status)
     }
 
     func add(_ form: WebForm) async throws -> Response {
@@ -177,32 +169,30 @@ struct PlacePages {
             throw HTTPError(.notFound, message: String(describing: error))
         }
         let rating = place.rating
-        var values: [String: Any] = [
-            "id": id.rawValue, "name": place.name, "type": place.type.rawValue, "coordinate": place.coordinate.description,
-            "origin": place.origin.rawValue, "saved": saved, "rated": place.pinState == .saved,
-            "dimensions": RatingDimension.allCases.map { dimension -> [String: Any] in
+        // A text shown only when there is one.
+        func given(_ text: String?) -> String? { text.flatMap { $0.isEmpty ? nil : $0 } }
+        let shown = PlaceView(
+            id: id.rawValue, name: place.name, type: place.type.rawValue, coordinate: place.coordinate.description,
+            origin: place.origin.rawValue, saved: saved, rated: place.pinState == .saved,
+            dimensions: RatingDimension.allCases.map { dimension in
                 let current = rating?.values[dimension]
-                return ["name": dimension.rawValue, "options": [["value": "", "label": "not rated", "selected": current == nil]]
-                    + (0...5).map { ["value": String($0), "label": String($0), "selected": current == $0] }]
+                return PlaceView.Dimension(name: dimension.rawValue, options: [WebPage.Option(value: "", label: "not rated", selected: current == nil)]
+                    + (0...5).map { WebPage.Option(value: String($0), label: String($0), selected: current == $0) })
             },
-            "wifiMbps": rating?.wifiMbps.map { String($0) } ?? "",
-            "menus": [["value": "", "label": "not rated", "selected": rating?.menu == nil]]
-                + MenuOption.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": rating?.menu == $0] },
-            "pins": [["value": "", "label": "automatic (red, blue once rated)", "selected": rating?.pinColor == nil]]
-                + PinColor.allCases.map { ["value": $0.rawValue, "label": $0.rawValue, "selected": rating?.pinColor == $0] },
-            "types": BusinessType.allCases.map { ["value": $0.rawValue, "selected": $0 == place.type] },
-            "notes": rating?.notes ?? "",
-        ]
-        for (key, value) in [("address", place.address), ("phone", place.phone), ("website", place.website), ("hours", place.openingHours)] {
-            if let value, !value.isEmpty { values[key] = value }
-        }
-        // The number `suite places show` gives: your ratings (or the community's) smoothed
-        // towards the middle of the scale while there are few.
-        if rating?.quality != nil || place.community?.quality != nil {
-            values["quality"] = String(format: "%.2f", PlaceRanking.smoothedQuality(rating, community: place.community))
-        }
-        if let error { values["error"] = error }
-        return page("places-place", title: place.name, current: "", values: values, status: status)
+            wifiMbps: rating?.wifiMbps.map { String($0) } ?? "",
+            menus: [WebPage.Option(value: "", label: "not rated", selected: rating?.menu == nil)]
+                + MenuOption.allCases.map { WebPage.Option(value: $0.rawValue, label: $0.rawValue, selected: rating?.menu == $0) },
+            pins: [WebPage.Option(value: "", label: "automatic (red, blue once rated)", selected: rating?.pinColor == nil)]
+                + PinColor.allCases.map { WebPage.Option(value: $0.rawValue, label: $0.rawValue, selected: rating?.pinColor == $0) },
+            types: BusinessType.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0 == place.type) },
+            notes: rating?.notes ?? "",
+            address: given(place.address), phone: given(place.phone), website: given(place.website), hours: given(place.openingHours),
+            // The number `suite places show` gives: your ratings (or the community's) smoothed
+            // towards the middle of the scale while there are few.
+            quality: rating?.quality != nil || place.community?.quality != nil
+                ? String(format: "%.2f", PlaceRanking.smoothedQuality(rating, community: place.community)) : nil,
+            error: error)
+        return page(shown, title: place.name, current: "", status: status)
     }
 
     func rate(_ id: Place.ID, _ form: WebForm) async throws -> Response {
@@ -327,14 +317,123 @@ extension PlacePages {
 
     func fetchPage(_ raw: String) async throws -> Response {
         guard let id = UUID(uuidString: raw), let job = await app.fetchJobs.job(id) else { throw HTTPError(.notFound, message: "no such fetch") }
-        var values: [String: Any] = [
-            "provider": job.provider, "running": job.isRunning, "messages": job.messages.map { ["text": $0] },
-            "elapsed": String(format: "%.1f s", Date().timeIntervalSince(job.started)),
-        ]
-        if let summary = job.summary { values["summary"] = summary }
-        if let error = job.error { values["error"] = error }
-        var response = page("places-fetch", title: "Fetching", current: "/places", values: values)
+        let shown = Fetch(provider: job.provider, running: job.isRunning, messages: job.messages.map { Fetch.Message(text: $0) },
+                          elapsed: String(format: "%.1f s", Date().timeIntervalSince(job.started)), summary: job.summary, error: job.error)
+        var response = page(shown, title: "Fetching", current: "/places")
         if job.isRunning { response.headers[HTTPField.Name("Refresh")!] = "1" }
         return response
+    }
+}
+
+// MARK: - View models
+
+extension PlacePages {
+    /// The map page: the filters, and with a location the map and the places on it.
+    struct Map: WebViewModel {
+        static let template = "places-map"
+
+        /// A rating's filter: at least and at most.
+        struct Dimension: Sendable {
+            let name: String
+            let options: [WebPage.Option]
+            let maxOptions: [WebPage.Option]
+        }
+
+        /// A place of the list (and a pin of the interactive map).
+        struct Row: Sendable {
+            let id: Int64
+            let name: String
+            let type: String
+            let distance: String
+            let rated: Bool
+            /// "open now" or "closed now", when the hours say.
+            let open: String?
+            let lat: String
+            let lon: String
+            let color: String
+            let hex: String
+        }
+
+        /// The map with streets (Leaflet, with tiles from the tile server).
+        struct Live: Sendable {
+            struct Style: Sendable { let href: String }
+            struct Script: Sendable { let src: String }
+
+            let lat: String
+            let lon: String
+            let radius: String
+            let tiles: String
+            let attribution: String
+            let styles: [Style]
+            let scripts: [Script]
+        }
+
+        let types: [WebPage.Choice]
+        let openNow: Bool
+        let dimensions: [Dimension]
+        /// The radius field's text.
+        let radius: String
+        let error: String?
+        /// Your location; nothing below is there without it.
+        var location: String?
+        /// The SVG map, drawn here (raw HTML in the page).
+        var map: String?
+        /// Whether the list is as long as it may be.
+        var full: Bool?
+        var places: [Row]?
+        var live: Live?
+    }
+
+    struct Add: WebViewModel {
+        static let template = "places-add"
+        let name: String
+        let at: String
+        let address: String
+        let types: [WebPage.Choice]
+        let error: String?
+    }
+
+    /// A place and the form to rate it.
+    struct PlaceView: WebViewModel {
+        static let template = "places-place"
+
+        struct Dimension: Sendable {
+            let name: String
+            let options: [WebPage.Option]
+        }
+
+        let id: Int64
+        let name: String
+        let type: String
+        let coordinate: String
+        let origin: String
+        let saved: Bool
+        let rated: Bool
+        let dimensions: [Dimension]
+        let wifiMbps: String
+        let menus: [WebPage.Option]
+        let pins: [WebPage.Option]
+        let types: [WebPage.Choice]
+        let notes: String
+        let address: String?
+        let phone: String?
+        let website: String?
+        let hours: String?
+        let quality: String?
+        let error: String?
+    }
+
+    /// A fetch from a provider, while it runs and once it ended.
+    struct Fetch: WebViewModel {
+        static let template = "places-fetch"
+
+        struct Message: Sendable { let text: String }
+
+        let provider: String
+        let running: Bool
+        let messages: [Message]
+        let elapsed: String
+        let summary: String?
+        let error: String?
     }
 }

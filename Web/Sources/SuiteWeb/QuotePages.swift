@@ -37,8 +37,8 @@ struct QuotePages {
         }
     }
 
-    private func page(_ template: String, title: String, current: String, values: [String: Any], status: HTTPResponse.Status = .ok) -> Response {
-        WebPage.page(template, title: title, app: "quotes", menu: menu(current), values: values, secrets: app.secrets, status: status)
+    private func page(_ content: some WebViewModel, title: String, current: String, status: HTTPResponse.Status = .ok) -> Response {
+        WebPage.page(content, title: title, app: "quotes", menu: menu(current), secrets: app.secrets, status: status)
     }
 
     private func quoteID(_ context: WebContext) throws -> Quote.ID {
@@ -52,14 +52,10 @@ struct QuotePages {
     }
 
     /// A quote as the templates show it.
-    private func row(_ quote: Quote, favorite: Bool? = nil, back: String) -> [String: Any] {
-        var row: [String: Any] = [
-            "id": quote.id.rawValue, "text": quote.text, "favoriteCount": quote.favoriteCount, "back": back,
-            "categories": quote.categories.map { ["name": $0, "query": Self.queryValue($0)] },
-        ]
-        if let source = quote.source { row["source"] = source.name }
-        if let favorite { row["favorite"] = favorite }
-        return row
+    private func row(_ quote: Quote, favorite: Bool, back: String) -> QuoteRow {
+        QuoteRow(id: quote.id.rawValue, text: quote.text, favoriteCount: quote.favoriteCount, back: back,
+                 categories: quote.categories.map { QuoteRow.Category(name: $0, query: Self.queryValue($0)) },
+                 source: quote.source?.name, favorite: favorite)
     }
 
     private func favorites() async throws -> Set<Quote.ID> {
@@ -70,11 +66,11 @@ struct QuotePages {
         try await seeded()
         let now = Calendar.current.dateComponents([.year, .month, .day], from: Date())
         guard let today = try await store.todaysQuote(year: now.year ?? 2026, month: now.month ?? 1, day: now.day ?? 1, user: user) else {
-            return page("quotes-empty", title: "Quotes", current: "/quotes", values: [:])
+            return page(Empty(error: nil), title: "Quotes", current: "/quotes")
         }
         var quote = row(today.quote, favorite: today.isFavorite, back: "/quotes")
-        quote["notes"] = today.notes.map { ["text": $0.text] }
-        return page("quotes-home", title: "Today's quote", current: "/quotes", values: ["heading": "Today's quote", "quote": quote])
+        quote.notes = today.notes.map { QuoteRow.Note(text: $0.text) }
+        return page(Home(heading: "Today's quote", quote: quote), title: "Today's quote", current: "/quotes")
     }
 
     func random(category: String?) async throws -> Response {
@@ -83,12 +79,11 @@ struct QuotePages {
         do {
             let quote = try await store.random(QuoteFilter(category: category), user: user)
             let favorite = try await favorites().contains(quote.id)
-            return page("quotes-home", title: "A random quote", current: "/quotes/random", values: [
-                "heading": category.map { "A random quote about \($0)" } ?? "A random quote",
-                "quote": row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), "another": category.map(Self.queryValue) ?? "",
-            ])
+            return page(Home(heading: category.map { "A random quote about \($0)" } ?? "A random quote",
+                             quote: row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), another: category.map(Self.queryValue) ?? ""),
+                        title: "A random quote", current: "/quotes/random")
         } catch {
-            return page("quotes-empty", title: "Quotes", current: "/quotes/random", values: ["error": String(describing: error)], status: .notFound)
+            return page(Empty(error: String(describing: error)), title: "Quotes", current: "/quotes/random", status: .notFound)
         }
     }
 
@@ -100,10 +95,9 @@ struct QuotePages {
             throw HTTPError(.notFound, message: error.description)
         }
         var shown = row(quote, favorite: try await favorites().contains(id), back: "/quotes/quote/\(id.rawValue)")
-        shown["notes"] = try await store.notes(on: id, user: user).map { ["text": $0.text] }
-        var values: [String: Any] = ["heading": "Quote #\(id.rawValue)", "quote": shown, "note": note, "withNotes": true]
-        if let noteError { values["noteError"] = noteError }
-        return page("quotes-home", title: "Quote #\(id.rawValue)", current: "", values: values, status: status)
+        shown.notes = try await store.notes(on: id, user: user).map { QuoteRow.Note(text: $0.text) }
+        return page(Home(heading: "Quote #\(id.rawValue)", quote: shown, note: note, withNotes: true, noteError: noteError),
+                    title: "Quote #\(id.rawValue)", current: "", status: status)
     }
 
     func favorite(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
@@ -134,11 +128,10 @@ struct QuotePages {
     /// How many search hits a page holds: fewer, as every match is marked.
     static let hitsPageSize = 10
 
-    func list(title: String, current: String, back: String, quotes: [Quote], pager: [String: Any]) async throws -> Response {
+    func list(title: String, current: String, back: String, quotes: [Quote], pager: WebPaging.Pager) async throws -> Response {
         let favorites = try await favorites()
-        return page("quotes-list", title: title, current: current, values: [
-            "heading": title, "quotes": quotes.map { row($0, favorite: favorites.contains($0.id), back: back) }, "pager": pager,
-        ])
+        return page(List(heading: title, quotes: quotes.map { row($0, favorite: favorites.contains($0.id), back: back) }, pager: pager),
+                    title: title, current: current)
     }
 
     /// The favourites, a page at a time, in the order ``QuoteStore/favorites(user:)`` gives.
@@ -147,14 +140,14 @@ struct QuotePages {
         let all = try await store.favorites(user: user)
         let shown = Array(all.dropFirst(paging.offset).prefix(paging.size))
         return try await list(title: "Favourites", current: "/quotes/favorites", back: paging.page > 1 ? "/quotes/favorites?page=\(paging.page)" : "/quotes/favorites",
-                              quotes: shown, pager: paging.values(path: "/quotes/favorites", hasMore: paging.offset + shown.count < all.count,
-                                                                  total: all.count, noun: "More favourites"))
+                              quotes: shown, pager: paging.pager(path: "/quotes/favorites", hasMore: paging.offset + shown.count < all.count,
+                                                                 total: all.count, noun: "More favourites"))
     }
 
     func categories() async throws -> Response {
         try await seeded()
-        let categories = try await store.categories().map { ["name": $0.name, "query": Self.queryValue($0.name), "count": $0.count] as [String: Any] }
-        return page("quotes-categories", title: "Categories", current: "/quotes/categories", values: ["categories": categories])
+        let categories = try await store.categories().map { Categories.Row(name: $0.name, query: Self.queryValue($0.name), count: $0.count) }
+        return page(Categories(categories: categories), title: "Categories", current: "/quotes/categories")
     }
 
     func browse(_ query: WebForm) async throws -> Response {
@@ -164,20 +157,20 @@ struct QuotePages {
         do {
             // One more than a page: whether another page follows.
             let quotes = try await store.browse(filter, user: user, limit: paging.size + 1, offset: paging.offset)
-            let pager = paging.values(path: "/quotes/browse", fields: [("category", category ?? "")], hasMore: quotes.count > paging.size, noun: "More quotes")
+            let pager = paging.pager(path: "/quotes/browse", fields: [("category", category ?? "")], hasMore: quotes.count > paging.size, noun: "More quotes")
             let here = (category.map { "/quotes/browse?category=" + Self.queryValue($0) } ?? "/quotes/browse")
                 + (paging.page > 1 ? (category == nil ? "?" : "&") + "page=\(paging.page)" : "")
             return try await list(title: category.map { "Quotes about \($0)" } ?? "All quotes", current: "/quotes/categories", back: here,
                                   quotes: Array(quotes.prefix(paging.size)), pager: pager)
         } catch {
-            return page("quotes-empty", title: "Quotes", current: "/quotes/categories", values: ["error": String(describing: error)], status: .notFound)
+            return page(Empty(error: String(describing: error)), title: "Quotes", current: "/quotes/categories", status: .notFound)
         }
     }
 
     func search(_ form: WebForm) async throws -> Response {
         let query = form.first("q") ?? ""
         let paging = WebPaging(form, size: Self.hitsPageSize)
-        var values: [String: Any] = ["query": query]
+        var shown = Search(query: query)
         if !query.isEmpty {
             do {
                 // Markers no quote can hold (control characters are refused in quotes), turned
@@ -188,19 +181,19 @@ struct QuotePages {
                 let hits = ranked.dropFirst(paging.offset).prefix(paging.size)
                 let favorites = try await favorites()
                 let back = "/quotes/search?q=" + Self.queryValue(query) + (paging.page > 1 ? "&page=\(paging.page)" : "")
-                values["pager"] = paging.values(path: "/quotes/search", fields: [("q", query)], hasMore: ranked.count > paging.offset + paging.size,
-                                                noun: "More results")
-                values["hits"] = hits.map { hit -> [String: Any] in
-                    var shown = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: back)
-                    shown["pieces"] = Self.pieces(hit.highlighted)
-                    return shown
+                shown.pager = paging.pager(path: "/quotes/search", fields: [("q", query)], hasMore: ranked.count > paging.offset + paging.size,
+                                           noun: "More results")
+                shown.hits = hits.map { hit in
+                    var found = row(hit.quote, favorite: favorites.contains(hit.quote.id), back: back)
+                    found.pieces = Self.pieces(hit.highlighted)
+                    return found
                 }
-                values["searched"] = true
+                shown.searched = true
             } catch {
-                values["error"] = String(describing: error)
+                shown.error = String(describing: error)
             }
         }
-        return page("quotes-search", title: "Search", current: "/quotes/search", values: values, status: values["error"] == nil ? .ok : .unprocessableContent)
+        return page(shown, title: "Search", current: "/quotes/search", status: shown.error == nil ? .ok : .unprocessableContent)
     }
 
     /// A value for a URL's query: everything but letters, digits and `-._~` percent-encoded.
@@ -211,19 +204,19 @@ struct QuotePages {
     }
 
     /// `plain \u{1}match\u{2} plain` as pieces, each marked or not.
-    static func pieces(_ highlighted: String) -> [[String: Any]] {
-        var pieces: [[String: Any]] = []
+    static func pieces(_ highlighted: String) -> [QuoteRow.Piece] {
+        var pieces: [QuoteRow.Piece] = []
         var current = "", marked = false
         for character in highlighted {
             if character == "\u{1}" || character == "\u{2}" {
-                if !current.isEmpty { pieces.append(["text": current, "mark": marked]) }
+                if !current.isEmpty { pieces.append(QuoteRow.Piece(text: current, mark: marked)) }
                 current = ""
                 marked = character == "\u{1}"
             } else {
                 current.append(character)
             }
         }
-        if !current.isEmpty { pieces.append(["text": current, "mark": marked]) }
+        if !current.isEmpty { pieces.append(QuoteRow.Piece(text: current, mark: marked)) }
         return pieces
     }
 
@@ -236,17 +229,13 @@ struct QuotePages {
         // One more than a page: whether older ones follow.
         let found = try await store.history(user: user, before: before, limit: Self.pageSize + 1)
         let shown = found.prefix(Self.pageSize)
-        var values: [String: Any] = ["deliveries": shown.map { delivery -> [String: Any] in
-            ["when": BMMPages.stamp(delivery.deliveredAt),
-             "quote": row(delivery.quote, favorite: favorites.contains(delivery.quote.id), back: back)]
-        }]
-        var pager: [String: Any] = ["shown": before != nil || found.count > Self.pageSize]
-        if before != nil { pager["newest"] = "/quotes/history" }
-        if found.count > Self.pageSize, let last = shown.last {
-            pager["older"] = "/quotes/history?before=" + String(Int64((last.slot.timeIntervalSince1970 * 1000).rounded()))
+        let deliveries = shown.map { delivery in
+            History.Delivery(when: BMMPages.stamp(delivery.deliveredAt),
+                             quote: row(delivery.quote, favorite: favorites.contains(delivery.quote.id), back: back))
         }
-        values["pager"] = pager
-        return page("quotes-history", title: "History", current: "/quotes/history", values: values)
+        let older = found.count > Self.pageSize ? shown.last.map { "/quotes/history?before=" + String(Int64(($0.slot.timeIntervalSince1970 * 1000).rounded())) } : nil
+        let pager = History.Pager(shown: before != nil || found.count > Self.pageSize, newest: before != nil ? "/quotes/history" : nil, older: older)
+        return page(History(deliveries: deliveries, pager: pager), title: "History", current: "/quotes/history")
     }
 
     func schedule(saved: Bool = false, fields: [String: String]? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
@@ -258,21 +247,20 @@ struct QuotePages {
             "missed": current?.missedSlots.rawValue ?? "latest",
             "tailored": current?.tailored == true ? "1" : "", "reminders": current?.reminders == true ? "1" : "",
         ]
-        var shown: [String: Any] = values
-        shown["tailoredChecked"] = values["tailored"] == "1"
-        shown["remindersChecked"] = values["reminders"] == "1"
-        shown["nottodos"] = try await store.notToDos(user: user).map { ["id": $0.id.rawValue, "text": $0.text, "category": $0.category ?? ""] as [String: Any] }
-        shown["hasSchedule"] = current != nil
-        shown["saved"] = saved
-        shown["missedOptions"] = Schedule.MissedSlots.allCases.map { ["value": $0.rawValue, "selected": $0.rawValue == values["missed"]] }
-        shown["categories"] = try await store.categories().map { ["name": $0.name, "selected": $0.name == values["category"]] as [String: Any] }
-        if let error { shown["error"] = error }
-        if let current {
+        let next = current.map { current in
             // In the schedule's own zone, named when it is not the local one.
             let zone = TimeZone(identifier: current.timeZoneIdentifier) ?? .current
-            shown["next"] = current.nextSlots(after: Date(), count: 5).map { ["when": PeopleTime.stamp($0, in: zone)] }
+            return current.nextSlots(after: Date(), count: 5).map { Settings.Slot(when: PeopleTime.stamp($0, in: zone)) }
         }
-        return page("quotes-schedule", title: "Settings", current: "/quotes/schedule", values: shown, status: status)
+        let shown = Settings(
+            times: values["times"] ?? "", weekdays: values["weekdays"] ?? "", quiet: values["quiet"] ?? "", tz: values["tz"] ?? "",
+            tailoredChecked: values["tailored"] == "1", remindersChecked: values["reminders"] == "1",
+            nottodos: try await store.notToDos(user: user).map { Settings.NotToDo(id: $0.id.rawValue, text: $0.text, category: $0.category.flatMap { $0.isEmpty ? nil : $0 }) },
+            hasSchedule: current != nil, saved: saved,
+            missedOptions: Schedule.MissedSlots.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0.rawValue == values["missed"]) },
+            categories: try await store.categories().map { Settings.Category(name: $0.name, selected: $0.name == values["category"]) },
+            error: error, next: next ?? [])
+        return page(shown, title: "Settings", current: "/quotes/schedule", status: status)
     }
 
     func setSchedule(_ form: WebForm) async throws -> Response {
@@ -318,5 +306,142 @@ struct QuotePages {
             throw HTTPError(.notFound, message: error.description)
         }
         return WebPage.redirect("/quotes/schedule?saved=1")
+    }
+}
+
+// MARK: - View models
+
+extension QuotePages {
+    /// A quote as the `quote` partial shows it.
+    struct QuoteRow: Sendable {
+        struct Category: Sendable {
+            let name: String
+            /// The name for a link's query.
+            let query: String
+        }
+
+        struct Note: Sendable { let text: String }
+
+        /// A piece of a search hit's text, marked where it matched or not.
+        struct Piece: Sendable {
+            let text: String
+            let mark: Bool
+        }
+
+        let id: Int64
+        let text: String
+        let favoriteCount: Int
+        /// Where the favourite form leads back to.
+        let back: String
+        let categories: [Category]
+        let source: String?
+        let favorite: Bool
+        /// Your notes, on the pages that show them (none: no "Your notes" heading).
+        var notes: [Note] = []
+        /// The text with the matches marked, on the search page.
+        var pieces: [Piece]?
+    }
+
+    /// A quote with your notes: today's, a random one or any one.
+    struct Home: WebViewModel {
+        static let template = "quotes-home"
+        let heading: String
+        let quote: QuoteRow
+        /// The category of "Another one", on a random quote's page (empty for any category).
+        var another: String?
+        /// The note field's text, on a quote's own page.
+        var note: String?
+        var withNotes = false
+        var noteError: String?
+    }
+
+    /// No quote to show: none yet, or why not.
+    struct Empty: WebViewModel {
+        static let template = "quotes-empty"
+        let error: String?
+    }
+
+    /// A page of quotes (favourites, a category, every one).
+    struct List: WebViewModel {
+        static let template = "quotes-list"
+        let heading: String
+        let quotes: [QuoteRow]
+        let pager: WebPaging.Pager
+    }
+
+    struct Categories: WebViewModel {
+        static let template = "quotes-categories"
+
+        struct Row: Sendable {
+            let name: String
+            let query: String
+            let count: Int
+        }
+
+        let categories: [Row]
+    }
+
+    /// The search form, and a page of hits once there is a query.
+    struct Search: WebViewModel {
+        static let template = "quotes-search"
+        let query: String
+        var pager: WebPaging.Pager?
+        var hits: [QuoteRow]?
+        var searched = false
+        var error: String?
+    }
+
+    /// The quotes sent, newest first.
+    struct History: WebViewModel {
+        static let template = "quotes-history"
+
+        struct Delivery: Sendable {
+            let when: String
+            let quote: QuoteRow
+        }
+
+        /// Links to the newest page and to older deliveries.
+        struct Pager: Sendable {
+            let shown: Bool
+            let newest: String?
+            let older: String?
+        }
+
+        let deliveries: [Delivery]
+        let pager: Pager
+    }
+
+    /// The schedule form, the next deliveries and the not-to-do list.
+    struct Settings: WebViewModel {
+        static let template = "quotes-schedule"
+
+        struct NotToDo: Sendable {
+            let id: Int64
+            let text: String
+            let category: String?
+        }
+
+        struct Category: Sendable {
+            let name: String
+            let selected: Bool
+        }
+
+        struct Slot: Sendable { let when: String }
+
+        /// The form's fields, as saved or as sent when refused.
+        let times: String
+        let weekdays: String
+        let quiet: String
+        let tz: String
+        let tailoredChecked: Bool
+        let remindersChecked: Bool
+        let nottodos: [NotToDo]
+        let hasSchedule: Bool
+        let saved: Bool
+        let missedOptions: [WebPage.Choice]
+        let categories: [Category]
+        let error: String?
+        /// The next deliveries, when there is a schedule (none: no "Next deliveries" heading).
+        let next: [Slot]
     }
 }

@@ -12,23 +12,31 @@ struct SyncPanel {
         SyncClient(folder: app.folder, stores: [app.bmm, app.places, app.quotes, app.bundles], http: URLSessionHTTPClient())
     }
 
-    /// The template's values: `syncing`, `server`, `account`, `pending`, `lastSuccess`,
-    /// `lastError`; `problem` when the status cannot be read.
-    func values() async -> [String: Any] {
+    /// What the home page's sync part shows (its `sync`).
+    struct View: Sendable {
+        /// Whether the folder syncs; what follows is shown only then.
+        var syncing: Bool
+        var server = ""
+        var account = ""
+        /// What waits to be sent, in words.
+        var pending = ""
+        var lastSuccess = ""
+        var lastError: String?
+        /// Why the status cannot be read.
+        var problem: String?
+    }
+
+    /// The status as the home page shows it.
+    func view() async -> View {
         do {
             let status = try await client.status()
             let waiting = status.stores.reduce(0) { $0 + $1.pending }
-            var values: [String: Any] = [
-                "syncing": status.isSyncing,
-                "server": status.server?.absoluteString ?? "",
-                "account": status.account ?? "",
-                "pending": waiting == 0 ? "nothing waits to be sent" : "\(waiting) change\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "") to be sent",
-                "lastSuccess": status.lastSuccess.map { PeopleTime.stamp($0) } ?? "never",
-            ]
-            if let error = status.lastError { values["lastError"] = error }
-            return values
+            return View(
+                syncing: status.isSyncing, server: status.server?.absoluteString ?? "", account: status.account ?? "",
+                pending: waiting == 0 ? "nothing waits to be sent" : "\(waiting) change\(waiting == 1 ? "" : "s") wait\(waiting == 1 ? "s" : "") to be sent",
+                lastSuccess: status.lastSuccess.map { PeopleTime.stamp($0) } ?? "never", lastError: status.lastError)
         } catch {
-            return ["syncing": false, "problem": "\(error)"]
+            return View(syncing: false, problem: "\(error)")
         }
     }
 

@@ -40,7 +40,7 @@ package final class WebApp: Sendable {
         let router = Router(context: WebContext.self)
         WebGuard.install(on: router, secrets: secrets, hosts: hosts)
         router.get("/") { [self] _, _ in
-            WebPage.page("home", title: "Suite", app: "", values: ["storeDir": folder.path, "sync": await SyncPanel(app: self).values()], secrets: secrets)
+            WebPage.page(HomePage(storeDir: folder.path, sync: await SyncPanel(app: self).view()), title: "Suite", app: "", secrets: secrets)
         }
         router.post("/sync") { [self] _, _ in
             await SyncPanel(app: self).syncNow()
@@ -88,6 +88,13 @@ package final class WebApp: Sendable {
         if host == "127.0.0.1" || host == "::1" { names.insert("localhost:\(port)") }
         return names
     }
+}
+
+/// The home page's values: the apps, the store folder and the sync part.
+struct HomePage: WebViewModel {
+    static let template = "home"
+    let storeDir: String
+    let sync: SyncPanel.View
 }
 
 /// The page script (`Resources/live.js`): nothing needs it (every page works without JavaScript);

@@ -20,34 +20,76 @@ package enum WebPage {
         return library
     }()
 
-    /// A menu entry of an app's pages.
-    struct MenuItem {
+    /// A menu entry of an app's pages (the layout's `menu` rows).
+    struct MenuItem: Sendable {
         var label: String
         var href: String
         var current = false
     }
 
+    /// An app of the tab bar as the layout shows it (its `apps` rows).
+    struct AppTab: Sendable {
+        let id: String
+        let href: String
+        let label: String
+        let current: Bool
+    }
+
+    /// The layout's values: the page's own rendered template (`body`) inside the apps' menu.
+    struct Layout: WebViewModel {
+        static let template = "layout"
+        let title: String
+        let app: String
+        let body: String
+        let menu: [MenuItem]
+        let apps: [AppTab]
+        let home: Bool
+        let appLabel: String
+        let styleURL: String
+        let scriptURL: String
+    }
+
+    /// The refusal page's values.
+    struct Refusal: WebViewModel {
+        static let template = "refusal"
+        let title: String
+        let message: String
+        let styleURL: String
+    }
+
+    /// An `<option>` of a select: its value, what it says, and whether it is the chosen one.
+    struct Option: Sendable {
+        let value: String
+        let label: String
+        let selected: Bool
+    }
+
+    /// A choice whose value is what it says (an `<option>` or a checkbox).
+    struct Choice: Sendable {
+        let value: String
+        let selected: Bool
+    }
+
     /// The four apps of the tab bar: their path and label.
     static let apps: [(id: String, label: String)] = [("bmm", "Business model"), ("places", "Places"), ("quotes", "Quotes"), ("bundle", "Bundles")]
 
-    /// A whole page: `template` rendered with `values`, inside the layout.
+    /// `view` rendered with its template.
+    static func render(_ view: some WebViewModel) -> String {
+        library.render(view, withTemplate: type(of: view).template) ?? ""
+    }
+
+    /// A whole page: `content` rendered with its template, inside the layout.
     static func page(
-        _ template: String, title: String, app: String, menu: [MenuItem] = [], values: [String: Any], secrets: WebSecrets,
+        _ content: some WebViewModel, title: String, app: String, menu: [MenuItem] = [], secrets: WebSecrets,
         status: HTTPResponse.Status = .ok
     ) -> Response {
-        var values = values
-        values["csrf"] = secrets.formToken
-        let body = library.render(values, withTemplate: template) ?? ""
-        let layout: [String: Any] = [
-            "title": title, "app": app, "body": body, "csrf": secrets.formToken,
-            "menu": menu.map { ["label": $0.label, "href": $0.href, "current": $0.current] },
-            "apps": apps.map { id, label in
-                ["id": id, "href": "/\(id)", "label": label, "current": id == app]
-            },
-            "home": app.isEmpty, "appLabel": "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
-            "styleURL": WebAssets.styleURL, "scriptURL": WebAssets.scriptURL,
-        ]
-        return html(library.render(layout, withTemplate: "layout") ?? "", status: status)
+        let body = library.render(WithFormToken(content: content, csrf: secrets.formToken), withTemplate: type(of: content).template) ?? ""
+        let layout = Layout(
+            title: title, app: app, body: body, menu: menu,
+            apps: apps.map { id, label in AppTab(id: id, href: "/\(id)", label: label, current: id == app) },
+            home: app.isEmpty, appLabel: "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
+            styleURL: WebAssets.styleURL, scriptURL: WebAssets.scriptURL)
+        return html(render(layout), status: status)
     }
 
     static func html(_ text: String, status: HTTPResponse.Status = .ok) -> Response {
@@ -69,7 +111,7 @@ package enum WebPage {
 
     /// A short page saying why a request was refused.
     static func refusal(_ status: HTTPResponse.Status, _ message: String) -> Response {
-        html(library.render(["title": "Refused", "message": message, "styleURL": WebAssets.styleURL], withTemplate: "refusal") ?? message, status: status)
+        html(library.render(Refusal(title: "Refused", message: message, styleURL: WebAssets.styleURL), withTemplate: Refusal.template) ?? message, status: status)
     }
 
     /// After a POST: back to a page with GET.
@@ -84,5 +126,31 @@ package enum WebPage {
         let safe = String(name.unicodeScalars.filter { $0.isASCII && ($0.properties.isAlphabetic || "0123456789-_. ".unicodeScalars.contains($0)) }.map(Character.init))
         headers[.contentDisposition] = "attachment; filename=\"\(safe.isEmpty ? "download" : safe)\""
         return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: data)))
+    }
+}
+
+/// The values a page's template shows: one stored property for each name the template reads
+/// (swift-mustache reads stored properties through `Mirror`; computed ones are not seen). A nil
+/// Optional is no value: `{{#name}}` is false, and `{{name}}` is looked up in the values around
+/// it, as with a missing key. The rows of a list, and what a partial shows, are structs of their
+/// own, read the same way.
+protocol WebViewModel: Sendable {
+    /// The template (a name of ``WebTemplates/all``) that shows these values.
+    static var template: String { get }
+}
+
+/// What a page's template is rendered with: the page's view model, and the form token that every
+/// form of the page carries (`{{csrf}}`, found from anywhere in the template).
+struct WithFormToken<Content: WebViewModel>: MustacheParent {
+    let content: Content
+    let csrf: String
+
+    func child(named name: String) -> Any? {
+        if name == "csrf" { return csrf }
+        guard let value = Mirror(reflecting: content).children.first(where: { $0.label == name })?.value else { return nil }
+        // A nil Optional is no value, as swift-mustache reads the properties of the values inside.
+        let optional = Mirror(reflecting: value)
+        guard optional.displayStyle == .optional else { return value }
+        return optional.children.first?.value
     }
 }

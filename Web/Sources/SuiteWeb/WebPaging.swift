@@ -19,20 +19,29 @@ struct WebPaging {
     /// How many items come before this page.
     var offset: Int { (page - 1) * size }
 
-    /// What the `pager` template shows: links to the page before and after (`hasMore`: whether
-    /// items come after this page), each keeping `fields` in its query; and, when `total` is
-    /// known, how many pages there are.
-    func values(path: String, fields: [(String, String)] = [], hasMore: Bool, total: Int? = nil, noun: String = "more") -> [String: Any] {
+    /// What the `pager` template shows (as a page's `pager`): links to the page before and after,
+    /// the page shown, and how many there are when that is known.
+    struct Pager: Sendable {
+        let page: Int
+        let previous: String?
+        let next: String?
+        /// What the link to the next page says.
+        let noun: String?
+        let pages: Int?
+        /// Whether there is more than this page.
+        let shown: Bool
+    }
+
+    /// The pager: links to the page before and after (`hasMore`: whether items come after this
+    /// page), each keeping `fields` in its query; and, when `total` is known, how many pages there
+    /// are.
+    func pager(path: String, fields: [(String, String)] = [], hasMore: Bool, total: Int? = nil, noun: String = "more") -> Pager {
         func link(_ page: Int) -> String {
             let query = (fields.filter { !$0.1.isEmpty } + (page > 1 ? [("page", String(page))] : []))
                 .map { "\($0.0)=\(QuotePages.queryValue($0.1))" }.joined(separator: "&")
             return query.isEmpty ? path : path + "?" + query
         }
-        var values: [String: Any] = ["page": page]
-        if page > 1 { values["previous"] = link(page - 1) }
-        if hasMore { values["next"] = link(page + 1); values["noun"] = noun }
-        if let total { values["pages"] = max(1, (total + size - 1) / size) }
-        values["shown"] = page > 1 || hasMore
-        return values
+        return Pager(page: page, previous: page > 1 ? link(page - 1) : nil, next: hasMore ? link(page + 1) : nil, noun: hasMore ? noun : nil,
+                     pages: total.map { max(1, ($0 + size - 1) / size) }, shown: page > 1 || hasMore)
     }
 }

@@ -44,8 +44,8 @@ struct WebPartsTests {
 
     @Test func searchHighlightsBecomePiecesNotMarkup() {
         let pieces = QuotePages.pieces("The \u{1}hard\u{2}er <b>conflict</b>")
-        #expect(pieces.map { $0["text"] as? String } == ["The ", "hard", "er <b>conflict</b>"])
-        #expect(pieces.map { $0["mark"] as? Bool } == [false, true, false])
+        #expect(pieces.map(\.text) == ["The ", "hard", "er <b>conflict</b>"])
+        #expect(pieces.map(\.mark) == [false, true, false])
     }
 
     @Test func pinsBecomeLinksToTheirPlaces() {
@@ -55,9 +55,29 @@ struct WebPartsTests {
     }
 
     @Test func theTemplatesEscapeWhatTheyShow() {
-        let html = WebPage.library.render(["title": "<script>alert(1)</script>", "message": "a & \"b\""], withTemplate: "refusal") ?? ""
+        let html = WebPage.render(WebPage.Refusal(title: "<script>alert(1)</script>", message: "a & \"b\"", styleURL: WebAssets.styleURL))
         #expect(!html.contains("<script>alert"))
         #expect(html.contains("&lt;script&gt;") && html.contains("a &amp; &quot;b&quot;"))
+    }
+
+    /// A page's view model as its template reads it: a nil Optional is no value (its section is
+    /// false, and it never shows as "nil"), and the form token reaches the forms inside a list.
+    @Test func aNilValueIsNoValueAndEveryFormCarriesTheToken() {
+        func render(_ content: some WebViewModel) -> String {
+            WebPage.library.render(WithFormToken(content: content, csrf: "token"), withTemplate: type(of: content).template) ?? ""
+        }
+        let none = render(QuotePages.Empty(error: nil))
+        #expect(none.contains("No quotes yet") && !none.contains("class=\"error\"") && !none.contains("nil"), "\(none)")
+        let refused = render(QuotePages.Empty(error: "no <such> category"))
+        #expect(refused.contains("no &lt;such&gt; category") && !refused.contains("No quotes yet"), "\(refused)")
+
+        let history = render(BMMPages.History(id: "value-proposition", title: "Value Proposition", versions: [
+            .init(version: 2, text: "Fresh bread", savedAt: "Mon 2026-11-23 16:31", head: true, id: "value-proposition", confidence: nil),
+            .init(version: 1, text: "Bread", savedAt: "Sun 2026-11-22 09:00", head: false, id: "value-proposition", confidence: "tested"),
+        ], disagreeing: nil))
+        #expect(history.components(separatedBy: "<input type=\"hidden\" name=\"csrf\" value=\"token\">").count == 3, "\(history)")
+        #expect(history.contains("Mon 2026-11-23 16:31 · current</small>") && history.contains("Sun 2026-11-22 09:00 · tested</small>"), "\(history)")
+        #expect(!history.contains("disagree") && !history.contains("nil"), "\(history)")
     }
 }
 
@@ -70,18 +90,18 @@ struct WebPartsMoreTests {
         defer { try? FileManager.default.removeItem(at: folder) }
         let app = try await WebApp(folder: folder)
         let panel = SyncPanel(app: app)
-        #expect(await panel.values()["syncing"] as? Bool == false)
+        #expect(await panel.view().syncing == false)
 
         // What `suite sync login` writes (the server cannot be reached).
         let settings = #"{"account":"ada <b>","dataKey":"\#(Data(count: 32).base64EncodedString())","deviceID":"d","server":"http://127.0.0.1:9","token":"t"}"#
         try Data(settings.utf8).write(to: folder.appendingPathComponent("sync.json"))
         try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
         await panel.syncNow()
-        let values = await panel.values()
-        #expect(values["syncing"] as? Bool == true)
-        #expect((values["lastError"] as? String)?.contains("cannot reach the sync server") == true, "\(values)")
-        #expect((values["pending"] as? String)?.hasSuffix("to be sent") == true && values["pending"] as? String != "nothing waits to be sent", "\(values)")
-        let html = WebPage.library.render(["storeDir": folder.path, "sync": values, "csrf": "x"], withTemplate: "home") ?? ""
+        let view = await panel.view()
+        #expect(view.syncing == true)
+        #expect(view.lastError?.contains("cannot reach the sync server") == true, "\(view)")
+        #expect(view.pending.hasSuffix("to be sent") && view.pending != "nothing waits to be sent", "\(view)")
+        let html = WebPage.library.render(WithFormToken(content: HomePage(storeDir: folder.path, sync: view), csrf: "x"), withTemplate: HomePage.template) ?? ""
         #expect(html.contains("action=\"/sync\"") && html.contains("Sync now") && html.contains("ada &lt;b&gt;") && !html.contains("ada <b>"))
     }
 

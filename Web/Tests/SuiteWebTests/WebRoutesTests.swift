@@ -128,6 +128,23 @@ struct WebRoutesTests {
 }
 
 extension WebRoutesTests {
+    /// No heading over nothing and no empty brackets: a random quote without notes, the
+    /// schedule page before there is a schedule, a not-to-do without a category.
+    @Test func emptyPartsShowNothing() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-empty-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        let web = try await WebApp(folder: folder)
+        _ = try await web.quotes.add("Well begun is half done.", source: "Aristotle", categories: ["work"])
+        _ = try await web.quotes.addNotToDo("Doomscrolling", user: web.user)
+        let cookie: HTTPFields = [.cookie: "\(WebGuard.cookieName)=\(web.secrets.token)"]
+        try await Application(router: web.router(hosts: { ["localhost"] })).test(.router) { client in
+            let random = String(buffer: try await client.execute(uri: "/quotes/random", method: .get, headers: cookie).body)
+            #expect(random.contains("Well begun") && !random.contains("Your notes"), "\(random)")
+            let schedule = String(buffer: try await client.execute(uri: "/quotes/schedule", method: .get, headers: cookie).body)
+            #expect(schedule.contains("Doomscrolling") && !schedule.contains("[]") && !schedule.contains("Next deliveries"), "\(schedule)")
+        }
+    }
+
     /// The guards, one by one, in front of every route: the host, other sites, the token (and
     /// its cookie), the form's origin and size; every answer, refusals included, never kept or framed.
     @Test func theGuardsRefuseWhatIsNotThisRunsOwn() async throws {
