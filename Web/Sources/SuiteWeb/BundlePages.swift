@@ -50,14 +50,6 @@ struct BundlePages {
         return id
     }
 
-    /// A form's choice: nil when not made (empty); refused, naming the field, when it is none of
-    /// the choices (a forged or stale form), so that bad input never falls back to a default.
-    static func choice<Choice: RawRepresentable>(_ type: Choice.Type, _ text: String, named field: String) throws -> Choice? where Choice.RawValue == String {
-        guard !text.isEmpty else { return nil }
-        guard let choice = Choice(rawValue: text) else { throw WebInputError("unknown \(field) '\(text)'") }
-        return choice
-    }
-
     private func row(_ todo: Todo) -> TodoRow {
         TodoRow(id: todo.id.rawValue, text: todo.text, status: todo.status.rawValue, pending: todo.status == .pending,
                 trigger: todo.eventName.flatMap { todo.preposition != .none ? "\(todo.preposition.rawValue) \($0)" : nil },
@@ -127,7 +119,7 @@ struct BundlePages {
         let fields = ["text", "event", "preposition", "deadline"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
         let event = fields["event", default: ""].trimmingCharacters(in: .whitespaces)
         do {
-            let preposition = try Self.choice(Preposition.self, fields["preposition", default: ""], named: "preposition") ?? .none
+            let preposition = try WebForm.choice(Preposition.self, fields["preposition", default: ""], named: "preposition") ?? .none
             let deadline = try fields["deadline", default: ""].isEmpty ? nil : Deadline.parse(fields["deadline", default: ""], timeZone: zone)
             _ = try await store.addTodo(fields["text", default: ""], event: preposition == .none || event.isEmpty ? nil : event,
                                         preposition: event.isEmpty ? .none : preposition, deadline: deadline,
@@ -161,7 +153,7 @@ struct BundlePages {
         let event = form.first("event") ?? "", direction = form.first("direction") ?? ""
         let chosen = form.all("todo").compactMap { Todo.ID($0) }
         do {
-            let direction = try Self.choice(CheckInDirection.self, direction, named: "direction") ?? .aboutTo
+            let direction = try WebForm.choice(CheckInDirection.self, direction, named: "direction") ?? .aboutTo
             let bundle = try await store.checkIn(event: event, direction: direction, todoIDs: chosen, timeZone: zone)
             return WebPage.redirect("/bundle/bundles/\(bundle.id.rawValue)")
         } catch {
@@ -272,7 +264,7 @@ struct BundlePages {
     func move(_ id: Todo.ID, _ form: WebForm) async throws -> Response {
         let event = (form.first("event") ?? "").trimmingCharacters(in: .whitespaces)
         do {
-            let preposition = try Self.choice(Preposition.self, form.first("preposition") ?? "", named: "preposition")
+            let preposition = try WebForm.choice(Preposition.self, form.first("preposition") ?? "", named: "preposition")
             _ = try await store.moveTodo(id, event: event.isEmpty ? nil : event, preposition: preposition, allowNewEvent: form.first("newEvent") == "1")
         } catch {
             return try await all(error: String(describing: error), status: .unprocessableContent)

@@ -205,9 +205,9 @@ struct PlacePages {
                 guard let mbps = Double(text), mbps.isFinite, mbps >= 0 else { throw WebInputError("wifi speed: a number of Mbit/s, like 42.5") }
                 change.wifiMbps = mbps
             }
-            change.menu = try BundlePages.choice(MenuOption.self, form.first("menu") ?? "", named: "menu")
-            change.pinColor = try BundlePages.choice(PinColor.self, form.first("pin") ?? "", named: "pin colour")
-            change.type = try BundlePages.choice(BusinessType.self, form.first("type") ?? "", named: "kind")
+            change.menu = try WebForm.choice(MenuOption.self, form.first("menu") ?? "", named: "menu")
+            change.pinColor = try WebForm.choice(PinColor.self, form.first("pin") ?? "", named: "pin colour")
+            change.type = try WebForm.choice(BusinessType.self, form.first("type") ?? "", named: "kind")
             change.notes = form.first("notes")
             _ = try await store.rate(id, change)
         } catch {

@@ -276,7 +276,7 @@ struct QuotePages {
             let schedule = try Schedule(
                 times: try Schedule.parseTimes(fields["times", default: ""]), weekdays: try Schedule.parseWeekdays(fields["weekdays", default: ""]),
                 quietHours: quiet, timeZoneIdentifier: fields["tz", default: ""],
-                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: try BundlePages.choice(Schedule.MissedSlots.self, fields["missed", default: ""], named: "missed slots") ?? .latest,
+                category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: try WebForm.choice(Schedule.MissedSlots.self, fields["missed", default: ""], named: "missed slots") ?? .latest,
                 tailored: fields["tailored"] == "1", reminders: fields["reminders"] == "1")
             try await store.setSchedule(schedule, user: user)
         } catch {

@@ -191,4 +191,12 @@ package struct WebForm: Sendable {
     package func first(_ name: String) -> String? { fields[name]?.first }
 
     package func all(_ name: String) -> [String] { fields[name] ?? [] }
+
+    /// A form's choice: nil when not made (empty); refused, naming the field, when it is none of
+    /// the choices (a forged or stale form), so that bad input never falls back to a default.
+    static func choice<Choice: RawRepresentable>(_ type: Choice.Type, _ text: String, named field: String) throws -> Choice? where Choice.RawValue == String {
+        guard !text.isEmpty else { return nil }
+        guard let choice = Choice(rawValue: text) else { throw WebInputError("unknown \(field) '\(text)'") }
+        return choice
+    }
 }
