@@ -75,6 +75,7 @@ package final class WebApp: Sendable {
             headers[.cacheControl] = WebAssets.cacheControl
             return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebStyle.css)))
         }
+        WebInstall.register(on: router, secrets: secrets)
         BMMPages(app: self).register(on: router)
         QuotePages(app: self).register(on: router)
         BundlePages(app: self).register(on: router)

@@ -110,6 +110,11 @@ struct TokenGuard: RouterMiddleware {
             response.setCookie(Cookie(name: WebGuard.cookieName, value: secrets.token, path: "/", secure: false, httpOnly: true, sameSite: .strict))
             return response
         }
+        // The manifest, icons, service worker and offline page hold nothing of the person's, and
+        // browsers fetch some of them without cookies.
+        if request.method == .get && WebInstall.publicPaths.contains(request.uri.path) {
+            return try await next(request, context)
+        }
         guard let cookie = request.cookies[WebGuard.cookieName]?.value, WebSecrets.same(cookie, secrets.token) else {
             return WebPage.refusal(.forbidden, "Open the URL that 'suite ui' printed: it carries this run's token.")
         }

@@ -47,6 +47,7 @@ package enum WebPage {
         let appLabel: String
         let styleURL: String
         let scriptURL: String
+        let themeColor = WebInstall.themeColor
     }
 
     /// The refusal page's values.

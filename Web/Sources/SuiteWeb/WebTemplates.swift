@@ -34,7 +34,8 @@ enum WebTemplates {
         "quotes-history": text(PackageResources.quotes_history_mustache),
         "quotes-schedule": text(PackageResources.quotes_schedule_mustache),
         "pager": text(PackageResources.pager_mustache),
-        "sprite": text(PackageResources.sprite_mustache)
+        "sprite": text(PackageResources.sprite_mustache),
+        "offline": text(PackageResources.offline_mustache)
     ]
 
     /// A resource's text, without the file's last line break.

@@ -95,6 +95,9 @@ struct WebRoutesTests {
             // Every page, with the data above.
             let pages: [(String, String, HTTPResponse.Status)] = [
                 ("GET /", "/", .ok), ("GET /suite.css", "/suite.css", .ok), ("GET /live.js", "/live.js", .ok), ("GET /map.js", "/map.js", .ok),
+                // Installing the app (WebInstallTests checks them).
+                ("GET /manifest.webmanifest", "/manifest.webmanifest", .ok), ("GET /sw.js", "/sw.js", .ok),
+                ("GET /icons/{file}", "/icons/icon-192.png", .ok), ("GET /offline", "/offline", .ok),
                 // Only Debian's Leaflet files are served (WebMapTests checks them); any other name is not there.
                 ("GET /leaflet/{file}", "/leaflet/..%2F..%2Fetc%2Fpasswd", .notFound),
                 ("GET /bmm", "/bmm", .ok), ("GET /bmm/goto", "/bmm/goto", .ok), ("GET /bmm/about", "/bmm/about", .ok),

@@ -1,7 +1,20 @@
 "use strict";
 // Pages work without this script. With it: a section's unsaved words survive a reload,
-// and a page follows changes made elsewhere (the CLI, another tab, a sync).
+// a page follows changes made elsewhere (the CLI, another tab, a sync), and the service worker
+// keeps the app shell and an offline page (the app installed on a home screen).
+if ("serviceWorker" in navigator) navigator.serviceWorker.register("/sw.js").catch(function () {});
 document.addEventListener("DOMContentLoaded", function () {
+  // The offline page (kept by the service worker) stands in for whichever page was asked for:
+  // that page's app is marked in the tab bar, and "Try again" asks for that page again.
+  if (document.querySelector("[data-offline]")) {
+    var asked = "/" + location.pathname.split("/")[1];
+    document.querySelectorAll("header a[aria-current]").forEach(function (a) { a.removeAttribute("aria-current"); });
+    document.querySelectorAll("nav.apps a").forEach(function (a) {
+      if (a.getAttribute("href") === asked) a.setAttribute("aria-current", "page");
+    });
+    if (asked === "/") document.querySelector(".brand").setAttribute("aria-current", "page");
+    document.getElementById("again").href = location.href;
+  }
   // A bundle's icon shows as typed, unless no font here draws it (an emoji without an
   // emoji font): then its badge shows the title's initial, never an empty box.
   var pen = null, blank = "", box = "";
