@@ -143,12 +143,20 @@ protocol WebViewModel: Sendable {
 /// What a page's template is rendered with: the page's view model, and the form token that every
 /// form of the page carries (`{{csrf}}`, found from anywhere in the template).
 struct WithFormToken<Content: WebViewModel>: MustacheParent {
-    let content: Content
     let csrf: String
+    /// The view model's properties by name, reflected once per page: every name the template
+    /// asks for, and every name a list's rows do not have, is looked up here.
+    private let properties: [String: Any]
+
+    init(content: Content, csrf: String) {
+        self.csrf = csrf
+        properties = Dictionary(Mirror(reflecting: content).children.compactMap { child in child.label.map { ($0, child.value) } },
+                                uniquingKeysWith: { first, _ in first })
+    }
 
     func child(named name: String) -> Any? {
         if name == "csrf" { return csrf }
-        guard let value = Mirror(reflecting: content).children.first(where: { $0.label == name })?.value else { return nil }
+        guard let value = properties[name] else { return nil }
         // A nil Optional is no value, as swift-mustache reads the properties of the values inside.
         let optional = Mirror(reflecting: value)
         guard optional.displayStyle == .optional else { return value }
