@@ -1,17 +1,7 @@
 import Foundation
+import SuiteTestSupport
 import Testing
 @testable import BundleCore
-
-/// Waits (polling) until `condition` holds, for at most `seconds`: a guard against a hang only,
-/// as a full test run on two cores can keep every thread of the cooperative pool busy for minutes.
-func eventually(within seconds: Double = 300, _ condition: @Sendable () async throws -> Bool) async rethrows -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if try await condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return try await condition()
-}
 
 /// The values an observation gives, collected by a task of their own (an app's screen would
 /// show each as it comes).

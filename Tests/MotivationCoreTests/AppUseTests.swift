@@ -7,16 +7,6 @@ import Testing
 /// An observation's values, collected (SuiteTestSupport's `Recorder`) for this core's errors.
 typealias Recorder<Value: Sendable & Equatable> = SuiteTestSupport.Recorder<Value, MotivationError>
 
-/// Waits until `condition` holds, for at most `seconds`.
-func eventually(seconds: Double = 300, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(5))
-    }
-    return condition()
-}
-
 func temporaryStoreURL() -> URL {
     TestFolders.make("suite-bmm-tests")
         .appendingPathComponent(BusinessModelStore.fileName)

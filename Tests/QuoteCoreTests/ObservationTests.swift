@@ -1,4 +1,5 @@
 import Foundation
+import SuiteTestSupport
 import Testing
 @testable import QuoteCore
 
@@ -24,20 +25,6 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         }
         return (collected, task)
     }
-}
-
-/// Waits until `condition` holds, checking every 10 ms; false when `seconds` pass first.
-///
-/// The default is only a guard against a hang: when the whole test run shares two cores, its
-/// synchronous tests hold every thread of the pool that runs tasks (GCD's too) for seconds at a
-/// time, and an observation's steps wait their turn.
-func eventually(within seconds: Double = 120, _ condition: () -> Bool) async -> Bool {
-    let deadline = ContinuousClock.now + .seconds(seconds)
-    while ContinuousClock.now < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
 }
 
 @Suite struct ObservationTests {

@@ -150,9 +150,7 @@ func nearbyRecords() throws -> [PlaceRecord] {
         task.cancel()
         #expect(await recorder.waitUntilFinished())
         #expect(await recorder.failure == nil)
-        let deadline = ContinuousClock.now + .seconds(300)
-        while store.store.changes.subscriberCount != 0 && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        #expect(store.store.changes.subscriberCount == 0)
+        #expect(await eventually { store.store.changes.subscriberCount == 0 })
     }
 
     @Test func aRemovedPlaceEndsItsObservationWithTheTypedError() async throws {

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteTestSupport
 import Testing
 @testable import WorkplaceCore
 
@@ -30,19 +31,6 @@ struct RecordingHTTPClient: HTTPClient {
     }
 }
 
-/// Polls `condition` until it holds; fails the test after five minutes (a guard against a hang:
-/// in a full run on two cores other tests may keep the cooperative threads busy for minutes).
-func eventually(_ condition: @Sendable () async -> Bool) async throws {
-    let deadline = ContinuousClock.now + .seconds(300)
-    while !(await condition()) {
-        guard ContinuousClock.now < deadline else {
-            Issue.record("the condition did not hold within five minutes")
-            return
-        }
-        try await Task.sleep(for: .milliseconds(5))
-    }
-}
-
 let nominatimAnswer = "[{\"place_id\": 1, \"lat\": \"52.5219\", \"lon\": \"13.4132\", \"display_name\": \"Alexanderplatz, Mitte, Berlin\"}]"
 let unusedURL = URL(string: "http://127.0.0.1:9")! // programmer error: a literal URL; the recording client never connects
 
@@ -70,7 +58,7 @@ func makeGeocoder(_ client: RecordingHTTPClient) -> NominatimGeocoder {
         let client = RecordingHTTPClient { _ in HTTPResponse(status: 200, body: Data(nominatimAnswer.utf8)) }
         let geocoder = makeGeocoder(client)
         let first = Task { try await geocoder.geocode("First") }
-        try await eventually { await client.log.count == 1 }
+        #expect(await eventually { await client.log.count == 1 })
         // Both wait for a slot behind the first; one of them is cancelled while it waits.
         let cancelled = Task { try await geocoder.geocode("Cancelled") }
         let third = Task { try await geocoder.geocode("Third") }
@@ -133,7 +121,7 @@ func makeGeocoder(_ client: RecordingHTTPClient) -> NominatimGeocoder {
     func aFetchCancelledWhileBackingOffSendsNoMoreRequests(fetcher: Fetcher, status: Int) async throws {
         let client = RecordingHTTPClient { _ in HTTPResponse(status: status, body: Data("{}".utf8)) }
         let fetch = Task { try await fetcher.fetch(with: client) }
-        try await eventually { await client.log.count == 1 }
+        #expect(await eventually { await client.log.count == 1 })
         try await Task.sleep(for: .milliseconds(100)) // now in the 20 s backoff before the first retry
         let cancelledAt = ContinuousClock.now
         fetch.cancel()
@@ -150,7 +138,7 @@ func makeGeocoder(_ client: RecordingHTTPClient) -> NominatimGeocoder {
     func aFetchCancelledDuringARequestSaysCancelled(fetcher: Fetcher) async throws {
         let client = RecordingHTTPClient(delay: .seconds(20)) { _ in HTTPResponse(status: 503, body: Data("{}".utf8)) }
         let fetch = Task { try await fetcher.fetch(with: client) }
-        try await eventually { await client.log.count == 1 }
+        #expect(await eventually { await client.log.count == 1 })
         let cancelledAt = ContinuousClock.now
         fetch.cancel()
         let result = await fetch.result

@@ -25,24 +25,16 @@ public actor Recorder<Value: Sendable & Equatable, Failure: Error & Sendable> {
         }
     }
 
-    /// Waits until `condition` holds for the values (true) or `seconds` pass (false). The bound is
-    /// generous: tests run in parallel, and the synchronous ones (the CLI tests) can hold every
-    /// thread of the cooperative pool for minutes on a machine with few cores, so no task of this
-    /// test runs meanwhile. How fast changes arrive is checked apart from that
-    /// (`Scripts/check-watch-todos`).
-    public func wait(seconds: Double = 300, until condition: ([Value]) -> Bool) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while ContinuousClock.now < deadline {
-            if condition(values) { return true }
-            try? await Task.sleep(for: .milliseconds(5))
-        }
-        return condition(values)
+    /// Waits until `condition` holds for the values (true), or false when it did not in the
+    /// checks ``eventually(checks:_:)`` makes (counted in this task's turns, so minutes of the
+    /// cooperative threads being busy elsewhere use none of them). How fast changes arrive is
+    /// checked apart from that (`Scripts/check-watch-todos`).
+    public func wait(until condition: ([Value]) -> Bool) async -> Bool {
+        await eventually { condition(values) }
     }
 
-    /// Waits until the sequence ended (true) or `seconds` pass (false).
-    public func waitUntilFinished(seconds: Double = 300) async -> Bool {
-        let deadline = ContinuousClock.now + .milliseconds(Int(seconds * 1000))
-        while !finished && ContinuousClock.now < deadline { try? await Task.sleep(for: .milliseconds(5)) }
-        return finished
+    /// Waits until the sequence ended (true), or false as ``wait(until:)``.
+    public func waitUntilFinished() async -> Bool {
+        await eventually { finished }
     }
 }
