@@ -337,7 +337,7 @@ if memory_table:
 lines += ["", "## Notes", ""] + [f"- {n}" for n in notes]
 report = "\n".join(lines) + "\n"
 os.makedirs(os.path.join(root, "Benchmarks", "results"), exist_ok=True)
-out = os.path.join(root, "Benchmarks", "results", "partial.md" if ONLY != SECTIONS else ("quick.md" if quick else "latest.md"))
+out = os.path.join(root, "Benchmarks", "results", "partial.md" if ONLY != SECTIONS else ("quick.md" if quick else f"full-{commit}.md"))
 open(out, "w").write(report)
 print()
 print(report)
