@@ -59,7 +59,7 @@ enum FastPath {
         case ("quotes", "search"):
             guard let words = Words(rest, options: common + [.user, .category, .source, .limit],
                                     flags: commonFlags + [.favorites], positionals: 1...1),
-                  let limit = words.int(.limit, default: 20, in: QuotesCommand.Search.limits) else { return nil }
+                  let limit = words.int(.limit, default: QuotesCommand.Search.defaultLimit, in: QuotesCommand.Search.limits) else { return nil }
             run = { try QuotesCommand.Search.run(words.quotesOptions, query: words.positionals[0], filter: words.quoteFilter, limit: limit) }
         case ("places", "near"):
             // --at, --radius and --limit take their next word whatever it is (a negative
@@ -67,7 +67,7 @@ enum FastPath {
             guard let words = Words(rest, options: common + [.at, .radius, .limit, .type, .min, .max],
                                     flags: commonFlags + [.openNow], positionals: 0...0, unconditional: [.at, .radius, .limit]),
                   // Any whole number, as ArgumentParser takes it: the store checks 1…10000 (exit 64).
-                  let limit = words.int(.limit, default: 20, in: Int.min...Int.max) else { return nil }
+                  let limit = words.int(.limit, default: PlacesCommand.Near.defaultLimit, in: Int.min...Int.max) else { return nil }
             run = {
                 try PlacesCommand.Near.run(words.storeOptions, at: words.options[.at], radius: words.options[.radius], anywhere: false,
                                            limit: limit, type: words.options[.type], min: words.options[.min], max: words.options[.max],

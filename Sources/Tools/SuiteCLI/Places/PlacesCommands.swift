@@ -95,7 +95,9 @@ extension PlacesCommand {
         @Option(name: .customLong(.radius), parsing: .unconditional, help: ArgumentHelp("How far: 800m, 1.5km (default 1.5km).", valueName: "distance"))
         var radius: String?
         @Flag(help: "The nearest places anywhere, however far.") var anywhere = false
-        @Option(name: .customLong(.limit), parsing: .unconditional, help: ArgumentHelp("At most this many (default 20).", valueName: "n")) var limit = 20
+        @Option(name: .customLong(.limit), parsing: .unconditional, help: ArgumentHelp("At most this many (default \(Self.defaultLimit)).", valueName: "n")) var limit = Self.defaultLimit
+        /// `--limit` when not given (FastPath reads it from here too).
+        static let defaultLimit = 20
         @Option(name: .customLong(.type),
                 help: ArgumentHelp("Kinds, comma-separated: coffee-shop, library, coworking, bar, restaurant, other.", valueName: "types"))
         var type: String?

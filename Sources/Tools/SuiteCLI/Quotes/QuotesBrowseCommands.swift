@@ -219,9 +219,11 @@ extension QuotesCommand {
         @OptionGroup var filter: QuoteFilterOptions
         @Option(name: .customLong(.limit), parsing: .unconditional, help: ArgumentHelp("At most this many results.", valueName: "n"),
                 transform: NumberOption.int(limits, OptionName.limit.flag))
-        var limit = 20
+        var limit = Self.defaultLimit
 
         static let limits = 1...1000
+        /// `--limit` when not given (FastPath reads it from here too).
+        static let defaultLimit = 20
 
         func run() throws { try Self.run(options.plain, query: query, filter: filter.filter, limit: limit) }
 
