@@ -5,39 +5,19 @@ import SuiteTestSupport
 import Testing
 @testable import BundleCore
 
-/// A device of the bundle app: an in-memory store with its own clock, syncing through a server.
-private final class BundleDevice: Sendable {
-    let store: BundleStore
-    private let clock: DeviceClock
+/// A device of the bundle app: what every device must hold alike is its events, names, todos,
+/// bundles and items, by global keys (local ids differ between devices).
+private typealias BundleDevice = SyncDevice<BundleStore, BundleError>
 
-    init(millis: Int64) throws {
-        let clock = DeviceClock(millis: millis)
-        self.clock = clock
-        store = try BundleStore.inMemory(now: { clock.date })
-        try store.store.syncEnable()
-    }
-
-    func advance(_ delta: Int64) { clock.advance(delta) }
-
-    func sync(_ server: InMemorySyncServer) async throws {
-        _ = try await SyncSession(store: store.store, log: "bundle", transport: server).run()
-    }
-
-    /// Everything the store holds that syncs, by global keys (local ids differ between devices).
-    func dump() throws -> [String] {
-        try store.store.read { db in
-            var lines: [String] = []
-            for sql in [
-                "SELECT 'event', sync_key, name, archived, created_ms FROM event",
-                "SELECT 'name', n.key, n.phrase, e.sync_key, n.is_alias FROM event_name n JOIN event e ON e.id = n.event_id",
-                "SELECT 'todo', t.uuid, t.text, e.sync_key, t.preposition, t.deadline, t.generation, t.cycle, t.status, b.uuid, t.notes, t.completed_ms FROM todo t LEFT JOIN event e ON e.id = t.event_id LEFT JOIN bundle b ON b.id = t.bundle_id",
-                "SELECT 'bundle', b.uuid, b.title, b.icon, e.sync_key, b.direction, b.status, b.finished_ms FROM bundle b JOIN event e ON e.id = b.event_id",
-                "SELECT 'item', i.sync_key, b.uuid, t.uuid, i.position, i.outcome FROM bundle_item i JOIN bundle b ON b.id = i.bundle_id JOIN todo t ON t.id = i.todo_id",
-            ] {
-                lines += try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
-            }
-            return lines.sorted()
-        }
+extension SyncDevice<BundleStore, BundleError> {
+    convenience init(millis: Int64) throws {
+        try self.init(millis: millis, log: "bundle", dump: [
+            "SELECT 'event', sync_key, name, archived, created_ms FROM event",
+            "SELECT 'name', n.key, n.phrase, e.sync_key, n.is_alias FROM event_name n JOIN event e ON e.id = n.event_id",
+            "SELECT 'todo', t.uuid, t.text, e.sync_key, t.preposition, t.deadline, t.generation, t.cycle, t.status, b.uuid, t.notes, t.completed_ms FROM todo t LEFT JOIN event e ON e.id = t.event_id LEFT JOIN bundle b ON b.id = t.bundle_id",
+            "SELECT 'bundle', b.uuid, b.title, b.icon, e.sync_key, b.direction, b.status, b.finished_ms FROM bundle b JOIN event e ON e.id = b.event_id",
+            "SELECT 'item', i.sync_key, b.uuid, t.uuid, i.position, i.outcome FROM bundle_item i JOIN bundle b ON b.id = i.bundle_id JOIN todo t ON t.id = i.todo_id",
+        ], open: { now in try BundleStore.inMemory(now: now) }, storage: \.store)
     }
 }
 
@@ -139,20 +119,16 @@ private final class BundleDevice: Sendable {
 
     /// Devices use the app at random, with random offline periods and clocks up to a day apart;
     /// after everyone syncs, every device holds the same events, names, todos, bundles and items.
-    /// The size of the random runs: 8 devices × 2,000 steps × 10 seeds in CI;
-    /// `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make longer runs on demand.
-    static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
-    static let seeds = (1...(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { $0 + 10 }
-
-    @Test(arguments: seeds)
+    /// (The run's size: ``RandomSyncRun``.)
+    @Test(arguments: RandomSyncRun.seeds(from: 11))
     func devicesUsingTheAppAtRandomConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let server = InMemorySyncServer()
         let base: Int64 = 1_800_000_000_000
-        let devices = try [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250].map { try BundleDevice(millis: base + $0) }
+        let devices = try RandomSyncRun.clockOffsets.map { try BundleDevice(millis: base + $0) }
         let phrases = ["go to the bank", "leave the office", "pass the bakery", "get home"]
         var counter = 0
-        for _ in 0..<Self.steps {
+        for _ in 0..<RandomSyncRun.steps {
             counter += 1
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
             let device = devices[random.next(upTo: devices.count)]
@@ -210,9 +186,6 @@ private final class BundleDevice: Sendable {
             let dump = try device.dump()
             #expect(dump == reference, "differs: \(Set(dump).symmetricDifference(Set(reference)).sorted())")
         }
-        for device in devices {
-            #expect(try device.store.store.syncPendingCount() == 0)
-            #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
-        }
+        for device in devices { #expect(try device.settled()) }
     }
 }

@@ -5,40 +5,19 @@ import SuiteTestSupport
 import Testing
 @testable import MotivationCore
 
-/// A device of the business-model app: an in-memory store with its own clock, syncing through a server.
-private final class ModelDevice: Sendable {
-    let store: BusinessModelStore
-    private let clock: DeviceClock
+/// A device of the business-model app: what every device must hold alike is its models, texts
+/// and history, by global keys, and the names shown.
+private typealias ModelDevice = SyncDevice<BusinessModelStore, MotivationError>
 
-    init(millis: Int64) throws {
-        let clock = DeviceClock(millis: millis)
-        self.clock = clock
-        store = try BusinessModelStore.inMemory(now: { clock.date })
-        try store.store.syncEnable()
-    }
-
-    func advance(_ delta: Int64) { clock.advance(delta) }
-
-    func sync(_ server: InMemorySyncServer) async throws {
-        _ = try await SyncSession(store: store.store, log: "bmm", transport: server).run()
-    }
-
-    /// Everything the store holds that syncs, by global keys, and the names shown.
-    func dump() throws -> [String] {
-        try store.store.read { db in
-            var lines: [String] = []
-            for sql in [
-                "SELECT 'model', id, name, synced_name, created_ms FROM model",
-                "SELECT 'entry', model_id, section, text, confidence, updated_ms FROM section_entry",
-                "SELECT 'version', sync_key, model_id, section, text, confidence, saved_ms, parents FROM section_version",
-            ] {
-                lines += try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
-            }
-            return lines.sorted()
-        }
+extension SyncDevice<BusinessModelStore, MotivationError> {
+    convenience init(millis: Int64) throws {
+        try self.init(millis: millis, log: "bmm", dump: [
+            "SELECT 'model', id, name, synced_name, created_ms FROM model",
+            "SELECT 'entry', model_id, section, text, confidence, updated_ms FROM section_entry",
+            "SELECT 'version', sync_key, model_id, section, text, confidence, saved_ms, parents FROM section_version",
+        ], open: { now in try BusinessModelStore.inMemory(now: now) }, storage: \.store)
     }
 }
-
 
 @Suite struct LineMergeTests {
     @Test func changesToLinesApartAreBothKept() {
@@ -222,25 +201,21 @@ private final class ModelDevice: Sendable {
         }
     }
 
-    /// The size of the random runs (as for the other apps): `SUITE_SYNC_STEPS` and
-    /// `SUITE_SYNC_SEEDS` make longer runs on demand.
-    static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
-    static let seeds = (1...(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { $0 + 30 }
-
     /// Devices edit models at random (most often the same few lines of the same sections, so
     /// that concurrent saves both merge and conflict), with offline periods and clocks up to a
     /// day apart. Afterwards every device holds the same models, names, texts and history, and
     /// that history holds every text any device saved to a model that was not deleted.
-    @Test(arguments: seeds)
+    /// (The run's size: ``RandomSyncRun``.)
+    @Test(arguments: RandomSyncRun.seeds(from: 31))
     func devicesEditingAtRandomConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let server = InMemorySyncServer()
-        let devices = try [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250].map { try ModelDevice(millis: base + $0) }
+        let devices = try RandomSyncRun.clockOffsets.map { try ModelDevice(millis: base + $0) }
         let sections: [SectionID] = [.valueProposition, .customerNeeds, .channels]
         var saved: [BusinessModel.ID: Set<String>] = [:]
         var deleted: Set<BusinessModel.ID> = []
         var counter = 0
-        for _ in 0..<Self.steps {
+        for _ in 0..<RandomSyncRun.steps {
             counter += 1
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
             let device = devices[random.next(upTo: devices.count)]
@@ -306,8 +281,7 @@ private final class ModelDevice: Sendable {
                     #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
                 }
             }
-            #expect(try device.store.store.syncPendingCount() == 0)
-            #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
+            #expect(try device.settled())
         }
     }
 }

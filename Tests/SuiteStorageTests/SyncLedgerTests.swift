@@ -330,12 +330,8 @@ struct Device {
     /// repeats and reorders what it delivers. Afterwards every device holds the same rows, and
     /// they are what an independent model computes from every write made: per field, the write
     /// with the highest (rank, clock reading, device).
-    /// 8 devices × 2,000 steps × 10 seeds in CI; `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make
-    /// longer runs on demand.
-    static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
-    static let seeds = Array(1...(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10))
-
-    @Test(arguments: seeds)
+    /// (The run's size: ``RandomSyncRun``.)
+    @Test(arguments: RandomSyncRun.seeds(from: 1))
     func devicesConvergeToTheModelWhateverTheOrder(seed: UInt64) throws {
         var random = SeededRandom(seed: seed)
         let base: Int64 = 1_800_000_000_000
@@ -365,7 +361,7 @@ struct Device {
         }
 
         var counter = 0
-        for _ in 0..<Self.steps {
+        for _ in 0..<RandomSyncRun.steps {
             let now = devices[0].clock.now - skews[0] + Int64(random.next(upTo: 40))
             for (index, skew) in skews.enumerated() { devices[index].clock.now = now + skew }
             let serverTime = now   // the server's clock is device 0's, which is right

@@ -1,0 +1,69 @@
+import Foundation
+import GRDB
+import SuiteStorage
+
+/// A device of an app in the sync tests: the app's in-memory store with a clock of its own,
+/// syncing through a server. What `dump` reads (by global keys: local ids differ between
+/// devices) is what every device must hold alike once all have synced.
+package final class SyncDevice<AppStore: Sendable, Failure: StoreFailureRepresentable>: Sendable {
+    package let store: AppStore
+    /// The app store's own `Store`, which syncs.
+    package let storage: Store<Failure>
+    private let clock: DeviceClock
+    private let log: String
+    private let queries: [String]
+
+    /// - Parameters:
+    ///   - open: makes the app's in-memory store with the given clock.
+    ///   - storage: the app store's `Store`.
+    package init(
+        millis: Int64, log: String, dump queries: [String],
+        open: (@escaping @Sendable () -> Date) throws -> AppStore, storage: (AppStore) -> Store<Failure>
+    ) throws {
+        let clock = DeviceClock(millis: millis)
+        self.clock = clock
+        store = try open { clock.date }
+        self.storage = storage(store)
+        self.log = log
+        self.queries = queries
+        try self.storage.syncEnable()
+    }
+
+    package func advance(_ delta: Int64) { clock.advance(delta) }
+
+    package func sync(_ server: InMemorySyncServer) async throws {
+        _ = try await SyncSession(store: storage, log: log, transport: server).run()
+    }
+
+    /// Every row the queries give, each as ` | `-joined values, sorted.
+    package func dump() throws -> [String] {
+        try storage.read { db in
+            var lines: [String] = []
+            for sql in queries {
+                lines += try Row.fetchAll(db, sql: sql).map { row in row.databaseValues.map(\.description).joined(separator: " | ") }
+            }
+            return lines.sorted()
+        }
+    }
+
+    /// Whether nothing waits to be sent or applied.
+    package func settled() throws -> Bool {
+        try storage.syncPendingCount() == 0
+            && storage.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0
+    }
+}
+
+/// The shape of the random sync runs every app's tests make: 8 devices with clocks up to a day
+/// apart, 2,000 steps and 10 seeds in CI; `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make longer
+/// (or, in `Scripts/test --quick`, shorter) runs.
+package enum RandomSyncRun {
+    package static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
+
+    /// The seeds of one app's run, from `first` on (each app its own, so they differ).
+    package static func seeds(from first: UInt64) -> [UInt64] {
+        (0..<(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { first + $0 }
+    }
+
+    /// The devices' clocks, as offsets from a common start.
+    package static let clockOffsets: [Int64] = [0, 86_400_000, -86_400_000, 5_000, -3_000, 600_000, -600_000, 250]
+}
