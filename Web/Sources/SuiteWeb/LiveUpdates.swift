@@ -22,27 +22,36 @@ package final class LiveUpdates: @unchecked Sendable {
 
     /// Follows each app's store: one announcement per commit that changed it (or per burst of
     /// them), without reading what changed — a page that hears it fetches itself once and
-    /// replaces what differs.
+    /// replaces what differs. The following tasks hold the stores and this hub weakly, never the
+    /// app, so when the app is let go of (a test's, say) ``deinit`` cancels them.
     func watch(_ app: WebApp) {
-        let feeds: [@Sendable () async -> Void] = [
-            { await Self.follow(app.bmm.observeChanges(), as: "bmm", to: self) },
-            { await Self.follow(app.quotes.observeChanges(), as: "quotes", to: self) },
-            { await Self.follow(app.bundles.observeChanges(), as: "bundle", to: self) },
-            { await Self.follow(app.places.observeChanges(), as: "places", to: self) },
+        let hub = WeakHub(self)
+        let (bmm, quotes, bundles, places) = (app.bmm, app.quotes, app.bundles, app.places)
+        let tasks = [
+            Task { await Self.follow(bmm.observeChanges(), as: "bmm", to: hub) },
+            Task { await Self.follow(quotes.observeChanges(), as: "quotes", to: hub) },
+            Task { await Self.follow(bundles.observeChanges(), as: "bundle", to: hub) },
+            Task { await Self.follow(places.observeChanges(), as: "places", to: hub) },
         ]
-        let tasks = feeds.map { feed in Task { await feed() } }
         lock.withLock { watchers += tasks }
+    }
+
+    /// The hub, for the tasks that follow the stores without keeping it alive.
+    private final class WeakHub: @unchecked Sendable {
+        weak var hub: LiveUpdates?
+        init(_ hub: LiveUpdates) { self.hub = hub }
     }
 
     /// Every value after the first is a change. An observation that fails (the store busy for
     /// longer than its timeout, say) is started again a second later, and that counts as a change.
     private static func follow<Element, Failure>(
-        _ observation: @autoclosure @Sendable () -> StoreObservation<Element, Failure>, as app: String, to hub: LiveUpdates
+        _ observation: @autoclosure @Sendable () -> StoreObservation<Element, Failure>, as app: String, to weakHub: WeakHub
     ) async {
         var first = true
         while !Task.isCancelled {
             do {
                 for try await _ in observation() {
+                    guard let hub = weakHub.hub else { return }
                     if first {
                         first = false
                         hub.lock.withLock { _ = hub.following.insert(app) }
@@ -52,7 +61,7 @@ package final class LiveUpdates: @unchecked Sendable {
                 }
                 return
             } catch {
-                hub.trace("\(app): observation failed (\(error)); following again")
+                weakHub.hub?.trace("\(app): observation failed (\(error)); following again")
                 try? await Task.sleep(for: .seconds(1))
             }
         }

@@ -1,3 +1,4 @@
+import BundleCore
 import Foundation
 import SuiteEnvironment
 import HTTPTypes
@@ -125,6 +126,27 @@ struct WebPartsMoreTests {
         #expect(await heard.next() == "bmm")
         _ = try await app.quotes.add("Well begun is half done.", source: "Aristotle")
         #expect(await heard.next() == "quotes")
+    }
+
+    /// The tasks following the stores keep neither the app nor its hub alive: when the app is
+    /// let go of, the hub goes with it (its `deinit` cancels them).
+    @Test func aReleasedAppTakesItsStoreFollowersWithIt() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-live-\(UUID().uuidString)", isDirectory: true)
+        defer { try? FileManager.default.removeItem(at: folder) }
+        weak var hub: LiveUpdates?
+        weak var store: BundleStore?
+        do {
+            let app = try await WebApp(folder: folder)
+            hub = app.live
+            store = app.bundles
+            var checks = 0
+            while app.live.followed.count < 4 && checks < 12_000 { checks += 1; try await Task.sleep(for: .milliseconds(10)) }
+            #expect(app.live.followed.count == 4)
+        }
+        var checks = 0
+        while (hub != nil || store != nil) && checks < 12_000 { checks += 1; try await Task.sleep(for: .milliseconds(10)) }
+        #expect(hub == nil)
+        #expect(store == nil)
     }
 
     /// The web app finds the store folder as `suite` does (one rule, SuiteEnvironment): `~`
