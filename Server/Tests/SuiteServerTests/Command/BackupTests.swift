@@ -81,7 +81,7 @@ struct BackupTests {
         try await roundTrip(source: ["--data-dir", folder.appendingPathComponent("a").path], target: ["--data-dir", folder.appendingPathComponent("b").path])
     }
 
-    @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
     func postgresWhileServing() async throws {
         let source = try #require(TestBackend.postgresURL)
         try await TestBackend.withScratchDatabase { target in

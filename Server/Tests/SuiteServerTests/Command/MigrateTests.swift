@@ -18,7 +18,7 @@ struct MigrateTests {
         }
     }
 
-    @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
     func sqliteToPostgresAndBack() async throws {
         let folder = ServerBinaryTests.temporaryFolder()
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -125,7 +125,7 @@ struct MigrateTests {
     }
 
     /// Every column of every table the PostgreSQL schema has is in ``ServerTransfer/tables``.
-    @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
     func everyPostgresColumnIsCopied() async throws {
         try await TestBackend.withScratchDatabase { database in
             var logger = Logger(label: "migrate-test")

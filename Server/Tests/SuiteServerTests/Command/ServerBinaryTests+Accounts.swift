@@ -6,7 +6,7 @@ import Testing
 /// `suite-server accounts …` run as a process beside a running `serve`.
 extension ServerBinaryTests {
     /// SQLite, and PostgreSQL when `SUITE_TEST_POSTGRES_URL` is set.
-    static let accountBackends: [TestBackend] = [.sqlite] + (TestBackend.postgresURL == nil ? [] : [.postgres])
+    static let accountBackends: [TestBackend] = [.sqlite] + (TestBackend.postgresRuns ? [.postgres] : [])
 
     /// The storage flags of a backend.
     static func storageArguments(_ backend: TestBackend, folder: URL) throws -> [String] {

@@ -71,7 +71,7 @@ struct ServerBinaryTests {
 
     /// Two processes on one PostgreSQL database: a push served by one reaches an event stream
     /// open on the other.
-    @Test(.enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+    @Test(.enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
     func twoProcessesOnPostgreSQLShareEvents() async throws {
         let database = try #require(TestBackend.postgresURL)
         let first = try await ServerProcess(["--database", database])

@@ -327,23 +327,15 @@ struct SeededGenerator: RandomNumberGenerator {
 @Suite("Community on SQLite")
 struct SQLiteCommunityTests {
     let contract = CommunityContract(backend: .sqlite)
-    @Test func countsEqualAnIndependentTally() async throws { try await contract.countsEqualAnIndependentTally() }
-    @Test func unpublishingRemovesEveryTrace() async throws { try await contract.unpublishingRemovesEveryTrace() }
-    @Test func badUploadsAreRefusedAndChangeNothing() async throws { try await contract.badUploadsAreRefusedAndChangeNothing() }
-    @Test func ratingsGiveMediansAndNotesOnlyWhenChosen() async throws { try await contract.ratingsGiveMediansAndNotesOnlyWhenChosen() }
-    @Test func sharedListsAreReadByLinkAndDeletedByTheirAccount() async throws { try await contract.sharedListsAreReadByLinkAndDeletedByTheirAccount() }
-    @Test func communityWritesAreRateLimited() async throws { try await contract.communityWritesAreRateLimited() }
-    @Test func aReaderAfterAPurgeStartsAgainAndFinishes() async throws { try await contract.aReaderAfterAPurgeStartsAgainAndFinishes() }
+    /// Every test of the contract (``CommunityContract/cases``), on this backend.
+    @Test(arguments: CommunityContract.cases)
+    func keepsTheContract(_ test: ContractCase<CommunityContract>) async throws { try await test.run(contract) }
 }
 
-@Suite("Community on PostgreSQL", .enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+@Suite("Community on PostgreSQL", .enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
 struct PostgresCommunityTests {
     let contract = CommunityContract(backend: .postgres)
-    @Test func countsEqualAnIndependentTally() async throws { try await contract.countsEqualAnIndependentTally() }
-    @Test func unpublishingRemovesEveryTrace() async throws { try await contract.unpublishingRemovesEveryTrace() }
-    @Test func badUploadsAreRefusedAndChangeNothing() async throws { try await contract.badUploadsAreRefusedAndChangeNothing() }
-    @Test func ratingsGiveMediansAndNotesOnlyWhenChosen() async throws { try await contract.ratingsGiveMediansAndNotesOnlyWhenChosen() }
-    @Test func sharedListsAreReadByLinkAndDeletedByTheirAccount() async throws { try await contract.sharedListsAreReadByLinkAndDeletedByTheirAccount() }
-    @Test func communityWritesAreRateLimited() async throws { try await contract.communityWritesAreRateLimited() }
-    @Test func aReaderAfterAPurgeStartsAgainAndFinishes() async throws { try await contract.aReaderAfterAPurgeStartsAgainAndFinishes() }
+    /// Every test of the contract (``CommunityContract/cases``), on this backend.
+    @Test(arguments: CommunityContract.cases)
+    func keepsTheContract(_ test: ContractCase<CommunityContract>) async throws { try await test.run(contract) }
 }

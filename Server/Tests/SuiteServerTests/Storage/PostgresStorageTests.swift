@@ -10,38 +10,13 @@ import Testing
 /// Skipped (and reported as skipped) unless `SUITE_TEST_POSTGRES_URL` names a database, e.g.
 /// `postgres://postgres@/postgres?host=/tmp/pg`; `Scripts/with-postgres` sets one up and CI
 /// runs the tests through it.
-@Suite("Storage on PostgreSQL", .enabled(if: TestBackend.postgresURL != nil, "SUITE_TEST_POSTGRES_URL is not set"))
+@Suite("Storage on PostgreSQL", .enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
 struct PostgresStorageTests {
     let contract = StorageContract(backend: .postgres)
 
-    @Test func signupThenLoginWithTheRightSecretOnly() async throws { try await contract.signupThenLoginWithTheRightSecretOnly() }
-    @Test func signupRefusesBadNamesAndEmptySecrets() async throws { try await contract.signupRefusesBadNamesAndEmptySecrets() }
-    @Test func rateLimitsFailedSignIns() async throws { try await contract.rateLimitsFailedSignIns() }
-    @Test func concurrentGuessesAreBoundedLikeSequentialOnes() async throws { try await contract.concurrentGuessesAreBoundedLikeSequentialOnes() }
-    @Test func aStrangerCannotLockTheOwnerOut() async throws { try await contract.aStrangerCannotLockTheOwnerOut() }
-    @Test func manyAddressesSlowOnlyNewAddresses() async throws { try await contract.manyAddressesSlowOnlyNewAddresses() }
-    @Test func pullsAndPushesAreBoundedInBytes() async throws { try await contract.pullsAndPushesAreBoundedInBytes() }
-    @Test func signupByInvitationAndLimitedPerAddress() async throws { try await contract.signupByInvitationAndLimitedPerAddress() }
-    @Test func quotaRefusesWritesPastIt() async throws { try await contract.quotaRefusesWritesPastIt() }
-    @Test func preloginGivesStableFakeSalts() async throws { try await contract.preloginGivesStableFakeSalts() }
-    @Test func storesTokensOnlyAsHashes() async throws { try await contract.storesTokensOnlyAsHashes() }
-    @Test func pushIsIdempotentByOperationID() async throws { try await contract.pushIsIdempotentByOperationID() }
-    @Test func concurrentPushersGetGaplessPositions() async throws { try await contract.concurrentPushersGetGaplessPositions() }
-    @Test func pullPagesWithNextAnchorAndEpoch() async throws { try await contract.pullPagesWithNextAnchorAndEpoch() }
-    @Test func pullCapsAtTheMaximumBatch() async throws { try await contract.pullCapsAtTheMaximumBatch() }
-    @Test func devicesListRevokeAndLogout() async throws { try await contract.devicesListRevokeAndLogout() }
-    @Test func passwordChangeNeedsTheCurrentPasswordAndKeepsDevices() async throws { try await contract.passwordChangeNeedsTheCurrentPasswordAndKeepsDevices() }
-    @Test func passwordProofsAreRateLimitedLikeSignIn() async throws { try await contract.passwordProofsAreRateLimitedLikeSignIn() }
-    @Test func recoveryWithTheRecoverySecretOnly() async throws { try await contract.recoveryWithTheRecoverySecretOnly() }
-    @Test func deletingAnAccountRemovesEverythingOfIt() async throws { try await contract.deletingAnAccountRemovesEverythingOfIt() }
-    @Test func pushRefusesOversizedBatchesAndBadLogNames() async throws { try await contract.pushRefusesOversizedBatchesAndBadLogNames() }
-    @Test func eventsAnnounceOnlyPushesThatStoredSomething() async throws { try await contract.eventsAnnounceOnlyPushesThatStoredSomething() }
-    @Test func compactionRemovesWhatNoDeviceNamed() async throws { try await contract.compactionRemovesWhatNoDeviceNamed() }
-    @Test func compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() async throws { try await contract.compactionIsRefusedWhenTheLogMovedOrTheRequestIsBad() }
-    @Test func compactionIsAskedForAfterManyOperations() async throws { try await contract.compactionIsAskedForAfterManyOperations() }
-    @Test func accountListShowsUsageAndNoSecret() async throws { try await contract.accountListShowsUsageAndNoSecret() }
-    @Test func disablingAnAccountRefusesItsDevicesAndPassword() async throws { try await contract.disablingAnAccountRefusesItsDevicesAndPassword() }
-    @Test func operatorDeletionRemovesEverythingOfIt() async throws { try await contract.operatorDeletionRemovesEverythingOfIt() }
+    /// Every test of the contract (``StorageContract/cases``), on this backend.
+    @Test(arguments: StorageContract.cases)
+    func keepsTheContract(_ test: ContractCase<StorageContract>) async throws { try await test.run(contract) }
 
     @Test func eventsReachEveryProcessSharingTheDatabase() async throws {
         try await TestBackend.postgres.withPlace { place in

@@ -24,6 +24,10 @@ enum TestBackend: String, Sendable, CustomStringConvertible {
         return value?.isEmpty == false ? value : nil
     }()
 
+    /// Whether the PostgreSQL tests run: when `SUITE_TEST_POSTGRES_URL` is set, and always in CI
+    /// (`CI` set, as `.ci/run` does), where a missing database fails them instead of skipping them.
+    static let postgresRuns = postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
+
     var description: String { rawValue }
 
     /// A place for one test's storage: a new temporary folder for SQLite, the shared test
