@@ -6,7 +6,11 @@ for each server binary given (before and now), side by side, against the budget:
 and p95 ≤ 50 ms.
 
     web_pages.py --suite SUITE --server NAME=SUITE-WEB [--server NAME=…] [--seconds 5]
-                 [--store DIR] [--output FILE]
+                 [--store DIR] [--output FILE] [--earlier NAME=REPORT:COLUMN]
+
+`--earlier` puts a column of an earlier report (this script's output) first in the table, as it
+was measured then, under NAME: a binary that is no longer at hand stays in the comparison, and
+the report says where its figures come from.
 
 The store is made once (with SUITE, in DIR when given and not yet made there) and copied for each
 server, so every server sees the same data; a server that changes the store (none should, on GET)
@@ -209,6 +213,22 @@ def measure(server, store, seconds, work):
             process.wait(timeout=30)
 
 
+def read_earlier(path, column):
+    """The KB, p50 and p95 cells of `column` in an earlier report's table, by page."""
+    figures, index = {}, None
+    for line in open(path):
+        if not line.startswith("|"):
+            continue
+        cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
+        if cells[0] == "page":
+            index = cells.index(f"{column} KB")
+        elif index is not None and cells[0].startswith("`"):
+            figures[cells[0].strip("`")] = {"cells": " | ".join(cells[index:index + 3])}
+    if not figures:
+        raise SystemExit(f"{path} has no column '{column}'")
+    return figures
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--suite", required=True)
@@ -217,6 +237,7 @@ def main():
     parser.add_argument("--store")
     parser.add_argument("--output")
     parser.add_argument("--note", action="append", default=[])
+    parser.add_argument("--earlier", action="append", default=[], help="NAME=REPORT:COLUMN, a column of an earlier report")
     arguments = parser.parse_args()
     work = tempfile.mkdtemp(prefix="suite-web-pages-")
     store = arguments.store or os.path.join(work, "store")
@@ -229,7 +250,13 @@ def main():
         results[name] = measure(path, store, arguments.seconds, work)
     shutil.rmtree(work, ignore_errors=True)
 
-    names = [name for name, _ in servers]
+    earlier = []
+    for entry in arguments.earlier:
+        name, rest = entry.split("=", 1)
+        report_path, column = rest.rsplit(":", 1)
+        earlier.append((name, report_path, column))
+        results[name] = read_earlier(report_path, column)
+    names = [name for name, _, _ in earlier] + [name for name, _ in servers]
     header = "| page | " + " | ".join(f"{n} KB | {n} p50 ms | {n} p95 ms" for n in names) + " | budget met (" + names[-1] + ") |"
     lines = [header, "|---|" + "---|---|---|" * len(names) + "---|"]
     every = True
@@ -239,6 +266,9 @@ def main():
             figure = results[name].get(page)
             if figure is None or "failed" in figure:
                 cells.append(("– | – | –") if figure is None else "failed | – | –")
+                continue
+            if "cells" in figure:
+                cells.append(figure["cells"])
                 continue
             status = "" if figure["status"] == 200 else f" ({figure['status']})"
             cells.append(f"{figure['bytes'] / 1024:,.1f}{status} | {figure['p50']:.1f} | {figure['p95']:.1f}")
@@ -255,6 +285,7 @@ def main():
         " 100,000 places around the stored location, 300 rated; Debian's fortunes; 1,095 quote deliveries; 3 business models",
         f"- budget: ≤ {BUDGET_BYTES // 1024} KB of HTML and p95 ≤ {BUDGET_P95_MS:.0f} ms;"
         f" wrk -t1 -c1 -d{arguments.seconds}s over loopback per page (server time plus loopback), release builds",
+        *[f"- {name}: the column '{column}' of `{path}`, as measured then" for name, path, column in earlier],
         *[f"- {name}: `{path}`" for name, path in servers],
         *[f"- {note}" for note in arguments.note], "",
         table, "",
