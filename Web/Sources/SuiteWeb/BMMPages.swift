@@ -244,7 +244,7 @@ struct BMMPages {
 
 extension BMMPages {
     /// A link to a section: its id and title.
-    struct SectionLink: Sendable {
+    struct SectionLink: TemplateValues {
         let id: String
         let title: String
     }
@@ -253,7 +253,7 @@ extension BMMPages {
     struct Intro: WebViewModel {
         static let template = "bmm-intro"
 
-        struct Model: Sendable {
+        struct Model: TemplateValues {
             let name: String
             let percent: Int
             /// The rename field's text.
@@ -264,7 +264,7 @@ extension BMMPages {
             let next: SectionLink?
         }
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let id: String
             let name: String
             let percent: Int
@@ -288,7 +288,7 @@ extension BMMPages {
     struct Goto: WebViewModel {
         static let template = "bmm-goto"
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let id: String
             let title: String
             let answered: Bool
@@ -306,14 +306,14 @@ extension BMMPages {
         static let template = "bmm-section"
 
         /// Back to the section before, by its short title.
-        struct Back: Sendable {
+        struct Back: TemplateValues {
             let id: String
             let short: String
             let title: String
         }
 
         /// A section to continue to, marked answered or not.
-        struct Onward: Sendable {
+        struct Onward: TemplateValues {
             let id: String
             let title: String
             let answered: Bool
@@ -342,7 +342,7 @@ extension BMMPages {
     struct History: WebViewModel {
         static let template = "bmm-history"
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let version: Int
             let text: String
             let savedAt: String
@@ -370,7 +370,7 @@ extension BMMPages {
     struct Print: WebViewModel {
         static let template = "bmm-print"
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let title: String
             let answered: Bool
             let text: String

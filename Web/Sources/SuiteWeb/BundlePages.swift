@@ -277,7 +277,7 @@ struct BundlePages {
 
 extension BundlePages {
     /// A todo as the `todo` partial and the lists show it.
-    struct TodoRow: Sendable {
+    struct TodoRow: TemplateValues {
         let id: Int64
         let text: String
         let status: String
@@ -291,20 +291,20 @@ extension BundlePages {
 
     /// What the `bundle-icon` partial shows (as a value's `badge`): the icon as typed, and the
     /// title's initial for a browser with no font that draws the icon.
-    struct BundleIcon: Sendable {
+    struct BundleIcon: TemplateValues {
         let icon: String
         let hasIcon: Bool
         let initial: String
     }
 
     /// A trigger event of a list or a select.
-    struct EventRow: Sendable {
+    struct EventRow: TemplateValues {
         let name: String
         let selected: Bool
     }
 
     /// A choice of preposition (`before`, `after`, …).
-    struct PrepositionRow: Sendable {
+    struct PrepositionRow: TemplateValues {
         let value: String
         let label: String
         let checked: Bool
@@ -314,7 +314,7 @@ extension BundlePages {
     struct Home: WebViewModel {
         static let template = "bundle-home"
 
-        struct OpenBundle: Sendable {
+        struct OpenBundle: TemplateValues {
             let id: Int64
             let title: String
             let event: String
@@ -322,7 +322,7 @@ extension BundlePages {
         }
 
         /// A calendar event's time coming up, with (the first of) its todos.
-        struct Coming: Sendable {
+        struct Coming: TemplateValues {
             let event: String
             let when: String
             let count: Int
@@ -366,7 +366,7 @@ extension BundlePages {
         static let template = "bundle-bundle"
 
         /// A todo of the bundle, and what became of it.
-        struct Item: Sendable {
+        struct Item: TemplateValues {
             let todo: TodoRow
             let done: Bool
             let thrownBack: Bool
@@ -396,7 +396,7 @@ extension BundlePages {
     struct Review: WebViewModel {
         static let template = "bundle-review"
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let id: Int64
             let title: String
             let event: String
@@ -405,7 +405,7 @@ extension BundlePages {
             let badge: BundleIcon
         }
 
-        struct Day: Sendable {
+        struct Day: TemplateValues {
             let day: String
             var bundles: [Row]
         }

@@ -313,17 +313,17 @@ struct QuotePages {
 
 extension QuotePages {
     /// A quote as the `quote` partial shows it.
-    struct QuoteRow: Sendable {
-        struct Category: Sendable {
+    struct QuoteRow: TemplateValues {
+        struct Category: TemplateValues {
             let name: String
             /// The name for a link's query.
             let query: String
         }
 
-        struct Note: Sendable { let text: String }
+        struct Note: TemplateValues { let text: String }
 
         /// A piece of a search hit's text, marked where it matched or not.
-        struct Piece: Sendable {
+        struct Piece: TemplateValues {
             let text: String
             let mark: Bool
         }
@@ -372,7 +372,7 @@ extension QuotePages {
     struct Categories: WebViewModel {
         static let template = "quotes-categories"
 
-        struct Row: Sendable {
+        struct Row: TemplateValues {
             let name: String
             let query: String
             let count: Int
@@ -395,13 +395,13 @@ extension QuotePages {
     struct History: WebViewModel {
         static let template = "quotes-history"
 
-        struct Delivery: Sendable {
+        struct Delivery: TemplateValues {
             let when: String
             let quote: QuoteRow
         }
 
         /// Links to the newest page and to older deliveries.
-        struct Pager: Sendable {
+        struct Pager: TemplateValues {
             let shown: Bool
             let newest: String?
             let older: String?
@@ -415,18 +415,18 @@ extension QuotePages {
     struct Settings: WebViewModel {
         static let template = "quotes-schedule"
 
-        struct NotToDo: Sendable {
+        struct NotToDo: TemplateValues {
             let id: Int64
             let text: String
             let category: String?
         }
 
-        struct Category: Sendable {
+        struct Category: TemplateValues {
             let name: String
             let selected: Bool
         }
 
-        struct Slot: Sendable { let when: String }
+        struct Slot: TemplateValues { let when: String }
 
         /// The form's fields, as saved or as sent when refused.
         let times: String

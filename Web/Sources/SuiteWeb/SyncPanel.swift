@@ -13,7 +13,7 @@ struct SyncPanel {
     }
 
     /// What the home page's sync part shows (its `sync`).
-    struct View: Sendable {
+    struct View: TemplateValues {
         /// Whether the folder syncs; what follows is shown only then.
         var syncing: Bool
         var server = ""

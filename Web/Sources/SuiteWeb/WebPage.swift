@@ -21,14 +21,14 @@ package enum WebPage {
     }()
 
     /// A menu entry of an app's pages (the layout's `menu` rows).
-    struct MenuItem: Sendable {
+    struct MenuItem: TemplateValues {
         var label: String
         var href: String
         var current = false
     }
 
     /// An app of the tab bar as the layout shows it (its `apps` rows).
-    struct AppTab: Sendable {
+    struct AppTab: TemplateValues {
         let id: String
         let href: String
         let label: String
@@ -59,14 +59,14 @@ package enum WebPage {
     }
 
     /// An `<option>` of a select: its value, what it says, and whether it is the chosen one.
-    struct Option: Sendable {
+    struct Option: TemplateValues {
         let value: String
         let label: String
         let selected: Bool
     }
 
     /// A choice whose value is what it says (an `<option>` or a checkbox).
-    struct Choice: Sendable {
+    struct Choice: TemplateValues {
         let value: String
         let selected: Bool
     }
@@ -131,11 +131,10 @@ package enum WebPage {
 }
 
 /// The values a page's template shows: one stored property for each name the template reads
-/// (swift-mustache reads stored properties through `Mirror`; computed ones are not seen). A nil
-/// Optional is no value: `{{#name}}` is false, and `{{name}}` is looked up in the values around
-/// it, as with a missing key. The rows of a list, and what a partial shows, are structs of their
-/// own, read the same way.
-protocol WebViewModel: Sendable {
+/// (computed properties are not seen; see ``TemplateValues``). A nil Optional is no value:
+/// `{{#name}}` is false, and `{{name}}` is looked up in the values around it, as with a missing
+/// key. The rows of a list, and what a partial shows, are `TemplateValues` structs of their own.
+protocol WebViewModel: TemplateValues {
     /// The template (a name of ``WebTemplates/all``) that shows these values.
     static var template: String { get }
 }
@@ -143,23 +142,10 @@ protocol WebViewModel: Sendable {
 /// What a page's template is rendered with: the page's view model, and the form token that every
 /// form of the page carries (`{{csrf}}`, found from anywhere in the template).
 struct WithFormToken<Content: WebViewModel>: MustacheParent {
+    let content: Content
     let csrf: String
-    /// The view model's properties by name, reflected once per page: every name the template
-    /// asks for, and every name a list's rows do not have, is looked up here.
-    private let properties: [String: Any]
-
-    init(content: Content, csrf: String) {
-        self.csrf = csrf
-        properties = Dictionary(Mirror(reflecting: content).children.compactMap { child in child.label.map { ($0, child.value) } },
-                                uniquingKeysWith: { first, _ in first })
-    }
 
     func child(named name: String) -> Any? {
-        if name == "csrf" { return csrf }
-        guard let value = properties[name] else { return nil }
-        // A nil Optional is no value, as swift-mustache reads the properties of the values inside.
-        let optional = Mirror(reflecting: value)
-        guard optional.displayStyle == .optional else { return value }
-        return optional.children.first?.value
+        name == "csrf" ? csrf : content.child(named: name)
     }
 }

@@ -21,7 +21,7 @@ struct WebPaging {
 
     /// What the `pager` template shows (as a page's `pager`): links to the page before and after,
     /// the page shown, and how many there are when that is known.
-    struct Pager: Sendable {
+    struct Pager: TemplateValues {
         let page: Int
         let previous: String?
         let next: String?

@@ -55,6 +55,39 @@ struct WebPartsTests {
             == #"<svg><a href="/places/place/12"><g class="pin" data-id="12" data-color="red"><title>A</title><path/></g></a><g class="other"></g></svg>"#)
     }
 
+    @Test func pinsBecomeLinksWhateverTheTextAround() {
+        let svg = #"<svg><text>Café ☕ – Straße</text><g class="pin" data-id="7"><title>Ä</title></g><g class="pin" data-id="1234"></g>€</svg>"#
+        #expect(PlacePages.linkingPins(svg)
+            == #"<svg><text>Café ☕ – Straße</text><a href="/places/place/7"><g class="pin" data-id="7"><title>Ä</title></g></a><a href="/places/place/1234"><g class="pin" data-id="1234"></g></a>€</svg>"#)
+        #expect(PlacePages.linkingPins("") == "" && PlacePages.linkingPins("<g class=\"pin\" data-id=\"3\">") == "<g class=\"pin\" data-id=\"3\">")
+    }
+
+    /// A `TemplateValues` value gives every stored property by its name, as `Mirror` sees it
+    /// (a nil Optional as no value), and nothing for any other name.
+    @Test func templateValuesAnswerEveryStoredPropertyAndNothingElse() throws {
+        let row = PlacePages.Map.Row(id: 4, name: "Café <b>", type: "coffee-shop", distance: "120 m", rated: true, open: nil,
+                                     lat: "52.5", lon: "13.4", color: "blue", hex: "#0a84ff")
+        let quote = QuotePages.QuoteRow(id: 9, text: "Well begun", favoriteCount: 2, back: "/quotes", categories: [.init(name: "a", query: "a")],
+                                        source: "Aristotle", favorite: false, notes: [], pieces: [.init(text: "Well", mark: true)])
+        let todo = BundlePages.TodoRow(id: 3, text: "Buy stamps", status: "pending", pending: true, trigger: "before the bank", deadline: nil, overdue: false)
+        let samples: [any TemplateValues] = [row, quote, quote.categories[0], try #require(quote.pieces?.first), todo,
+                                             WebPage.Option(value: "1", label: "≥ 1", selected: true), WebPage.Choice(value: "bar", selected: false),
+                                             PlacePages.Map.Live(lat: "1", lon: "2", radius: "3", tiles: "t", attribution: "a", styles: [], scripts: [])]
+        for sample in samples {
+            let children = Mirror(reflecting: sample).children
+            #expect(!children.isEmpty)
+            for child in children {
+                let label = try #require(child.label)
+                let optional = Mirror(reflecting: child.value)
+                let expected: Any? = optional.displayStyle == .optional ? optional.children.first?.value : child.value
+                #expect(sample.child(named: label).map { String(describing: $0) } == expected.map { String(describing: $0) }, "\(type(of: sample)).\(label)")
+            }
+            #expect(sample.child(named: "csrf") == nil && sample.child(named: "") == nil)
+        }
+        #expect(row.child(named: "open") == nil && todo.child(named: "deadline") == nil)
+        #expect(quote.child(named: "source") as? String == "Aristotle")
+    }
+
     @Test func theTemplatesEscapeWhatTheyShow() {
         let html = WebPage.render(WebPage.Refusal(title: "<script>alert(1)</script>", message: "a & \"b\"", styleURL: WebAssets.styleURL))
         #expect(!html.contains("<script>alert"))
