@@ -313,7 +313,9 @@ if "memory" in ONLY:
         shutil.rmtree(store, ignore_errors=True)
 
 # --- report ---------------------------------------------------------------------------------
-commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE).stdout.decode().strip()
+commit = subprocess.run(["git", "-C", root, "rev-parse", "--short", "HEAD"], stdout=subprocess.PIPE).stdout.decode().strip() or "unknown"
+if subprocess.run(["git", "-C", root, "diff", "--quiet", "HEAD"]).returncode != 0:
+    commit += "-dirty"  # not what HEAD holds: the report must not pass for HEAD's
 cpu = next((l.split(":", 1)[1].strip() for l in open("/proc/cpuinfo") if l.startswith("model name")), platform.processor())
 memory = next((l.split()[1] for l in open("/proc/meminfo") if l.startswith("MemTotal")), "?")
 lines = [f"# suite benchmarks ({'quick' if quick else 'full'})", "",

@@ -221,6 +221,8 @@ def read_earlier(path, column):
             continue
         cells = [cell.strip() for cell in line.strip().strip("|").split("|")]
         if cells[0] == "page":
+            if f"{column} KB" not in cells:
+                raise SystemExit(f"{path} has no column '{column}'")
             index = cells.index(f"{column} KB")
         elif index is not None and cells[0].startswith("`"):
             figures[cells[0].strip("`")] = {"cells": " | ".join(cells[index:index + 3])}
@@ -245,17 +247,23 @@ def main():
         make_store(arguments.suite, store, work)
     servers = [entry.split("=", 1) for entry in arguments.server]
     results = {}
+    # Earlier columns are read before anything is measured: a mistake in them ends the run at once.
+    earlier = []
+    for entry in arguments.earlier:
+        if "=" not in entry or ":" not in entry.split("=", 1)[1]:
+            raise SystemExit(f"--earlier {entry}: expected NAME=REPORT:COLUMN")
+        name, rest = entry.split("=", 1)
+        report_path, column = rest.rsplit(":", 1)
+        earlier.append((name, report_path, column))
+        results[name] = read_earlier(report_path, column)
+    every_name = [name for name, _, _ in earlier] + [name for name, _ in servers]
+    if len(set(every_name)) != len(every_name):
+        raise SystemExit("every --earlier and --server needs a name of its own")
     for name, path in servers:
         say(f"measuring {name}: {path}")
         results[name] = measure(path, store, arguments.seconds, work)
     shutil.rmtree(work, ignore_errors=True)
 
-    earlier = []
-    for entry in arguments.earlier:
-        name, rest = entry.split("=", 1)
-        report_path, column = rest.rsplit(":", 1)
-        earlier.append((name, report_path, column))
-        results[name] = read_earlier(report_path, column)
     names = [name for name, _, _ in earlier] + [name for name, _ in servers]
     header = "| page | " + " | ".join(f"{n} KB | {n} p50 ms | {n} p95 ms" for n in names) + " | budget met (" + names[-1] + ") |"
     lines = [header, "|---|" + "---|---|---|" * len(names) + "---|"]

@@ -186,6 +186,6 @@ extension SyncDevice<BundleStore, BundleError> {
             let dump = try device.dump()
             #expect(dump == reference, "differs: \(Set(dump).symmetricDifference(Set(reference)).sorted())")
         }
-        for device in devices { #expect(try device.settled()) }
+        for device in devices { #expect(try device.waiting() == (0, 0)) }
     }
 }

@@ -281,7 +281,7 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
                     #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
                 }
             }
-            #expect(try device.settled())
+            #expect(try device.waiting() == (0, 0))
         }
     }
 }

@@ -26,7 +26,7 @@ public actor Recorder<Value: Sendable & Equatable, Failure: Error & Sendable> {
     }
 
     /// Waits until `condition` holds for the values (true), or false when it did not in the
-    /// checks ``eventually(checks:_:)`` makes (counted in this task's turns, so minutes of the
+    /// checks ``eventually(checks:isolation:_:)`` makes (counted in this task's turns, so minutes of the
     /// cooperative threads being busy elsewhere use none of them). How fast changes arrive is
     /// checked apart from that (`Scripts/check-watch-todos`).
     public func wait(until condition: ([Value]) -> Bool) async -> Bool {

@@ -46,10 +46,10 @@ package final class SyncDevice<AppStore: Sendable, Failure: StoreFailureRepresen
         }
     }
 
-    /// Whether nothing waits to be sent or applied.
-    package func settled() throws -> Bool {
-        try storage.syncPendingCount() == 0
-            && storage.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0
+    /// What still waits: changes to send, and changes received that wait to be applied; both 0
+    /// once every device has synced.
+    package func waiting() throws -> (pending: Int, received: Int) {
+        (try storage.syncPendingCount(), try storage.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") ?? 0 })
     }
 }
 
@@ -61,7 +61,8 @@ package enum RandomSyncRun {
 
     /// The seeds of one app's run, from `first` on (each app its own, so they differ).
     package static func seeds(from first: UInt64) -> [UInt64] {
-        (0..<(UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { first + $0 }
+        // At least one: 0 would make the tests run no case and pass.
+        (0..<max(1, UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { first + $0 }
     }
 
     /// The devices' clocks, as offsets from a common start.

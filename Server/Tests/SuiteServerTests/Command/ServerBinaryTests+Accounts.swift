@@ -5,7 +5,7 @@ import Testing
 
 /// `suite-server accounts …` run as a process beside a running `serve`.
 extension ServerBinaryTests {
-    /// SQLite, and PostgreSQL when `SUITE_TEST_POSTGRES_URL` is set.
+    /// SQLite, and PostgreSQL when `SUITE_TEST_POSTGRES_URL` or CI is set.
     static let accountBackends: [TestBackend] = [.sqlite] + (TestBackend.postgresRuns ? [.postgres] : [])
 
     /// The storage flags of a backend.

@@ -8,8 +8,8 @@ import Testing
 /// The shared storage suite on PostgreSQL, plus what only a shared database has to get right.
 ///
 /// Skipped (and reported as skipped) unless `SUITE_TEST_POSTGRES_URL` names a database, e.g.
-/// `postgres://postgres@/postgres?host=/tmp/pg`; `Scripts/with-postgres` sets one up and CI
-/// runs the tests through it.
+/// `postgres://postgres@/postgres?host=/tmp/pg`, or CI is set (then a missing database fails
+/// them); `Scripts/with-postgres` sets one up and CI runs the tests through it.
 @Suite("Storage on PostgreSQL", .enabled(if: TestBackend.postgresRuns, "SUITE_TEST_POSTGRES_URL is not set (Server/Scripts/with-postgres sets it)"))
 struct PostgresStorageTests {
     let contract = StorageContract(backend: .postgres)

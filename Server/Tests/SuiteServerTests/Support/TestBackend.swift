@@ -18,7 +18,7 @@ enum TestBackend: String, Sendable, CustomStringConvertible {
     case sqlite
     case postgres
 
-    /// `SUITE_TEST_POSTGRES_URL`, when CI or `Scripts/with-postgres` sets it.
+    /// `SUITE_TEST_POSTGRES_URL`, when `Server/Scripts/with-postgres` (as CI runs the tests) sets it.
     static let postgresURL: String? = {
         let value = ProcessInfo.processInfo.environment["SUITE_TEST_POSTGRES_URL"]
         return value?.isEmpty == false ? value : nil
@@ -26,7 +26,11 @@ enum TestBackend: String, Sendable, CustomStringConvertible {
 
     /// Whether the PostgreSQL tests run: when `SUITE_TEST_POSTGRES_URL` is set, and always in CI
     /// (`CI` set, as `.ci/run` does), where a missing database fails them instead of skipping them.
-    static let postgresRuns = postgresURL != nil || ProcessInfo.processInfo.environment["CI"] != nil
+    static let postgresRuns = postgresURL != nil || inCI
+
+    /// Whether this is CI (`CI` set, as `.ci/run` does): a test that needs a tool runs there, and
+    /// fails when the tool is missing, instead of being skipped.
+    static let inCI = ProcessInfo.processInfo.environment["CI"]?.isEmpty == false
 
     var description: String { rawValue }
 
