@@ -198,6 +198,8 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
+        // A store killed before its schema was committed has no table yet: nothing imported.
+        guard let table = sql.split(separator: " ").last.map(String.init), try queue.read({ try $0.tableExists(table) }) else { return 0 }
         return try queue.read { try Int.fetchOne($0, sql: sql) ?? 0 }
     }
 
@@ -216,17 +218,63 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
             let duration = Date().timeIntervalSince(started)
             #expect(try count(timing, file, countSQL) == size)
 
-            let suite = try Suite()
-            let child = try Spawned(suite, command + [input])
-            usleep(UInt32(duration / 2 * 1_000_000))
-            child.kill()
-            let outcome = child.wait()
-            let afterKill = try count(suite, file, countSQL)
-            print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, killed at half: \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
-            #expect(afterKill == 0 || afterKill == size)
-            let rerun = try suite.run(command + [input])
-            #expect(rerun.status == 0, "\(rerun.stderr)")
-            #expect(try count(suite, file, countSQL) == size)
+            // The kill must land while the import holds the store's write lock (its one
+            // transaction is open), or the test proves nothing: another connection's
+            // BEGIN IMMEDIATE is refused at once then. Until it does, try again.
+            var landedMidWrite = false
+            for attempt in 0..<8 where !landedMidWrite {
+                let suite = try Suite()
+                let path = suite.storeFolder.appendingPathComponent(file).path
+                let child = try Spawned(suite, command + [input])
+                var busy = false
+                let deadline = Date().addingTimeInterval(max(10, duration * 4))
+                while child.process.isRunning && Date() < deadline {
+                    if Self.writeLockIsHeld(path, table: countSQL) { busy = true; break }
+                    usleep(500)
+                }
+                // Further into the transaction, by less at each attempt; then the lock must
+                // still be held (a short write before the import's would have ended by then).
+                if busy {
+                    usleep(UInt32(duration * 1_000_000 * [0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0, 0][attempt]))
+                    busy = Self.writeLockIsHeld(path, table: countSQL)
+                }
+                child.kill()
+                let outcome = child.wait()
+                let afterKill = try count(suite, file, countSQL)
+                print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, attempt \(attempt + 1): "
+                      + "write lock held \(busy), \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
+                #expect(afterKill == 0 || afterKill == size)
+                landedMidWrite = busy && outcome.status == nil && afterKill == 0
+                let rerun = try suite.run(command + [input])
+                #expect(rerun.status == 0, "\(rerun.stderr)")
+                #expect(try count(suite, file, countSQL) == size)
+            }
+            #expect(landedMidWrite, "no kill landed while \(name) held the write lock")
+        }
+    }
+
+    /// Whether another connection holds the write lock of a store whose schema is in place (the
+    /// table `countSQL` counts is committed, so this is not the migration's transaction):
+    /// BEGIN IMMEDIATE is refused at once. Only a store already in WAL mode is opened, so the
+    /// probe never creates a file or changes a journal.
+    static func writeLockIsHeld(_ path: String, table countSQL: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path + "-wal"),
+              let table = countSQL.split(separator: " ").last.map(String.init) else { return false }
+        var configuration = Configuration()
+        configuration.busyMode = .immediateError
+        guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
+        defer { try? queue.close() }
+        do {
+            try queue.writeWithoutTransaction { db in
+                guard try db.tableExists(table) else { throw DatabaseError(resultCode: .SQLITE_ERROR, message: "no schema yet") }
+                try db.execute(sql: "BEGIN IMMEDIATE")
+                try db.execute(sql: "ROLLBACK")
+            }
+            return false
+        } catch let error as DatabaseError {
+            return error.resultCode == .SQLITE_BUSY
+        } catch {
+            return false
         }
     }
 }
