@@ -124,9 +124,13 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
                         if Int.random(in: 0..<3, using: &generator) == 0 {
                             usleep(UInt32.random(in: 0..<60_000, using: &generator))
                             child.kill()
-                            kills += 1
                         }
-                        if child.wait().status == 0 { acknowledged.append(key) }
+                        // A kill counts when it ended the writer (not one sent after it exited).
+                        switch child.wait().status {
+                        case 0: acknowledged.append(key)
+                        case nil: kills += 1
+                        default: break
+                        }
                     }
                     return (writes, kills, acknowledged)
                     }
@@ -146,6 +150,7 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
         try inspect(suite, target, into: &figures)
         print("crash harness — \(figures)")
         #expect(figures.acknowledged.count > writers * attempts / 3)
+        #expect(figures.kills > 0, "no kill ended a writer: the harness proved nothing")
         #expect(figures.holds, "\(figures)")
     }
 
