@@ -47,34 +47,16 @@ package final class WebApp: Sendable {
             return WebPage.redirect("/")
         }
         router.get("/events") { [live] _, _ in live.response() }
-        router.get("/live.js") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/javascript; charset=utf-8"
-            headers[.cacheControl] = WebAssets.cacheControl
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.live)))
-        }
-        router.get("/map.js") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/javascript; charset=utf-8"
-            headers[.cacheControl] = WebAssets.cacheControl
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebScript.map)))
-        }
+        router.get("/live.js") { _, _ in WebAssets.response(ByteBuffer(string: WebScript.live), type: "text/javascript; charset=utf-8") }
+        router.get("/map.js") { _, _ in WebAssets.response(ByteBuffer(string: WebScript.map), type: "text/javascript; charset=utf-8") }
         // Debian's Leaflet, by name from a fixed list (see ``LeafletFiles``).
         router.get("/leaflet/{file}") { [map] _, context in
             guard let name = context.parameters.get("file"), let file = map.leaflet?.files[name] else {
                 throw HTTPError(.notFound, message: "no such file")
             }
-            var headers = HTTPFields()
-            headers[.contentType] = file.contentType
-            headers[.cacheControl] = WebAssets.cacheControl
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: file.data)))
+            return WebAssets.response(ByteBuffer(bytes: file.data), type: file.contentType)
         }
-        router.get("/suite.css") { _, _ in
-            var headers = HTTPFields()
-            headers[.contentType] = "text/css; charset=utf-8"
-            headers[.cacheControl] = WebAssets.cacheControl
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: WebStyle.css)))
-        }
+        router.get("/suite.css") { _, _ in WebAssets.response(ByteBuffer(string: WebStyle.css), type: "text/css; charset=utf-8") }
         WebInstall.register(on: router, secrets: secrets)
         BMMPages(app: self).register(on: router)
         QuotePages(app: self).register(on: router)

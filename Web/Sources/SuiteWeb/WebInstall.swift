@@ -56,30 +56,20 @@ enum WebInstall {
 
     static func register(on router: Router<WebContext>, secrets: WebSecrets) {
         router.get("/manifest.webmanifest") { _, _ in
-            response(manifest, type: "application/manifest+json", cache: "no-cache")
+            WebAssets.response(ByteBuffer(string: manifest), type: "application/manifest+json", cache: "no-cache")
         }
         // Checked with the app at every start of the browser, so a new version is found at once.
         router.get("/sw.js") { _, _ in
-            response(serviceWorker, type: "text/javascript; charset=utf-8", cache: "no-cache")
+            WebAssets.response(ByteBuffer(string: serviceWorker), type: "text/javascript; charset=utf-8", cache: "no-cache")
         }
         router.get("/icons/{file}") { _, context in
             guard let name = context.parameters.get("file"), let icon = icons[name] else {
                 throw HTTPError(.notFound, message: "no such icon")
             }
-            var headers = HTTPFields()
-            headers[.contentType] = icon.type
-            headers[.cacheControl] = "public, max-age=86400"
-            return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(bytes: icon.bytes)))
+            return WebAssets.response(ByteBuffer(bytes: icon.bytes), type: icon.type, cache: "public, max-age=86400")
         }
         router.get("/offline") { _, _ in
             WebPage.page(Offline(), title: "Offline", app: "", secrets: secrets)
         }
-    }
-
-    private static func response(_ text: String, type: String, cache: String) -> Response {
-        var headers = HTTPFields()
-        headers[.contentType] = type
-        headers[.cacheControl] = cache
-        return Response(status: .ok, headers: headers, body: .init(byteBuffer: ByteBuffer(string: text)))
     }
 }

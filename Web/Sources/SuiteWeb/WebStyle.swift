@@ -1,3 +1,6 @@
+import HTTPTypes
+import Hummingbird
+
 /// Suite's look: one hand-written style sheet (`Resources/suite.css`), served as `/suite.css`; the
 /// icons are SVG symbols drawn once per page (the `sprite` template).
 ///
@@ -18,6 +21,15 @@ enum WebAssets {
     static let scriptURL = "/live.js?v=" + version(WebScript.live)
     /// How long a browser keeps them (a year; the address changes with the content).
     static let cacheControl = "private, max-age=31536000, immutable"
+
+    /// A file the app serves as it is (style sheet, script, icon, manifest): its bytes, type and
+    /// how long a browser may keep it (by default ``cacheControl``).
+    static func response(_ body: ByteBuffer, type: String, cache: String = cacheControl) -> Response {
+        var headers = HTTPFields()
+        headers[.contentType] = type
+        headers[.cacheControl] = cache
+        return Response(status: .ok, headers: headers, body: .init(byteBuffer: body))
+    }
 
     /// FNV-1a (64 bits) of the text, in hexadecimal: a version, not a secret.
     static func version(_ text: String) -> String {
