@@ -187,32 +187,33 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
     static let imports: [(String, String, @Sendable (Int) -> Data, [String], String)] = [
         ("quotes CSV", "quotes.sqlite",
          { n in Data((0..<n).map { "\"Generated quote number \($0) about patience and work\",Author \($0 % 97),gen\($0 % 13)" }.joined(separator: "\n").utf8) },
-         ["quotes", "import", "csv"], "SELECT count(*) FROM quote"),
+         ["quotes", "import", "csv"], "quote"),
         ("places GeoJSON", "places.sqlite",
          { n in Data(("{\"type\": \"FeatureCollection\", \"features\": [" + (0..<n).map { i in
              "{\"type\": \"Feature\", \"geometry\": {\"type\": \"Point\", \"coordinates\": [\(13 + Double(i % 1000) / 1000), \(52 + Double(i / 1000) / 1000)]}, \"properties\": {\"name\": \"Place \(i)\", \"type\": \"coffee-shop\"}}"
          }.joined(separator: ",") + "]}").utf8) },
-         ["places", "import"], "SELECT count(*) FROM place"),
+         ["places", "import"], "place"),
         ("bundle todo.txt", "bundle.sqlite",
          { n in Data((0..<n).map { "2026-11-01 Generated errand \($0) @event-\($0 % 50) prep:before" }.joined(separator: "\n").utf8) },
-         ["bundle", "import", "--format", "todotxt"], "SELECT count(*) FROM todo"),
+         ["bundle", "import", "--format", "todotxt"], "todo"),
     ]
 
-    func count(_ suite: Suite, _ file: String, _ sql: String) throws -> Int {
+    /// The rows of `table` in the store `file` (0 before its schema is committed).
+    func count(_ suite: Suite, _ file: String, _ table: String) throws -> Int {
         let path = suite.storeFolder.appendingPathComponent(file).path
         guard FileManager.default.fileExists(atPath: path) else { return 0 }
         let queue = try DatabaseQueue(path: path)
         defer { try? queue.close() }
         // A store killed before its schema was committed has no table yet: nothing imported.
-        guard let table = sql.split(separator: " ").last.map(String.init), try queue.read({ try $0.tableExists(table) }) else { return 0 }
-        return try queue.read { try Int.fetchOne($0, sql: sql) ?? 0 }
+        guard try queue.read({ try $0.tableExists(table) }) else { return 0 }
+        return try queue.read { try Int.fetchOne($0, sql: "SELECT count(*) FROM \(table)") ?? 0 }
     }
 
     @Test(arguments: imports.indices)
     func aKilledImportLeavesAllOrNothingAndARerunSucceeds(index: Int) async throws {
         // Runs on a thread of its own: long process waits must not starve the cooperative pool.
         try await Task.detachedOnThread {
-            let (name, file, generate, command, countSQL) = Self.imports[index]
+            let (name, file, generate, command, table) = Self.imports[index]
             let size = index == 2 ? 8_000 : 20_000
             let timing = try Suite()
             let input = timing.path("input")
@@ -221,7 +222,7 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
             let started = Date()
             #expect(try timing.runProcess(command + [input]).status == 0, "\(name)")
             let duration = Date().timeIntervalSince(started)
-            #expect(try count(timing, file, countSQL) == size)
+            #expect(try count(timing, file, table) == size)
 
             // The kill must land while the import holds the store's write lock (its one
             // transaction is open), or the test proves nothing: another connection's
@@ -234,37 +235,36 @@ func inspect(_ suite: Suite, _ target: CrashTarget, into figures: inout CrashFig
                 var busy = false
                 let deadline = Date().addingTimeInterval(max(10, duration * 4))
                 while child.process.isRunning && Date() < deadline {
-                    if Self.writeLockIsHeld(path, table: countSQL) { busy = true; break }
+                    if Self.writeLockIsHeld(path, table: table) { busy = true; break }
                     usleep(500)
                 }
                 // Further into the transaction, by less at each attempt; then the lock must
                 // still be held (a short write before the import's would have ended by then).
                 if busy {
                     usleep(UInt32(duration * 1_000_000 * [0.3, 0.2, 0.1, 0.05, 0.02, 0.01, 0, 0][attempt]))
-                    busy = Self.writeLockIsHeld(path, table: countSQL)
+                    busy = Self.writeLockIsHeld(path, table: table)
                 }
                 child.kill()
                 let outcome = child.wait()
-                let afterKill = try count(suite, file, countSQL)
+                let afterKill = try count(suite, file, table)
                 print("atomic import — \(name): \(size) records, full import \(String(format: "%.2f", duration)) s, attempt \(attempt + 1): "
                       + "write lock held \(busy), \(outcome.status == nil ? "killed" : "finished"), records after: \(afterKill)")
                 #expect(afterKill == 0 || afterKill == size)
                 landedMidWrite = busy && outcome.status == nil && afterKill == 0
                 let rerun = try suite.run(command + [input])
                 #expect(rerun.status == 0, "\(rerun.stderr)")
-                #expect(try count(suite, file, countSQL) == size)
+                #expect(try count(suite, file, table) == size)
             }
             #expect(landedMidWrite, "no kill landed while \(name) held the write lock")
         }
     }
 
     /// Whether another connection holds the write lock of a store whose schema is in place (the
-    /// table `countSQL` counts is committed, so this is not the migration's transaction):
+    /// import's `table` is committed, so this is not the migration's transaction):
     /// BEGIN IMMEDIATE is refused at once. Only a store already in WAL mode is opened, so the
     /// probe never creates a file or changes a journal.
-    static func writeLockIsHeld(_ path: String, table countSQL: String) -> Bool {
-        guard FileManager.default.fileExists(atPath: path + "-wal"),
-              let table = countSQL.split(separator: " ").last.map(String.init) else { return false }
+    static func writeLockIsHeld(_ path: String, table: String) -> Bool {
+        guard FileManager.default.fileExists(atPath: path + "-wal") else { return false }
         var configuration = Configuration()
         configuration.busyMode = .immediateError
         guard let queue = try? DatabaseQueue(path: path, configuration: configuration) else { return false }
