@@ -26,12 +26,15 @@ let package = Package(
         .library(name: "SuiteCLI", targets: ["SuiteCLI"]),
         // What the suite command and the web app read from their environment (Foundation only).
         .library(name: "SuiteEnvironment", targets: ["SuiteEnvironment"]),
+        // Web Push (RFC 8030, 8291, 8292): the subscribed browsers of a store folder and the sender,
+        // shared by the suite command (deliveries) and the web app (subscriptions).
+        .library(name: "SuitePush", targets: ["SuitePush"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.8.2"),
         .package(url: "https://github.com/groue/GRDB.swift", from: "7.10.0"),
-        // Sync's end-to-end encryption (ChaCha20-Poly1305, HKDF, HMAC, PBKDF2); only the
-        // SuiteSyncCrypto target uses it, so no core builds it.
+        // Sync's end-to-end encryption (ChaCha20-Poly1305, HKDF, HMAC, PBKDF2) and Web Push's
+        // (P-256, HKDF, AES-GCM); only SuiteSyncCrypto and SuitePush use it, so no core builds it.
         .package(url: "https://github.com/apple/swift-crypto", from: "4.5.2"),
         // Test-only: a real HTTP server on loopback for the provider tests.
         .package(url: "https://github.com/swhitty/FlyingFox", from: "0.27.1"),
@@ -109,11 +112,24 @@ let package = Package(
             path: "Sources/Tools/CSuiteCurl",
             linkerSettings: [.linkedLibrary("dl", .when(platforms: [.linux]))]
         ),
+        // Web Push: subscriptions (in the store folder's push.sqlite), VAPID, aes128gcm, the sender.
+        .target(
+            name: "SuitePush",
+            dependencies: [
+                "SuiteStorage", "SuiteHTTP",
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "GRDB", package: "GRDB.swift"),
+            ]
+        ),
+        .testTarget(
+            name: "SuitePushTests",
+            dependencies: ["SuitePush", "SuiteHTTP", .product(name: "Crypto", package: "swift-crypto")]
+        ),
         .target(
             name: "SuiteCLI",
             dependencies: [
                 "MotivationCore", "WorkplaceCore", "QuoteCore", "BundleCore", "SuiteStorage", "CSuiteCurl",
-                "SuiteSyncCrypto", "SuiteSyncProtocol", "SuiteSync", "SuiteEnvironment",
+                "SuiteSyncCrypto", "SuiteSyncProtocol", "SuiteSync", "SuiteEnvironment", "SuitePush",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             path: "Sources/Tools/SuiteCLI"
