@@ -20,10 +20,13 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-http-types.git", from: "1.8.0"),
         .package(url: "https://github.com/apple/swift-log.git", from: "1.16.2"),
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
-        // Test-only: the stores filled quickly, files compared by hash (both built for the cores
-        // and sync already), byte buffers.
-        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // The sign-in password's slow hash (scrypt), Web Push's VAPID signatures (P-256) and
+        // payload encryption (ECDH, HKDF, AES-GCM): built for sync already.
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
+        // The TLS listener (`--tls-cert`, `--tls-key`), under Hummingbird's TLS module.
+        .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
+        // Test-only: the stores filled quickly (built for the cores already), byte buffers.
+        .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
@@ -38,6 +41,8 @@ let package = Package(
                 .product(name: "WorkplaceCore", package: "Suite"),
                 .product(name: "WorkplaceURLSession", package: "Suite"),
                 .product(name: "SuiteSync", package: "Suite"),
+                .product(name: "SuitePush", package: "Suite"),
+                .product(name: "SuiteURLSession", package: "Suite"),
                 .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "Mustache", package: "swift-mustache"),
@@ -45,6 +50,11 @@ let package = Package(
                 .product(name: "HTTPTypes", package: "swift-http-types"),
                 .product(name: "Logging", package: "swift-log"),
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOSSL", package: "swift-nio-ssl"),
+                .product(name: "Crypto", package: "swift-crypto"),
+                .product(name: "_CryptoExtras", package: "swift-crypto"),
             ],
             // Templates, style sheet and scripts as files, built into the binary (`PackageResources`):
             // nothing to install beside it.

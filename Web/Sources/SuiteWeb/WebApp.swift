@@ -4,6 +4,8 @@ import HTTPTypes
 import Hummingbird
 import MotivationCore
 import QuoteCore
+import SuitePush
+import SuiteURLSession
 import SuiteEnvironment
 import WorkplaceCore
 
@@ -11,26 +13,34 @@ import WorkplaceCore
 package final class WebApp: Sendable {
     package let folder: URL
     package let secrets: WebSecrets
+    /// This run's token on loopback, or a password sign-in off it.
+    package let access: WebAccess
     let bmm: BusinessModelStore
     let quotes: QuoteStore
     let bundles: BundleStore
     let places: PlaceStore
     let live = LiveUpdates()
     let fetchJobs = FetchJobs()
+    /// The browsers that get notifications, and the VAPID key (``WebPush``).
+    let push: PushStore
+    let pushSender: PushSender
     /// The places map's tiles and Leaflet.
     let map: WebMap
     /// Whose favourites, notes and schedule: the user the CLI uses (`$USER`, else `$LOGNAME`).
     let user: String
 
     /// Opens (creating when missing) the stores in `folder`.
-    package init(folder: URL, secrets: WebSecrets = WebSecrets(), map: WebMap = .standard()) async throws {
+    package init(folder: URL, secrets: WebSecrets = WebSecrets(), access: WebAccess = .token, map: WebMap = .standard()) async throws {
         self.folder = folder
         self.secrets = secrets
+        self.access = access
         self.map = map
         bmm = try await BusinessModelStore.open(at: folder.appendingPathComponent(BusinessModelStore.fileName))
         quotes = try await QuoteStore.open(at: folder.appendingPathComponent(QuoteStore.fileName))
         bundles = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
         places = try await PlaceStore.open(at: folder.appendingPathComponent(PlaceStore.fileName))
+        push = try PushStore(folder: folder)
+        pushSender = PushSender(client: URLSessionHTTPClient())
         user = SuiteEnvironment().user()
         live.watch(self)
     }
@@ -38,7 +48,9 @@ package final class WebApp: Sendable {
     /// The routes, behind the guard (see ``WebGuard``) for `hosts`.
     package func router(hosts: @escaping @Sendable () -> Set<String>) -> Router<WebContext> {
         let router = Router(context: WebContext.self)
-        WebGuard.install(on: router, secrets: secrets, hosts: hosts)
+        WebGuard.install(on: router, secrets: secrets, hosts: hosts, access: access)
+        access.signIn?.register(on: router, secrets: secrets)
+        WebPush(app: self).register(on: router)
         router.get("/") { [self] _, _ in
             WebPage.page(HomePage(storeDir: folder.path, sync: await SyncPanel(app: self).view()), title: "Suite", app: "", secrets: secrets)
         }

@@ -7,9 +7,14 @@ package struct WebContext: RequestContext {
     package var coreContext: CoreRequestContextStorage
     /// The fields of a submitted form (`application/x-www-form-urlencoded`), each with its values.
     package var form: WebForm = WebForm()
+    /// The body of a JSON POST from the page script (sent with `X-CSRF-Token`).
+    package var json: Data?
+    /// The address of the connection's other end (a browser, or the proxy in front).
+    package let peer: String?
 
     package init(source: Source) {
         coreContext = .init(source: source)
+        peer = source.channel.remoteAddress?.ipAddress
     }
 
     /// Forms hold at most a section's text (1 MB of UTF-8, up to 9 MB once URL-encoded) and some fields.
@@ -17,7 +22,7 @@ package struct WebContext: RequestContext {
 }
 
 /// What keeps the web app to the person who started it, as four small middlewares, outermost
-/// first (``install(on:secrets:hosts:)``):
+/// first (``install(on:secrets:hosts:access:)``):
 ///
 /// - ``PageHeaders``: every answer, refusals included, is a page that is never kept (unless it
 ///   says how long it may be, as the style sheet and scripts do) and never framed; an error
@@ -26,7 +31,9 @@ package struct WebContext: RequestContext {
 ///   that makes its own name resolve to 127.0.0.1 — DNS rebinding — is refused), and a request a
 ///   browser marks as coming from another site (another port on this machine included) is refused;
 /// - ``TokenGuard``: the random token of this run, from the printed URL's `?token=` (which becomes
-///   a cookie, `HttpOnly` and `SameSite=Strict`) or that cookie, on every request;
+///   a cookie, `HttpOnly` and `SameSite=Strict`) or that cookie, on every request; off loopback,
+///   ``SessionGuard`` instead: a session of the password sign-in (and ``HostGuard`` takes any
+///   `Host`, as the app's public name is the proxy's or the certificate's);
 /// - ``FormGuard``: every POST carries the form token (`csrf`) of this run and, when the browser
 ///   says where it comes from (`Origin`), comes from this app; its form is read once, up to a size.
 package enum WebGuard {
@@ -34,11 +41,22 @@ package enum WebGuard {
 
     /// Adds the guards to `router`, before any route. `hosts` are the `Host` values accepted:
     /// `127.0.0.1:PORT`, `localhost:PORT` (or `[::1]:PORT`), once the port is bound (none before).
-    static func install(on router: Router<WebContext>, secrets: WebSecrets, hosts: @escaping @Sendable () -> Set<String>) {
-        router.add(middleware: PageHeaders())
-        router.add(middleware: HostGuard(hosts: hosts))
-        router.add(middleware: TokenGuard(secrets: secrets))
-        router.add(middleware: FormGuard(secrets: secrets, hosts: hosts))
+    static func install(on router: Router<WebContext>, secrets: WebSecrets, hosts: @escaping @Sendable () -> Set<String>, access: WebAccess) {
+        router.add(middleware: PageHeaders(secure: access.signIn?.transport == .tls))
+        switch access {
+        case .token:
+            router.add(middleware: HostGuard(hosts: hosts))
+            router.add(middleware: TokenGuard(secrets: secrets))
+            router.add(middleware: FormGuard(secrets: secrets) { origin, _, _ in
+                hosts().contains(origin.lowercased().replacingOccurrences(of: "http://", with: ""))
+            })
+        case .signIn(let signIn):
+            router.add(middleware: HostGuard(hosts: nil))
+            router.add(middleware: SessionGuard(secrets: secrets, signIn: signIn))
+            router.add(middleware: FormGuard(secrets: secrets) { origin, request, context in
+                origin.lowercased() == signIn.origin(request, context: context)
+            })
+        }
     }
 
     /// The request's path and query without `token=…`.
@@ -55,6 +73,8 @@ package enum WebGuard {
 /// Every answer's headers, and errors as pages.
 struct PageHeaders: RouterMiddleware {
     typealias Context = WebContext
+    /// Served over TLS by this process: browsers are told to come back over https only.
+    var secure = false
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         var response: Response
@@ -71,6 +91,7 @@ struct PageHeaders: RouterMiddleware {
         if response.headers[.cacheControl] == nil { response.headers[.cacheControl] = "no-store" }
         response.headers[HTTPField.Name("X-Frame-Options")!] = "DENY"
         response.headers[HTTPField.Name("X-Content-Type-Options")!] = "nosniff"
+        if secure { response.headers[HTTPField.Name("Strict-Transport-Security")!] = "max-age=31536000" }
         // Other sites learn nothing of these pages' addresses (the places map sends the tile server
         // this app's origin alone, as tile servers ask).
         if response.headers[HTTPField.Name("Referrer-Policy")!] == nil { response.headers[HTTPField.Name("Referrer-Policy")!] = "same-origin" }
@@ -81,10 +102,11 @@ struct PageHeaders: RouterMiddleware {
 /// The `Host` is this app's, and the request does not come from another site.
 struct HostGuard: RouterMiddleware {
     typealias Context = WebContext
-    let hosts: @Sendable () -> Set<String>
+    /// The `Host` values taken; nil for any (off loopback, where a session is the key).
+    let hosts: (@Sendable () -> Set<String>)?
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
-        guard let host = request.head.authority?.lowercased(), hosts().contains(host) else {
+        if let hosts, !(request.head.authority.map { hosts().contains($0.lowercased()) } ?? false) {
             return WebPage.refusal(.misdirectedRequest, "This address is not the one Suite's web app listens on.")
         }
         // Pages of other sites — other ports on this machine included — neither read nor change
@@ -126,19 +148,32 @@ struct TokenGuard: RouterMiddleware {
 struct FormGuard: RouterMiddleware {
     typealias Context = WebContext
     let secrets: WebSecrets
-    let hosts: @Sendable () -> Set<String>
+    /// Whether an `Origin` header names this app.
+    let sameOrigin: @Sendable (String, Request, WebContext) -> Bool
 
     func handle(_ request: Request, context: Context, next: (Request, Context) async throws -> Response) async throws -> Response {
         guard request.method == .post else { return try await next(request, context) }
-        if let origin = request.headers[.origin], !hosts().contains(origin.lowercased().replacingOccurrences(of: "http://", with: "")) {
+        if let origin = request.headers[.origin], !sameOrigin(origin, request, context) {
             return WebPage.refusal(.forbidden, "A form from another site was refused.")
         }
         var context = context
+        let expected = WebRequest.formToken ?? secrets.formToken
+        // The page script's requests carry the form token in a header and JSON in the body.
+        if let header = request.headers[HTTPField.Name("X-CSRF-Token")!] {
+            guard WebSecrets.same(header, expected) else {
+                return WebPage.refusal(.forbidden, "The request was refused: it does not carry this page's form token. Reload the page.")
+            }
+            guard request.headers[.contentType]?.lowercased().hasPrefix("application/json") == true,
+                  let body = try? await request.body.collect(upTo: 16 * 1024)
+            else { return WebPage.refusal(.contentTooLarge, "Only JSON of at most 16 KB is taken here.") }
+            context.json = Data(buffer: body)
+            return try await next(request, context)
+        }
         guard let body = try? await request.body.collect(upTo: context.maxUploadSize) else {
             return WebPage.refusal(.contentTooLarge, "The form was too large to take.")
         }
         context.form = WebForm(urlEncoded: String(buffer: body))
-        guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, secrets.formToken) else {
+        guard let csrf = context.form.first("csrf"), WebSecrets.same(csrf, expected) else {
             return WebPage.refusal(.forbidden, "The form was refused: it does not carry this page's form token. Reload the page and send it again.")
         }
         return try await next(request, context)

@@ -69,7 +69,7 @@ enum WebInstall {
             return WebAssets.response(ByteBuffer(bytes: icon.bytes), type: icon.type, cache: "public, max-age=86400")
         }
         router.get("/offline") { _, _ in
-            WebPage.page(Offline(), title: "Offline", app: "", secrets: secrets)
+            WebPage.page(Offline(), title: "Offline", app: "", secrets: secrets, formToken: false)
         }
     }
 }

@@ -48,6 +48,8 @@ package enum WebPage {
         let styleURL: String
         let scriptURL: String
         let themeColor = WebInstall.themeColor
+        /// The form token, for the page script's requests (`<meta name="csrf-token">`).
+        let csrf: String
     }
 
     /// The refusal page's values.
@@ -82,14 +84,16 @@ package enum WebPage {
     /// A whole page: `content` rendered with its template, inside the layout.
     static func page(
         _ content: some WebViewModel, title: String, app: String, menu: [MenuItem] = [], secrets: WebSecrets,
-        status: HTTPResponse.Status = .ok
+        status: HTTPResponse.Status = .ok, formToken: Bool = true
     ) -> Response {
-        let body = library.render(WithFormToken(content: content, csrf: secrets.formToken), withTemplate: type(of: content).template) ?? ""
+        // A page served to anyone (the offline page, kept by the service worker) carries none.
+        let csrf = formToken ? WebRequest.formToken ?? secrets.formToken : ""
+        let body = library.render(WithFormToken(content: content, csrf: csrf), withTemplate: type(of: content).template) ?? ""
         let layout = Layout(
             title: title, app: app, body: body, menu: menu,
             apps: apps.map { id, label in AppTab(id: id, href: "/\(id)", label: label, current: id == app) },
             home: app.isEmpty, appLabel: "Pages of " + (apps.first { $0.id == app }?.label ?? "Suite"),
-            styleURL: WebAssets.styleURL, scriptURL: WebAssets.scriptURL)
+            styleURL: WebAssets.styleURL, scriptURL: WebAssets.scriptURL, csrf: csrf)
         return html(render(layout), status: status)
     }
 

@@ -6,6 +6,8 @@ enum WebTemplates {
         "layout": text(PackageResources.layout_mustache),
         "refusal": text(PackageResources.refusal_mustache),
         "home": text(PackageResources.home_mustache),
+        "signin": text(PackageResources.signin_mustache),
+        "settings": text(PackageResources.settings_mustache),
         "bmm-intro": text(PackageResources.bmm_intro_mustache),
         "bmm-section": text(PackageResources.bmm_section_mustache),
         "bmm-goto": text(PackageResources.bmm_goto_mustache),

@@ -14,7 +14,11 @@ import Testing
 @Suite("Web routes", .serialized)
 struct WebRoutesTests {
     /// Routes answered elsewhere: the event stream never ends (the live-update tests read it).
-    static let elsewhere: Set<String> = ["GET /events"]
+    static let elsewhere: Set<String> = [
+        "GET /events",
+        // WebPushTests, and check-push with a loopback push service.
+        "GET /push/key", "POST /push/subscribe", "POST /push/remove", "POST /push/test",
+    ]
 
     @Test func everyRouteAnswersAndEveryFormIsGuarded() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-routes-\(UUID().uuidString)", isDirectory: true)
@@ -97,7 +101,7 @@ struct WebRoutesTests {
                 ("GET /", "/", .ok), ("GET /suite.css", "/suite.css", .ok), ("GET /live.js", "/live.js", .ok), ("GET /map.js", "/map.js", .ok),
                 // Installing the app (WebInstallTests checks them).
                 ("GET /manifest.webmanifest", "/manifest.webmanifest", .ok), ("GET /sw.js", "/sw.js", .ok),
-                ("GET /icons/{file}", "/icons/icon-192.png", .ok), ("GET /offline", "/offline", .ok),
+                ("GET /icons/{file}", "/icons/icon-192.png", .ok), ("GET /offline", "/offline", .ok), ("GET /settings", "/settings", .ok),
                 // Only Debian's Leaflet files are served (WebMapTests checks them); any other name is not there.
                 ("GET /leaflet/{file}", "/leaflet/..%2F..%2Fetc%2Fpasswd", .notFound),
                 ("GET /bmm", "/bmm", .ok), ("GET /bmm/goto", "/bmm/goto", .ok), ("GET /bmm/about", "/bmm/about", .ok),

@@ -1,6 +1,7 @@
 import ArgumentParser
 import BundleCore
 import Foundation
+import SuitePush
 
 extension BundleCommand {
     struct Add: ParsableCommand {
@@ -182,7 +183,7 @@ extension BundleCommand {
 }
 
 extension BundleCommand.Remind {
-    struct Send: ParsableCommand {
+    struct Send: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "send",
             abstract: "Send due-soon todos to the desktop (notify-send), each at most once a day (the default).",
@@ -190,7 +191,8 @@ extension BundleCommand.Remind {
                 Safe to run from a timer or cron: a todo is reminded of once per day at most, a \
                 calendar event's time (see 'events import') once, when it starts within --within and \
                 has todos tied to it ("before Dentist at 15:00: 2 todos"). Without a desktop session \
-                (or notify-send), or with --stdout, reminders are printed instead.
+                (or notify-send), or with --stdout, reminders are printed instead. Every browser \
+                subscribed in the web app's settings gets them as push notifications too.
 
                 Example (crontab):
                   */15 * * * * suite bundle remind --within 2h
@@ -200,7 +202,15 @@ extension BundleCommand.Remind {
         @Option(parsing: .unconditional, help: ArgumentHelp("How far ahead: 30m, 12h, 2d, 1w.", valueName: "duration")) var within = "1d"
         @Flag(help: "Print instead of notifying.") var stdout = false
 
-        func run() throws {
+        func run() async throws {
+            let pushes = try remind()
+            // After the desktop's: a slow push service never delays it.
+            let folder = try options.storeFolder()
+            for push in pushes { await PushDelivery.send(push, folder: folder) }
+        }
+
+        /// Reminds on the desktop or standard output; what browsers get.
+        private func remind() throws -> [PushNotification] {
             let interval = try Bundles.duration(within)
             let store = try Bundles.open(options)
             let todos = try store.takeReminders(within: interval, timeZone: Bundles.timeZone)
@@ -209,28 +219,21 @@ extension BundleCommand.Remind {
             let environment = Terminal.environment
             let desktop = environment["DISPLAY"] != nil || environment["WAYLAND_DISPLAY"] != nil || environment["DBUS_SESSION_BUS_ADDRESS"] != nil
             let notifier = (stdout || !desktop) ? nil : Executables.find("notify-send")
-            func send(_ title: String, _ body: String, printed: String) {
-                if let notifier {
-                    let process = Process()
-                    process.executableURL = notifier
-                    process.arguments = ["--app-name=suite", title, body]
-                    Terminal.prepare(process)
-                    try? process.run()
-                    process.waitUntilExit()
-                    if process.terminationStatus != 0 { print(printed) }
-                } else {
-                    print(printed)
-                }
+            var pushes: [PushNotification] = []
+            func send(_ title: String, _ body: String, printed: String, tag: String) {
+                if !Notifier.send(title, body, with: notifier) { print(printed) }
+                pushes.append(PushNotification(title: title, body: body, url: "/bundle", tag: tag))
             }
             for event in events {
                 let title = Bundles.reminder(event)
                 let lines = event.todos.map { Bundles.line($0) }
-                send(title, lines.joined(separator: "\n"), printed: ([title] + lines.map { "  " + $0 }).joined(separator: "\n"))
+                send(title, lines.joined(separator: "\n"), printed: ([title] + lines.map { "  " + $0 }).joined(separator: "\n"), tag: "event-\(title)")
             }
             for todo in todos {
                 let body = Bundles.line(todo)
-                send("Due soon", body, printed: body)
+                send("Due soon", body, printed: body, tag: "todo-\(todo.id.rawValue)")
             }
+            return pushes
         }
     }
 }

@@ -2,6 +2,7 @@ import ArgumentParser
 import Foundation
 import SuiteEnvironment
 import QuoteCore
+import SuitePush
 
 enum Schedules {
     /// A moment typed for `option`, in every time option's forms (``TimeOption``).
@@ -125,12 +126,13 @@ extension QuotesCommand {
         }
     }
 
-    struct Tick: ParsableCommand {
+    struct Tick: AsyncParsableCommand {
         static let configuration = CommandConfiguration(
             commandName: "tick",
             abstract: "Deliver the quote that is due, if any (run every minute by a timer; safe to repeat).",
             discussion: """
-                Uses notify-send when a desktop session is there, otherwise prints. A slot is delivered \
+                Uses notify-send when a desktop session is there, otherwise prints; every browser \
+                subscribed in the web app's settings gets it as a push notification too. A slot is delivered \
                 once however often tick runs; after a long gap only the latest missed slot is delivered \
                 (or none, with the schedule's 'missed skip'). With --at it only tries the schedule out: \
                 it prints what a tick at that time would deliver and records nothing.
@@ -147,11 +149,17 @@ extension QuotesCommand {
         @Option(help: ArgumentHelp("Try the schedule out: show what a tick at this time would deliver, recording nothing (YYYY-MM-DDTHH:MM local, or with Z or an offset).",
                                    valueName: "time")) var at: String?
 
-        func run() throws {
+        func run() async throws {
             if let at {
                 try tryOut(at: try TimeOption.moment(at, option: "--at"))
                 return
             }
+            // After the desktop's: a slow push service never delays it.
+            if let push = try deliver() { await PushDelivery.send(push, folder: try options.commonOptions.storeFolder()) }
+        }
+
+        /// Delivers the quote that is due to the desktop or standard output; what browsers get.
+        private func deliver() throws -> PushNotification? {
             // No speech engine: said before anything is delivered.
             let speech = say ? try Speech.engine() : nil
             let now = Date()
@@ -161,7 +169,7 @@ extension QuotesCommand {
             let store = try options.openSeeded()
             guard let delivery = try store.deliverDue(now: now, user: options.userName, channel: notifier == nil ? "stdout" : "notify-send") else {
                 if options.json { try Terminal.printJSON([String]()) }
-                return
+                return nil
             }
             defer {
                 if let speech {
@@ -172,19 +180,15 @@ extension QuotesCommand {
                     }
                 }
             }
-            if options.json { try Terminal.printJSON([delivery]); return }
-            if let notifier {
-                let process = Process()
-                process.executableURL = notifier
-                process.arguments = ["--app-name=suite", QuoteExport.attribution(delivery.quote) ?? "Quote",
-                                     delivery.quote.text + (delivery.reminder.map { "\n\nNot to do: \($0.text)" } ?? "")]
-                Terminal.prepare(process)
-                try? process.run()
-                process.waitUntilExit()
-                if process.terminationStatus == 0 { return }
+            let title = QuoteExport.attribution(delivery.quote) ?? "Quote"
+            let body = delivery.quote.text + (delivery.reminder.map { "\n\nNot to do: \($0.text)" } ?? "")
+            if options.json {
+                try Terminal.printJSON([delivery])
+            } else if !Notifier.send(title, body, with: notifier) {
+                print(Quotes.render(delivery.quote, showID: true))
+                if let reminder = delivery.reminder { print("Not to do: \(reminder.text)") }
             }
-            print(Quotes.render(delivery.quote, showID: true))
-            if let reminder = delivery.reminder { print("Not to do: \(reminder.text)") }
+            return PushNotification(title: title, body: body, url: "/quotes/quote/\(delivery.quote.id.rawValue)", tag: "quote")
         }
 
         /// `--at`: what a tick at `time` would deliver, printed; the history and the shuffle bag stay

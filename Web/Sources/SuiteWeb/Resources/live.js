@@ -129,3 +129,39 @@ document.addEventListener("DOMContentLoaded", function () {
     main.insertBefore(banner, main.firstChild);
   }
 });
+
+// Notifications on this browser (the settings page's button): the Push API's subscription,
+// sent to the app with the page's form token (`X-CSRF-Token`, from <meta name="csrf-token">).
+document.addEventListener("DOMContentLoaded", function () {
+  var button = document.getElementById("push-subscribe");
+  if (!button) return;
+  var status = document.getElementById("push-status");
+  if (!("serviceWorker" in navigator) || !("PushManager" in window) || !window.isSecureContext) {
+    status.textContent = "This browser cannot get notifications from here: it needs https (or this computer's own address).";
+    return;
+  }
+  button.hidden = false;
+  button.addEventListener("click", function () {
+    status.textContent = "Asking the browser…";
+    var token = document.querySelector('meta[name="csrf-token"]').content;
+    Notification.requestPermission().then(function (permission) {
+      if (permission !== "granted") throw new Error("notifications are not allowed for this site");
+      return Promise.all([navigator.serviceWorker.ready, fetch("/push/key", { credentials: "same-origin" }).then(function (r) { return r.text(); })]);
+    }).then(function (both) {
+      return both[0].pushManager.subscribe({ userVisibleOnly: true, applicationServerKey: decode(both[1].trim()) });
+    }).then(function (subscription) {
+      return fetch("/push/subscribe", { method: "POST", credentials: "same-origin",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": token }, body: JSON.stringify(subscription) });
+    }).then(function (answer) {
+      if (!answer.ok) return answer.text().then(function (text) { throw new Error(text); });
+      location.reload();
+    }).catch(function (error) { status.textContent = "Notifications could not be turned on: " + error.message; });
+  });
+  function decode(text) {
+    var base64 = text.replace(/-/g, "+").replace(/_/g, "/");
+    while (base64.length % 4) base64 += "=";
+    var raw = atob(base64), bytes = new Uint8Array(raw.length);
+    for (var i = 0; i < raw.length; i++) bytes[i] = raw.charCodeAt(i);
+    return bytes;
+  }
+});

@@ -27,3 +27,23 @@ self.addEventListener("fetch", (event) => {
   }
   event.respondWith(caches.match(request).then((kept) => kept || fetch(request)));
 });
+
+// Web Push: a quote or a reminder, sent by whichever process delivered it (suite quotes tick,
+// suite bundle remind, the web app), arrives as {title, body, url, tag}; a tap opens its page.
+self.addEventListener("push", (event) => {
+  let message = { title: "Suite", body: "", url: "/", tag: "suite" };
+  try { message = Object.assign(message, event.data ? event.data.json() : {}); } catch (error) { message.body = event.data ? event.data.text() : ""; }
+  event.waitUntil(self.registration.showNotification(message.title, {
+    body: message.body, tag: message.tag, icon: "/icons/icon-192.png", badge: "/icons/icon-192.png", data: { url: message.url },
+  }));
+});
+
+self.addEventListener("notificationclick", (event) => {
+  event.notification.close();
+  const path = (event.notification.data && event.notification.data.url) || "/";
+  const target = new URL(path.startsWith("/") && !path.startsWith("//") ? path : "/", self.location.origin).href;
+  event.waitUntil(self.clients.matchAll({ type: "window", includeUncontrolled: true }).then((windows) => {
+    const open = windows.find((client) => client.url === target);
+    return open ? open.focus() : self.clients.openWindow(target);
+  }));
+});
