@@ -4,12 +4,16 @@ import PackageDescription
 // suite-server: the sync server. Its own package because Hummingbird needs swift-tools 6.2 and
 // macOS 14, while the root package's libraries target iOS 16; it shares only the wire format
 // (the root package's SuiteSyncProtocol product) and how times and addresses are written
-// (SuiteEnvironment). It never links the four apps: the web app is the Web package.
+// (SuiteEnvironment). It never links the four apps: the web app is the Web package, which takes
+// the connection limits from here (SuiteHTTPLimits) when it faces the network.
 let package = Package(
     name: "SuiteServer",
     platforms: [.macOS(.v14)],
     products: [
         .executable(name: "suite-server", targets: ["suite-server"]),
+        // Connections and request timeouts of a Hummingbird server facing the internet: the sync
+        // server's, and the web app's off loopback.
+        .library(name: "SuiteHTTPLimits", targets: ["SuiteHTTPLimits"]),
     ],
     dependencies: [
         .package(name: "Suite", path: ".."),
@@ -31,11 +35,24 @@ let package = Package(
         .package(url: "https://github.com/swift-server/swift-service-lifecycle.git", from: "2.13.0"),
     ],
     targets: [
+        .target(
+            name: "SuiteHTTPLimits",
+            dependencies: [
+                .product(name: "Hummingbird", package: "hummingbird"),
+                .product(name: "HummingbirdCore", package: "hummingbird"),
+                .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "NIOHTTPTypes", package: "swift-nio-extras"),
+                .product(name: "NIOCore", package: "swift-nio"),
+                .product(name: "NIOConcurrencyHelpers", package: "swift-nio"),
+                .product(name: "Logging", package: "swift-log"),
+            ]
+        ),
         // Everything the server does: storage (SQLite, PostgreSQL), accounts, the HTTP API,
         // events, and the command line. The executable only calls it.
         .target(
             name: "SuiteServer",
             dependencies: [
+                "SuiteHTTPLimits",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
                 .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
@@ -67,6 +84,7 @@ let package = Package(
             name: "SuiteServerTests",
             dependencies: [
                 "SuiteServer",
+                "SuiteHTTPLimits",
                 // Built for the tests that run the executable.
                 "suite-server",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),

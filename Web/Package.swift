@@ -13,6 +13,9 @@ let package = Package(
     ],
     dependencies: [
         .package(name: "Suite", path: ".."),
+        // Off loopback, the sync server's connection limits (connections in all and per address,
+        // request head and body timeouts, idle connections): only that small library is built.
+        .package(name: "SuiteServer", path: "../Server"),
         .package(url: "https://github.com/hummingbird-project/hummingbird.git", from: "2.28.1", traits: ["FullFoundation"]),
         // The templates (escaping by default).
         .package(url: "https://github.com/hummingbird-project/swift-mustache.git", from: "2.1.1"),
@@ -52,6 +55,7 @@ let package = Package(
                 .product(name: "ServiceLifecycle", package: "swift-service-lifecycle"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
+                .product(name: "SuiteHTTPLimits", package: "SuiteServer"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -14,6 +14,9 @@ public struct HTTPRequest: Sendable, Equatable {
     public var body: Data?
     /// The longest wait for the whole answer, in seconds.
     public var timeout: TimeInterval
+    /// Whether a redirect is followed (the providers' requests) or answered as it is (a push
+    /// to a browser's endpoint, which must go where the browser said and nowhere else).
+    public var followsRedirects = true
 
     /// Creates a request.
     public init(url: URL, method: String = "GET", headers: [String: String] = [:], body: Data? = nil, timeout: TimeInterval) {

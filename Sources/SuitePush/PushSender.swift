@@ -65,7 +65,7 @@ public struct PushSender: Sendable {
     /// The pauses before the second and later tries.
     public let backoff: [Duration]
 
-    public init(client: any HTTPClient, contact: String = "mailto:suite@localhost", timeout: TimeInterval = 10,
+    public init(client: any HTTPClient, contact: String = PushSettings.contact, timeout: TimeInterval = 10,
                 backoff: [Duration] = [.milliseconds(500), .seconds(2)]) {
         self.client = client
         self.contact = contact
@@ -110,7 +110,10 @@ public struct PushSender: Sendable {
                 return .failed(error.description)
             }
             do {
-                let answer = try await client.send(HTTPRequest(url: message.endpoint, method: "POST", headers: message.headers, body: message.body, timeout: timeout))
+                var request = HTTPRequest(url: message.endpoint, method: "POST", headers: message.headers, body: message.body, timeout: timeout)
+                // Where the browser said, and nowhere else: a redirect is an answer like any other.
+                request.followsRedirects = false
+                let answer = try await client.send(request)
                 switch answer.status {
                 case 200..<300: return .delivered
                 case 404, 410: return .gone

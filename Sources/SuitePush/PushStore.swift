@@ -56,6 +56,8 @@ public final class PushStore: Sendable {
 
     /// The sender's VAPID key: made and kept by the first caller, the same for every process after.
     public func key() throws(PushError) -> VAPIDKey {
+        let kept = try store.read { db in try String.fetchOne(db, sql: "SELECT pem FROM vapid_key WHERE id = 1") }
+        if let kept, let key = try? P256.Signing.PrivateKey(pemRepresentation: kept) { return VAPIDKey(key) }
         let made = VAPIDKey().privateKey.pemRepresentation
         let pem = try store.write { db -> String in
             try db.execute(sql: "INSERT OR IGNORE INTO vapid_key (id, pem) VALUES (1, ?)", arguments: [made])

@@ -30,6 +30,10 @@ public struct PushSubscription: Sendable, Equatable, Codable {
         guard scheme == "https" || (scheme == "http" && loopback && allowLoopback) else {
             throw .invalid("the endpoint must be https (\(scheme)://\(host) is not)")
         }
+        // Push services have names; an address or a name of this machine or its network is not one.
+        if !(loopback && allowLoopback) && Self.isLocal(host) {
+            throw .invalid("the endpoint must be a push service's name, not \(host)")
+        }
         guard let key = Base64URL.decode(p256dh), key.count == 65, (try? P256.KeyAgreement.PublicKey(x963Representation: key)) != nil else {
             throw .invalid("keys.p256dh is not a P-256 public key")
         }
@@ -48,6 +52,16 @@ public struct PushSubscription: Sendable, Equatable, Codable {
         try self.init(endpoint: endpoint, p256dh: p256dh, auth: auth, allowLoopback: allowLoopback)
     }
 
+    /// An IP address, or a name that stays on this machine or its network.
+    static func isLocal(_ host: String) -> Bool {
+        let bare = host.trimmingCharacters(in: CharacterSet(charactersIn: "[]"))
+        if bare == "localhost" || bare.hasSuffix(".localhost") || bare.hasSuffix(".local") || bare.hasSuffix(".internal") || !bare.contains(".") && !bare.contains(":") {
+            return true
+        }
+        let isIPv4 = bare.split(separator: ".", omittingEmptySubsequences: false).count == 4 && bare.allSatisfy { $0.isNumber || $0 == "." }
+        return isIPv4 || bare.contains(":")
+    }
+
     var publicKey: P256.KeyAgreement.PublicKey {
         // Checked in init.
         (try? P256.KeyAgreement.PublicKey(x963Representation: p256dh)) ?? P256.KeyAgreement.PrivateKey().publicKey
@@ -55,8 +69,10 @@ public struct PushSubscription: Sendable, Equatable, Codable {
 
     /// The endpoint's origin (`scheme://host[:port]`): the VAPID JWT's audience.
     public var audience: String {
-        var origin = "\(endpoint.scheme?.lowercased() ?? "https")://\(endpoint.host?.lowercased() ?? "")"
-        if let port = endpoint.port { origin += ":\(port)" }
+        let scheme = endpoint.scheme?.lowercased() ?? "https"
+        var origin = "\(scheme)://\(endpoint.host?.lowercased() ?? "")"
+        // An origin leaves the scheme's own port out.
+        if let port = endpoint.port, !(scheme == "https" && port == 443) && !(scheme == "http" && port == 80) { origin += ":\(port)" }
         return origin
     }
 
@@ -69,6 +85,21 @@ public enum PushSettings {
     /// `SUITE_PUSH_ALLOW_LOOPBACK=1`: endpoints on this machine over plain HTTP are taken (tests).
     public static var allowLoopback: Bool {
         ProcessInfo.processInfo.environment["SUITE_PUSH_ALLOW_LOOPBACK"] == "1"
+    }
+
+    /// How a push service reaches whoever runs this Suite (the VAPID JWT's `sub`):
+    /// `$SUITE_PUSH_CONTACT` (a `mailto:` or `https:` address; Apple's push service refuses one at
+    /// `localhost`), else `mailto:` the user at this machine's name.
+    public static var contact: String {
+        let environment = ProcessInfo.processInfo.environment
+        if let contact = environment["SUITE_PUSH_CONTACT"], contact.hasPrefix("mailto:") || contact.hasPrefix("https:"),
+           contact.count <= 200, !contact.contains(where: { $0.isWhitespace || $0.isNewline }) {
+            return contact
+        }
+        let user = (environment["USER"] ?? environment["LOGNAME"]).flatMap { $0.isEmpty ? nil : $0 } ?? "suite"
+        let host = ProcessInfo.processInfo.hostName
+        let name = host.contains(".") && host != "localhost" ? host : host + ".invalid"
+        return "mailto:\(user.filter { $0.isLetter || $0.isNumber || "._-".contains($0) })@\(name.filter { $0.isLetter || $0.isNumber || ".-".contains($0) })"
     }
 }
 

@@ -31,7 +31,8 @@ public struct WebPushMessage: Sendable, Equatable {
             throw .invalid("a push payload is at most \(Self.maximumPayload) bytes, not \(payload.count)")
         }
         endpoint = subscription.endpoint
-        body = Self.encrypt(payload, for: subscription)
+        guard let body = Self.encrypt(payload, for: subscription) else { throw .invalid("the payload could not be encrypted for \(subscription.service)") }
+        self.body = body
         headers = [
             "Authorization": key.authorization(audience: subscription.audience, contact: contact, now: now),
             "Content-Encoding": "aes128gcm",
@@ -43,11 +44,11 @@ public struct WebPushMessage: Sendable, Equatable {
 
     /// RFC 8291: ECDH with the browser's key, HKDF with its auth secret, AES-128-GCM, one record.
     static func encrypt(_ payload: Data, for subscription: PushSubscription, sender: P256.KeyAgreement.PrivateKey = .init(),
-                        salt: [UInt8] = randomBytes(16)) -> Data {
+                        salt: [UInt8] = randomBytes(16)) -> Data? {
         let senderPublic = sender.publicKey.x963Representation
         // The subscription's key was checked when it was made, so the agreement cannot fail.
         let browserKey = subscription.publicKey
-        guard let shared = try? sender.sharedSecretFromKeyAgreement(with: browserKey) else { return Data() }
+        guard let shared = try? sender.sharedSecretFromKeyAgreement(with: browserKey) else { return nil }
         let secret = shared.withUnsafeBytes { SymmetricKey(data: Data($0)) }
         // IKM = HKDF(auth, ecdh, "WebPush: info" || 0 || ua_public || as_public, 32)
         let keyInfo = Data("WebPush: info".utf8) + [0] + subscription.p256dh + senderPublic
@@ -61,7 +62,7 @@ public struct WebPushMessage: Sendable, Equatable {
         let padded = payload + [2]
         guard let nonce = try? AES.GCM.Nonce(data: nonceBytes.withUnsafeBytes { Data($0) }),
               let sealed = try? AES.GCM.seal(padded, using: cek, nonce: nonce)
-        else { return Data() }
+        else { return nil }
         let recordSize = UInt32(4096)
         var header = Data(salt)
         header.append(contentsOf: [UInt8(recordSize >> 24), UInt8(recordSize >> 16 & 0xFF), UInt8(recordSize >> 8 & 0xFF), UInt8(recordSize & 0xFF)])

@@ -27,10 +27,17 @@ public struct URLSessionHTTPClient: HTTPClient {
 
     /// Creates a client with its own ephemeral session (no cache, no cookies kept).
     public init() {
+        session = URLSession(configuration: Self.configuration)
+    }
+
+    private static var configuration: URLSessionConfiguration {
         let configuration = URLSessionConfiguration.ephemeral
         configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        session = URLSession(configuration: configuration)
+        return configuration
     }
+
+    /// A session that answers a redirect as it is (``HTTPRequest/followsRedirects`` false).
+    private static let unredirected = URLSession(configuration: configuration, delegate: RedirectRefusal(), delegateQueue: nil)
 
     public func send(_ request: HTTPRequest) async throws -> HTTPResponse {
         var urlRequest = URLRequest(url: request.url, timeoutInterval: request.timeout)
@@ -39,7 +46,7 @@ public struct URLSessionHTTPClient: HTTPClient {
         urlRequest.httpBody = request.body
         let data: Data, response: URLResponse
         do {
-            (data, response) = try await session.data(for: urlRequest)
+            (data, response) = try await (request.followsRedirects ? session : Self.unredirected).data(for: urlRequest)
         } catch let error as URLError where error.code == .timedOut {
             throw HTTPClientError.timedOut
         } catch {
@@ -49,5 +56,13 @@ public struct URLSessionHTTPClient: HTTPClient {
         var headers: [String: String] = [:]
         for case let (name as String, value as String) in http.allHeaderFields { headers[name] = value }
         return HTTPResponse(status: http.statusCode, headers: headers, body: data)
+    }
+}
+
+/// Hands a redirect back to the caller instead of following it.
+private final class RedirectRefusal: NSObject, URLSessionTaskDelegate, Sendable {
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping (URLRequest?) -> Void) {
+        completionHandler(nil)
     }
 }

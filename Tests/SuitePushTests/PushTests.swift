@@ -53,6 +53,13 @@ struct PushTests {
         for loopback in ["http://127.0.0.1:9/x", "http://localhost:9/x", "http://[::1]:9/x"] {
             _ = try PushSubscription(endpoint: loopback, p256dh: key, auth: auth, allowLoopback: true)
         }
+        // Push services have names: an address or a name of this machine or its network is refused.
+        for local in ["https://10.0.0.1/x", "https://192.168.1.1:8443/x", "https://[fe80::1]/x", "https://router/x", "https://printer.local/x",
+                      "https://localhost/x", "https://127.0.0.1/x", "https://169.254.169.254/latest"] {
+            #expect(throws: PushError.self, "\(local)") { try PushSubscription(endpoint: local, p256dh: key, auth: auth, allowLoopback: false) }
+        }
+        #expect(try PushSubscription(endpoint: "https://p.example:443/x", p256dh: key, auth: auth).audience == "https://p.example")
+        #expect(try PushSubscription(endpoint: "https://p.example:8443/x", p256dh: key, auth: auth).audience == "https://p.example:8443")
         let notOnTheCurve = Base64URL.encode(Data([4] + [UInt8](repeating: 1, count: 64)))
         #expect(throws: PushError.self) { try PushSubscription(endpoint: "https://p.example/x", p256dh: notOnTheCurve, auth: auth) }
         #expect(throws: PushError.self) { try PushSubscription(endpoint: "https://p.example/x", p256dh: key, auth: "c2hvcnQ") }
@@ -99,6 +106,17 @@ struct PushTests {
             #expect(read.url == "/quotes" && text.hasPrefix(String(read.body.dropLast())) && read.title.count == 200)
             _ = try WebPushMessage(payload: fitted, to: try browser.subscription(), key: vapid, contact: "mailto:x@y")
         }
+    }
+
+    /// RFC 8291's own example (Appendix A): the same keys and salt give its message, byte for byte.
+    @Test func theRFCsExampleMessage() throws {
+        let sender = try P256.KeyAgreement.PrivateKey(rawRepresentation: #require(Base64URL.decode("yfWPiYE-n46HLnH0KqZOF1fJJU3MYrct3AELtAQ-oRw")))
+        let subscription = try PushSubscription(
+            endpoint: "https://push.example.net/push/JzLQ3raZJfFBR0aqvOMsLrt54w4rJUsV",
+            p256dh: "BCVxsr7N_eNgVRqvHtD0zTZsEc6-VV-JvLexhqUzORcxaOzi6-AYWXvTBHm4bjyPjs7Vd8pZGH6SRpkNtoIAiw4", auth: "BTBZMqHH6r4Tts7J_aSIgg")
+        let salt = try #require(Base64URL.decode("DGv6ra1nlYgDCS1FRnbzlw"))
+        let body = try #require(WebPushMessage.encrypt(Data("When I grow up, I want to be a watermelon".utf8), for: subscription, sender: sender, salt: [UInt8](salt)))
+        #expect(Base64URL.encode(body) == "DGv6ra1nlYgDCS1FRnbzlwAAEABBBP4z9KsN6nGRTbVYI_c7VJSPQTBtkgcy27mlmlMoZIIgDll6e3vCYLocInmYWAmS6TlzAC8wEqKK6PBru3jl7A_yl95bQpu6cVPTpK4Mqgkf1CXztLVBSt2Ks3oZwbuwXPXLWyouBWLVWGNWQexSgSxsj_Qulcy4a-fN")
     }
 
     @Test func theStoreKeepsSubscriptionsAndOneKey() throws {

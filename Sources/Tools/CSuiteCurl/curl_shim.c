@@ -102,7 +102,7 @@ static size_t on_header(char *bytes, size_t size, size_t count, void *context) {
 suite_http_outcome suite_http_perform(const char *url, const char *method,
                                       const char *const *headers, int header_count,
                                       const void *body, size_t body_length,
-                                      long timeout_ms, size_t max_body,
+                                      long timeout_ms, size_t max_body, int follow_redirects,
                                       suite_http_result *result) {
     memset(result, 0, sizeof *result);
     pthread_once(&load_once, load);
@@ -123,7 +123,7 @@ suite_http_outcome suite_http_perform(const char *url, const char *method,
     curl.easy_setopt(handle, OPT_URL, url);
     curl.easy_setopt(handle, OPT_PROTOCOLS_STR, "http,https");
     curl.easy_setopt(handle, OPT_REDIR_PROTOCOLS_STR, "http,https");
-    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, 1L);
+    curl.easy_setopt(handle, OPT_FOLLOWLOCATION, follow_redirects ? 1L : 0L);
     curl.easy_setopt(handle, OPT_MAXREDIRS, 5L);
     curl.easy_setopt(handle, OPT_NOSIGNAL, 1L);
     curl.easy_setopt(handle, OPT_NOPROGRESS, 1L);

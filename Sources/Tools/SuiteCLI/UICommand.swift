@@ -33,6 +33,8 @@ struct UICommand: ParsableCommand {
     var tlsKey: String?
     @Flag(name: .customLong("behind-proxy"), help: "A proxy on this machine (Caddy, nginx) speaks TLS and forwards here.")
     var behindProxy = false
+    @Flag(help: "Every minute, push the quote and the reminders that are due to the subscribed browsers (for a machine without suite's timers).")
+    var deliver = false
     @Option(name: .customLong("tile-url"), help: ArgumentHelp(
         "Where the places map's tiles come from (default: OpenStreetMap's); https, with {z}, {x} and {y}.", valueName: "template"))
     var tileURL: String?
@@ -40,7 +42,7 @@ struct UICommand: ParsableCommand {
     func run() throws {
         let folder = try options.storeFolder()
         var arguments = ["--store-dir", folder.path] + (listen.map { ["--listen", $0] } ?? []) + (tileURL.map { ["--tile-url", $0] } ?? [])
-        arguments += (tlsCertificate.map { ["--tls-cert", $0] } ?? []) + (tlsKey.map { ["--tls-key", $0] } ?? []) + (behindProxy ? ["--behind-proxy"] : [])
+        arguments += (tlsCertificate.map { ["--tls-cert", $0] } ?? []) + (tlsKey.map { ["--tls-key", $0] } ?? []) + (behindProxy ? ["--behind-proxy"] : []) + (deliver ? ["--deliver"] : [])
         try Self.exec(arguments)
     }
 

@@ -7,6 +7,7 @@ import Logging
 import NIOSSL
 import ServiceLifecycle
 import SuiteEnvironment
+import SuiteHTTPLimits
 
 extension ListenAddress: @retroactive ExpressibleByArgument {
     public var defaultValueDescription: String { description }
@@ -55,6 +56,10 @@ package struct SuiteWebCommand: AsyncParsableCommand {
     @Flag(name: .customLong("behind-proxy"), help: "A proxy on this machine speaks TLS to browsers and forwards here.")
     package var behindProxy = false
 
+    @Flag(name: .customLong("deliver"), help: ArgumentHelp(
+        "Every minute, push the quote and the reminders that are due to the subscribed browsers (for a machine without suite's timers)."))
+    package var deliver = false
+
     @Option(name: .customLong("tile-url"), help: ArgumentHelp(
         "Where the places map's tiles come from: https, or http from this machine only; with {z}, {x} and {y}.", valueName: "template"))
     package var tileURL: String = TileSource.openStreetMap
@@ -79,6 +84,9 @@ package struct SuiteWebCommand: AsyncParsableCommand {
         }
         if tlsCertificate != nil && behindProxy {
             throw ValidationError("--behind-proxy and --tls-cert: either this process speaks TLS or the proxy in front does, not both")
+        }
+        if behindProxy && !Self.isLoopback(listen.host) {
+            throw ValidationError("--behind-proxy: listen on loopback (127.0.0.1 or [::1]), where the proxy on this machine forwards; off loopback use --tls-cert and --tls-key")
         }
         if !Self.isLoopback(listen.host) && transport == nil {
             throw ValidationError("--listen \(listen.host): off loopback the web app needs --tls-cert and --tls-key, or --behind-proxy (and a password: suite ui password)")
@@ -111,9 +119,20 @@ package struct SuiteWebCommand: AsyncParsableCommand {
         } catch {
             throw SuiteWebFailure(message: "\(error)", exitCode: 64)
         }
+        // Off loopback, what anyone who can connect may hold is bounded as on the sync server:
+        // connections in all and per address (not behind a proxy, where all come from it), the
+        // time to send a request's head and body, and idle connections.
+        let limits = ConnectionLimits()
         var server = HTTPServerBuilder.http1()
-        if let tlsCertificate, let tlsKey {
-            server = try Self.tls(certificate: tlsCertificate, key: tlsKey)
+        var connections: (any AvailableConnectionsDelegate)?
+        if transport != nil {
+            let tls = try tlsCertificate.flatMap { certificate in try tlsKey.map { try Self.tls(certificate: certificate, key: $0) } }
+            do {
+                server = try limits.server(gate: AddressGate(limit: behindProxy ? nil : limits.perAddress), tls: tls)
+            } catch {
+                throw SuiteWebFailure(message: "--tls-cert and --tls-key do not make a TLS server (is the key the certificate's?): \(error)", exitCode: 66)
+            }
+            connections = MaximumAvailableConnections(limits.maximumConnections)
         }
         let web: WebApp
         do {
@@ -127,7 +146,7 @@ package struct SuiteWebCommand: AsyncParsableCommand {
         let app = Application(
             router: web.router(hosts: { bound.port.map { WebApp.hosts(host: host, port: $0) } ?? [] }),
             server: server,
-            configuration: .init(address: .hostname(host, port: listen.port), serverName: "suite-ui"),
+            configuration: .init(address: .hostname(host, port: listen.port), serverName: "suite-ui", availableConnectionsDelegate: connections),
             onServerRunning: { channel in
                 let port = channel.localAddress?.port ?? 0
                 bound.port = port
@@ -137,15 +156,16 @@ package struct SuiteWebCommand: AsyncParsableCommand {
                 FileHandle.standardOutput.write(Data((url + "\n").utf8))
             },
             logger: logger)
-        var configuration = ServiceGroupConfiguration(services: [app], gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
+        let services: [any Service] = deliver ? [app, WebDeliveries(app: web)] : [app]
+        var configuration = ServiceGroupConfiguration(services: services, gracefulShutdownSignals: [.sigterm, .sigint], logger: logger)
         configuration.maximumGracefulShutdownDuration = .seconds(5)
         try await ServiceGroup(configuration: configuration).run()
     }
 }
 
 extension SuiteWebCommand {
-    /// The TLS listener of `certificate` (a PEM chain) and `key` (PEM).
-    static func tls(certificate: String, key: String) throws -> HTTPServerBuilder {
+    /// The TLS configuration of `certificate` (a PEM chain) and `key` (PEM).
+    static func tls(certificate: String, key: String) throws -> TLSConfiguration {
         let chain: [NIOSSLCertificate]
         let privateKey: NIOSSLPrivateKey
         do {
@@ -161,11 +181,13 @@ extension SuiteWebCommand {
         }
         var configuration = TLSConfiguration.makeServerConfiguration(certificateChain: chain.map { .certificate($0) }, privateKey: .privateKey(privateKey))
         configuration.minimumTLSVersion = .tlsv12
+        // Made here once so that a key of another certificate is refused before anything starts.
         do {
-            return try .tls(.http1(), tlsConfiguration: configuration)
+            _ = try NIOSSLContext(configuration: configuration)
         } catch {
-            throw SuiteWebFailure(message: "--tls-cert and --tls-key: \(error)", exitCode: 66)
+            throw SuiteWebFailure(message: "--tls-cert and --tls-key do not make a TLS server (is the key the certificate's?): \(error)", exitCode: 66)
         }
+        return configuration
     }
 }
 

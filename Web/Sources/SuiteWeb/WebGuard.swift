@@ -53,7 +53,7 @@ package enum WebGuard {
         case .signIn(let signIn):
             router.add(middleware: HostGuard(hosts: nil))
             router.add(middleware: SessionGuard(secrets: secrets, signIn: signIn))
-            router.add(middleware: FormGuard(secrets: secrets) { origin, request, context in
+            router.add(middleware: FormGuard(secrets: secrets, unsignedLimit: 8 * 1024) { origin, request, context in
                 origin.lowercased() == signIn.origin(request, context: context)
             })
         }
@@ -148,6 +148,8 @@ struct TokenGuard: RouterMiddleware {
 struct FormGuard: RouterMiddleware {
     typealias Context = WebContext
     let secrets: WebSecrets
+    /// Off loopback, the most a form sent without a session may hold (the sign-in form: a password).
+    var unsignedLimit: Int?
     /// Whether an `Origin` header names this app.
     let sameOrigin: @Sendable (String, Request, WebContext) -> Bool
 
@@ -169,7 +171,8 @@ struct FormGuard: RouterMiddleware {
             context.json = Data(buffer: body)
             return try await next(request, context)
         }
-        guard let body = try? await request.body.collect(upTo: context.maxUploadSize) else {
+        let limit = WebRequest.formToken == nil ? unsignedLimit ?? context.maxUploadSize : context.maxUploadSize
+        guard let body = try? await request.body.collect(upTo: limit) else {
             return WebPage.refusal(.contentTooLarge, "The form was too large to take.")
         }
         context.form = WebForm(urlEncoded: String(buffer: body))
@@ -184,10 +187,13 @@ struct FormGuard: RouterMiddleware {
 package struct WebSecrets: Sendable {
     package let token: String
     package let formToken: String
+    /// The key of the sessions' form tokens (``WebSignIn/formToken(_:session:)``), never shown.
+    package let sessionKey: String
 
-    package init(token: String = WebSecrets.random(), formToken: String = WebSecrets.random()) {
+    package init(token: String = WebSecrets.random(), formToken: String = WebSecrets.random(), sessionKey: String = WebSecrets.random()) {
         self.token = token
         self.formToken = formToken
+        self.sessionKey = sessionKey
     }
 
     /// 32 random bytes in hex.

@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SuiteHTTPLimits
 
 /// Who may use the web app.
 package enum WebAccess: Sendable {
@@ -71,7 +72,7 @@ package final class WebSignIn: Sendable {
     /// The form token of a session's pages: bound to the session, so a page of one sign-in cannot
     /// send another's forms, and a form token shown on the sign-in page opens nothing.
     static func formToken(_ secrets: WebSecrets, session: String) -> String {
-        HMAC<SHA256>.authenticationCode(for: Data(session.utf8), using: SymmetricKey(data: Data(secrets.formToken.utf8)))
+        HMAC<SHA256>.authenticationCode(for: Data(session.utf8), using: SymmetricKey(data: Data(secrets.sessionKey.utf8)))
             .map { String(format: "%02x", $0) }.joined()
     }
 
@@ -81,15 +82,15 @@ package final class WebSignIn: Sendable {
         return address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
     }
 
-    /// The browser's address: the peer's, or behind a proxy on loopback the last address the proxy
-    /// added to `X-Forwarded-For`.
+    /// The browser's address as the limits count it (an IPv6 address by its /64): the peer's, or
+    /// behind a proxy on loopback the last address the proxy added to `X-Forwarded-For`.
     func clientAddress(_ request: Request, context: WebContext) -> String {
         if transport == .proxy, Self.isLoopback(context.peer),
            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
-            return last
+            return ClientAddress(text: last).key
         }
-        return context.peer ?? "unknown"
+        return context.peer.map { ClientAddress(text: $0).key } ?? ClientAddress.unknown.key
     }
 
     /// `scheme://host[:port]` as the browser sees this app, for the `Origin` check.
@@ -113,10 +114,14 @@ package final class WebSignIn: Sendable {
 
     private static let checking = DispatchQueue(label: "suite-web.sign-in")
 
-    /// A path to go back to after signing in: this app's own, never another site's.
+    /// A path to go back to after signing in: this app's own, never another site's. Only printable
+    /// ASCII without spaces (browsers drop tabs and line breaks from a `Location`, which could turn
+    /// `/<tab>/evil.example` into `//evil.example`), no backslash, and nothing a URL would read as
+    /// a scheme or a host.
     static func next(_ text: String?) -> String {
-        guard let text, text.hasPrefix("/"), !text.hasPrefix("//"), !text.hasPrefix("/\\"), !text.hasPrefix("/signin"),
-              !text.contains(where: { $0.isNewline || $0 == "\\" })
+        guard let text, text.count <= 2048, text.hasPrefix("/"), !text.hasPrefix("//"), !text.hasPrefix("/signin"),
+              text.unicodeScalars.allSatisfy({ (0x21...0x7E).contains($0.value) && $0 != "\\" }),
+              let components = URLComponents(string: text), components.scheme == nil, components.host == nil
         else { return "/" }
         return text
     }

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteHTTPLimits
 
 /// Limits guesses at secrets (sign-in, recovery, password change, account deletion), in this
 /// process's memory.

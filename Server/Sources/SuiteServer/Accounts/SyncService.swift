@@ -2,6 +2,7 @@ import Crypto
 import Foundation
 import HummingbirdBcrypt
 import NIOPosix
+import SuiteHTTPLimits
 import SuiteSyncProtocol
 
 /// What the server does, apart from HTTP: accounts, sign-in, devices, and relaying operations.

@@ -4,6 +4,7 @@ import Foundation
 import Logging
 import ServiceLifecycle
 import SuiteEnvironment
+import SuiteHTTPLimits
 
 /// `suite-server serve [--data-dir DIR | --database URL] [--listen HOST:PORT]`.
 package struct ServeCommand: AsyncParsableCommand {

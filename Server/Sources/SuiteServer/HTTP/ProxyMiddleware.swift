@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import SuiteHTTPLimits
 
 /// `serve --behind-proxy`: for a request whose connection comes from this machine (the proxy),
 /// the client is the last address of `X-Forwarded-For` (the one the proxy added), and a request

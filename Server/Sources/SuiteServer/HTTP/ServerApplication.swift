@@ -3,6 +3,7 @@ import HummingbirdCore
 import HummingbirdTLS
 import Logging
 import NIOCore
+import SuiteHTTPLimits
 
 /// The Hummingbird application: the router over a service, its storage run as a service of
 /// the application (so it starts before the server and stops after it).

@@ -1,4 +1,5 @@
 import Hummingbird
+import SuiteHTTPLimits
 
 /// The per-request context: Hummingbird's core storage and, once the bearer token is checked,
 /// the device making the request.

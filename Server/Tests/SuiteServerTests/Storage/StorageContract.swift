@@ -1,4 +1,5 @@
 import Foundation
+import SuiteHTTPLimits
 import SuiteServer
 import SuiteSyncProtocol
 import Testing

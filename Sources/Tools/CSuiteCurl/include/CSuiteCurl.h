@@ -28,7 +28,7 @@ typedef struct {
 suite_http_outcome suite_http_perform(const char *url, const char *method,
                                       const char *const *headers, int header_count,
                                       const void *body, size_t body_length,
-                                      long timeout_ms, size_t max_body,
+                                      long timeout_ms, size_t max_body, int follow_redirects,
                                       suite_http_result *result);
 
 /// Frees what `suite_http_perform` allocated in `result`.

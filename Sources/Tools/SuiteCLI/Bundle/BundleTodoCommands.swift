@@ -227,7 +227,7 @@ extension BundleCommand.Remind {
             for event in events {
                 let title = Bundles.reminder(event)
                 let lines = event.todos.map { Bundles.line($0) }
-                send(title, lines.joined(separator: "\n"), printed: ([title] + lines.map { "  " + $0 }).joined(separator: "\n"), tag: "event-\(title)")
+                send(title, lines.joined(separator: "\n"), printed: ([title] + lines.map { "  " + $0 }).joined(separator: "\n"), tag: "event-\(event.eventID.rawValue)")
             }
             for todo in todos {
                 let body = Bundles.line(todo)

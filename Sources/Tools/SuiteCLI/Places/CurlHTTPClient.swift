@@ -34,7 +34,7 @@ struct CurlHTTPClient: HTTPClient {
             (request.body ?? Data()).withUnsafeBytes { body in
                 suite_http_perform(request.url.absoluteString, request.method, lines, Int32(headerLines.count),
                                    request.body == nil ? nil : (body.baseAddress ?? UnsafeRawPointer(bitPattern: 1)), body.count,
-                                   timeout, maxBody, &result)
+                                   timeout, maxBody, request.followsRedirects ? 1 : 0, &result)
             }
         }
         defer { suite_http_result_free(&result) }

@@ -17,14 +17,14 @@ import NIOHTTPTypes
 ///   kernel's queue) until one closes, so it never runs out of descriptors.
 /// - Past ``perAddress`` connections from one address (an IPv6 address by its /64), a new one
 ///   from there is closed at once, so one client cannot take every slot.
-package struct ConnectionLimits: Sendable {
-    package var maximumConnections: Int
-    package var perAddress: Int?
-    package var headTimeout: Duration
-    package var bodyTimeout: Duration
-    package var idleTimeout: Duration
+public struct ConnectionLimits: Sendable {
+    public var maximumConnections: Int
+    public var perAddress: Int?
+    public var headTimeout: Duration
+    public var bodyTimeout: Duration
+    public var idleTimeout: Duration
 
-    package init(maximumConnections: Int = ConnectionLimits.defaultMaximum(), perAddress: Int? = 128,
+    public init(maximumConnections: Int = ConnectionLimits.defaultMaximum(), perAddress: Int? = 128,
                  headTimeout: Duration = .seconds(10), bodyTimeout: Duration = .seconds(60), idleTimeout: Duration = .seconds(60)) {
         self.maximumConnections = maximumConnections
         self.perAddress = perAddress
@@ -35,10 +35,10 @@ package struct ConnectionLimits: Sendable {
 
     /// Descriptors kept for everything that is not a client connection (the database, files,
     /// the listening socket).
-    package static let reservedDescriptors = 128
+    public static let reservedDescriptors = 128
 
     /// The process's descriptor limit less ``reservedDescriptors``, at most 16,384.
-    package static func defaultMaximum() -> Int {
+    public static func defaultMaximum() -> Int {
         var limit = rlimit()
         #if canImport(Glibc)
         let status = getrlimit(Int32(RLIMIT_NOFILE.rawValue), &limit)
@@ -51,7 +51,7 @@ package struct ConnectionLimits: Sendable {
     }
 
     /// The HTTP/1 server with these limits, over TLS when a configuration is given.
-    func server(gate: AddressGate, tls: TLSConfiguration? = nil) throws -> HTTPServerBuilder {
+    public func server(gate: AddressGate, tls: TLSConfiguration? = nil) throws -> HTTPServerBuilder {
         let head = TimeAmount(headTimeout), body = TimeAmount(bodyTimeout)
         let http: HTTPServerBuilder = .http1(configuration: .init(
             additionalChannelHandlers: [AddressGateHandler(gate: gate), RequestTimeoutHandler(headTimeout: head, bodyTimeout: body)],
@@ -62,12 +62,12 @@ package struct ConnectionLimits: Sendable {
 }
 
 /// The open connections, in all and per client address.
-package final class AddressGate: Sendable {
+public final class AddressGate: Sendable {
     private let limit: Int?
     private let open = NIOLockedValueBox([String: Int]())
     private let total = NIOLockedValueBox(0)
 
-    init(limit: Int?) {
+    public init(limit: Int?) {
         self.limit = limit
     }
 
@@ -96,7 +96,7 @@ package final class AddressGate: Sendable {
     }
 
     /// Connections open now.
-    package var openCount: Int {
+    public var openCount: Int {
         total.withLockedValue { $0 }
     }
 }

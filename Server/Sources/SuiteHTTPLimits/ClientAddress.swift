@@ -3,19 +3,19 @@ import NIOCore
 
 /// Who a request comes from, as far as limits are concerned: an IPv4 address, or an IPv6
 /// address by its /64 (one subscriber usually holds a whole /64).
-package struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
+public struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
     /// The key limits count by.
-    package let key: String
+    public let key: String
 
     /// A client whose address is not known (tests without a socket): one shared key.
-    package static let unknown = ClientAddress(key: "unknown")
+    public static let unknown = ClientAddress(key: "unknown")
 
     private init(key: String) {
         self.key = key
     }
 
     /// The address of a socket's peer.
-    package init(_ address: SocketAddress?) {
+    public init(_ address: SocketAddress?) {
         guard let address else {
             self = .unknown
             return
@@ -29,7 +29,7 @@ package struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
 
     /// An address written as text (IPv4 dotted, IPv6 with colons); anything else is kept as
     /// it is, at most 64 characters.
-    package init(text: String) {
+    public init(text: String) {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         if trimmed.contains(":"), let v6 = try? SocketAddress(ipAddress: trimmed, port: 0), case .v6(let inner) = v6 {
             let bytes = withUnsafeBytes(of: inner.address.sin6_addr) { Array($0) }
@@ -45,10 +45,10 @@ package struct ClientAddress: Sendable, Hashable, CustomStringConvertible {
         self.init(key: String(trimmed.prefix(64)))
     }
 
-    package var description: String { key }
+    public var description: String { key }
 
     /// Whether a socket's peer is this machine (127.0.0.0/8, ::1, or either mapped).
-    package static func isLoopback(_ address: SocketAddress?) -> Bool {
+    public static func isLoopback(_ address: SocketAddress?) -> Bool {
         guard let text = address?.ipAddress else { return false }
         return text.hasPrefix("127.") || text == "::1" || text.lowercased().hasPrefix("::ffff:127.")
     }
