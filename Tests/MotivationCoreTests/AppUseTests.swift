@@ -101,8 +101,10 @@ func temporaryStoreURL() -> URL {
         // A write that changes nothing observed gives no new value.
         let count = await recorder.values.count
         try await store.create(name: "Other", makeCurrent: false)
-        try? await Task.sleep(for: .milliseconds(300))
-        #expect(await recorder.values.count == count)
+        // Values come in commit order: once the next change's value is here, the one before gave none.
+        try await store.save(text: "Ovens", section: .customerNeeds, in: model.id)
+        #expect(await recorder.wait { $0.last??.completeness.percent == 20 })
+        #expect(await recorder.values.count == count + 1)
     }
 
     @Test func completenessChangesOnlyWhenWhatIsDoneChanges() async throws {
@@ -115,8 +117,10 @@ func temporaryStoreURL() -> URL {
         try await store.save(text: "Bread", section: .valueProposition, in: model.id)
         #expect(await recorder.wait { $0.last??.percent == 10 })
         try await store.save(text: "Bread by 7", section: .valueProposition, in: model.id)
-        try? await Task.sleep(for: .milliseconds(300))
-        #expect(await recorder.values.compactMap { $0?.percent } == [0, 10])
+        // Values come in commit order: once the next change's value is here, the one before gave none.
+        try await store.save(text: "Ovens", section: .customerNeeds, in: model.id)
+        #expect(await recorder.wait { $0.last??.percent == 20 })
+        #expect(await recorder.values.compactMap { $0?.percent } == [0, 10, 20])
     }
 
     @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {

@@ -110,9 +110,13 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         task.cancel()
         #expect(await eventually { seen.finished })
         #expect(await eventually { store.store.changes.subscriberCount == 0 })
+        // Another observer sees the next writes; once it has, the cancelled one had its chance.
+        let (marker, markerTask) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
+        defer { markerTask.cancel() }
+        #expect(await eventually { marker.values.count == 1 })
         try await store.addStarterCollectionIfEmpty()
         try await store.favorite(1, user: "ada")
-        try await Task.sleep(for: .milliseconds(300))
+        #expect(await eventually { marker.values.last?.map(\.id.rawValue) == [1] })
         #expect(seen.values.count == 1)
     }
 }

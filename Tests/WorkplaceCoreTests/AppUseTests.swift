@@ -107,8 +107,10 @@ func nearbyRecords() throws -> [PlaceRecord] {
         let count = await recorder.values.count
         try await store.upsert([PlaceRecord(name: "Far away", type: .bar, coordinate: try Coordinate(latitude: -33.87, longitude: 151.21),
                                             origin: .openStreetMap, providerID: "node/9")])
-        try? await Task.sleep(for: .milliseconds(300))
-        #expect(await recorder.values.count == count)
+        // Values come in commit order: once the next change's value is here, the one before gave none.
+        try await store.rate(library, RatingChange(pinColor: .blue))
+        #expect(await recorder.wait { $0.last?.map(\.place.pinColor) == [.red, .blue] })
+        #expect(await recorder.values.count == count + 1)
     }
 
     @Test func theLocationIsObserved() async throws {
