@@ -3,7 +3,7 @@ import Foundation
 import _CryptoExtras
 
 /// The sign-in password of a store folder's web app, kept only as a slow hash: scrypt (RFC 7914,
-/// N = 2^15, r = 8, p = 1: 32 MiB and about a tenth of a second per check) over a random salt,
+/// N = 2^15, r = 8, p = 1: 32 MiB and 0.1 to 0.2 s per check in a release build) over a random salt,
 /// in the file `web-password` of the store folder (0600), one line:
 /// `scrypt$15$8$1$<salt, base64>$<hash, base64>`.
 package struct WebPassword: Sendable, Equatable {
