@@ -10,8 +10,8 @@ struct UICommand: ParsableCommand {
         discussion: """
             Prints the URL to open and serves until Ctrl-C. On loopback (the default) the URL \
             carries this run's token. To reach it from a phone, set a password (suite ui password) \
-            and listen on another address with --tls-cert and --tls-key, or behind a proxy on this \
-            machine with --behind-proxy: browsers then sign in. Needs suite-web beside suite or on \
+            and listen on another address with --tls-cert and --tls-key, or on loopback behind a \
+            proxy on this machine with --behind-proxy: browsers then sign in. Needs suite-web beside suite or on \
             your PATH: Scripts/install (or the Debian package) installs both.
 
             Example:
@@ -25,7 +25,7 @@ struct UICommand: ParsableCommand {
         subcommands: [UIPasswordCommand.self])
 
     @OptionGroup var options: TextOptions
-    @Option(help: ArgumentHelp("The address to listen on (port 0 picks a free one); off loopback it needs a password and TLS or --behind-proxy.", valueName: "host:port"))
+    @Option(help: ArgumentHelp("The address to listen on (port 0 picks a free one); off loopback it needs a password and --tls-cert and --tls-key.", valueName: "host:port"))
     var listen: String?
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("Serve https with this certificate chain (PEM).", valueName: "file"))
     var tlsCertificate: String?

@@ -23,10 +23,11 @@ package struct SuiteWebCommand: AsyncParsableCommand {
         discussion: """
             The first line on standard output is the URL to open. On loopback it carries this run's \
             random token (`http://127.0.0.1:PORT/?token=…`), which becomes a cookie on the first \
-            visit, and requests naming another host are refused. Any other address (a phone on your \
-            network, the internet) needs the store folder's password (`suite-web password`) and \
-            either --tls-cert and --tls-key (this process speaks TLS) or --behind-proxy (a proxy on \
-            this machine, such as Caddy, speaks TLS and forwards here; its X-Forwarded-* headers are \
+            visit, and requests naming another host are refused. To be reached from other machines \
+            (a phone on your network, the internet) it needs the store folder's password \
+            (`suite-web password`) and either --tls-cert and --tls-key (this process speaks TLS, on \
+            any address) or --behind-proxy (it listens on loopback, and a proxy on this machine, \
+            such as Caddy or nginx, speaks TLS and forwards here; its X-Forwarded-* headers are \
             trusted from loopback only); browsers then sign in. The store \
             folder is the one the suite command uses: --store-dir, else $SUITE_HOME, else \
             $XDG_DATA_HOME/suite, else ~/.local/share/suite. Both may run at once. The places map \
@@ -44,7 +45,7 @@ package struct SuiteWebCommand: AsyncParsableCommand {
     package var storeDirectory: String?
 
     @Option(name: .customLong("listen"), help: ArgumentHelp(
-        "The address to listen on; port 0 picks a free port. Off loopback it needs a password and TLS or --behind-proxy.", valueName: "host:port"))
+        "The address to listen on; port 0 picks a free port. Off loopback it needs a password and --tls-cert and --tls-key.", valueName: "host:port"))
     package var listen: ListenAddress = ListenAddress(host: "127.0.0.1", port: 8422)
 
     @Option(name: .customLong("tls-cert"), help: ArgumentHelp("The TLS certificate chain (PEM) to serve https with.", valueName: "file"))
