@@ -36,7 +36,7 @@ struct UICommand: ParsableCommand {
     @Flag(help: "Every minute, push the quote and the reminders that are due to the subscribed browsers (for a machine without suite's timers).")
     var deliver = false
     @Option(name: .customLong("tile-url"), help: ArgumentHelp(
-        "Where the places map's tiles come from (default: OpenStreetMap's); https, with {z}, {x} and {y}.", valueName: "template"))
+        "Where the places map's tiles come from (default: OpenStreetMap's): https, or http from this machine only; with {z}, {x} and {y}.", valueName: "template"))
     var tileURL: String?
 
     func run() throws {
