@@ -28,8 +28,9 @@ let package = Package(
         .package(url: "https://github.com/apple/swift-crypto.git", from: "4.5.2"),
         // The TLS listener (`--tls-cert`, `--tls-key`), under Hummingbird's TLS module.
         .package(url: "https://github.com/apple/swift-nio-ssl.git", from: "2.37.6"),
-        // Test-only: the stores filled quickly (built for the cores already), byte buffers.
+        // Test-only: the stores filled quickly (built for the cores already).
         .package(url: "https://github.com/groue/GRDB.swift.git", from: "7.10.0"),
+        // Connections' addresses; byte buffers in the tests.
         .package(url: "https://github.com/apple/swift-nio.git", from: "2.101.0"),
     ],
     targets: [
@@ -56,6 +57,7 @@ let package = Package(
                 .product(name: "HummingbirdCore", package: "hummingbird"),
                 .product(name: "HummingbirdTLS", package: "hummingbird"),
                 .product(name: "SuiteHTTPLimits", package: "SuiteServer"),
+                .product(name: "NIOCore", package: "swift-nio"),
                 .product(name: "NIOSSL", package: "swift-nio-ssl"),
                 .product(name: "Crypto", package: "swift-crypto"),
                 .product(name: "_CryptoExtras", package: "swift-crypto"),

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPTypes
 import Hummingbird
+import NIOCore
 
 /// The request context of the web app: the form of a POST, parsed and checked once.
 package struct WebContext: RequestContext {
@@ -10,11 +11,11 @@ package struct WebContext: RequestContext {
     /// The body of a JSON POST from the page script (sent with `X-CSRF-Token`).
     package var json: Data?
     /// The address of the connection's other end (a browser, or the proxy in front).
-    package let peer: String?
+    package let peer: SocketAddress?
 
     package init(source: Source) {
         coreContext = .init(source: source)
-        peer = source.channel.remoteAddress?.ipAddress
+        peer = source.channel.remoteAddress
     }
 
     /// Forms hold at most a section's text (1 MB of UTF-8, up to 9 MB once URL-encoded) and some fields.

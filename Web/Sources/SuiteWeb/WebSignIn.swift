@@ -76,28 +76,22 @@ package final class WebSignIn: Sendable {
             .map { String(format: "%02x", $0) }.joined()
     }
 
-    /// Whether the TCP peer is this machine (the proxy, when there is one).
-    static func isLoopback(_ address: String?) -> Bool {
-        guard let address else { return false }
-        return address == "::1" || address.hasPrefix("127.") || address.hasPrefix("::ffff:127.")
-    }
-
     /// The browser's address as the limits count it (an IPv6 address by its /64): the peer's, or
     /// behind a proxy on loopback the last address the proxy added to `X-Forwarded-For`.
     func clientAddress(_ request: Request, context: WebContext) -> String {
-        if transport == .proxy, Self.isLoopback(context.peer),
+        if transport == .proxy, ClientAddress.isLoopback(context.peer),
            let forwarded = request.headers[HTTPField.Name("X-Forwarded-For")!],
            let last = forwarded.split(separator: ",").last?.trimmingCharacters(in: .whitespaces), !last.isEmpty {
             return ClientAddress(text: last).key
         }
-        return context.peer.map { ClientAddress(text: $0).key } ?? ClientAddress.unknown.key
+        return ClientAddress(context.peer).key
     }
 
     /// `scheme://host[:port]` as the browser sees this app, for the `Origin` check.
     func origin(_ request: Request, context: WebContext) -> String? {
         var host = request.head.authority
         var scheme = "https"
-        if transport == .proxy, Self.isLoopback(context.peer) {
+        if transport == .proxy, ClientAddress.isLoopback(context.peer) {
             if let forwarded = request.headers[HTTPField.Name("X-Forwarded-Host")!] { host = forwarded }
             if let proto = request.headers[HTTPField.Name("X-Forwarded-Proto")!], proto == "http" || proto == "https" { scheme = proto }
         }
