@@ -53,7 +53,7 @@ extension QuoteStore {
     public func books(by author: String, from library: OpenLibrary, limit: Int = 20) async throws(QuoteError) -> [BookWork] {
         let author = try Self.validated(name: author, .quoteSource)
         var books = try await library.works(by: author, limit: limit)
-        let cited = (try? await works(by: author)) ?? []
+        let cited = (try? await run { try $0.works(by: author) }) ?? []
         var counts: [String: Int] = [:]
         for work in cited { if let title = work.title { counts[Self.nameKey(title), default: 0] += work.quotes } }
         for index in books.indices { books[index].quotes = counts[Self.nameKey(books[index].title)] ?? 0 }

@@ -7,7 +7,17 @@ import Dispatch
 /// thread even when the global queues' threads (as many as cores) are all busy or blocked, so
 /// store work never waits behind unrelated blocking work in the same process.
 package enum Background {
-    package static let queue = DispatchQueue(label: "suite.store", qos: .userInitiated, attributes: .concurrent)
+    package static let queue: DispatchQueue = {
+        let queue = DispatchQueue(label: "suite.store", qos: .userInitiated, attributes: .concurrent)
+        queue.setSpecific(key: key, value: true)
+        return queue
+    }()
+
+    private static let key = DispatchSpecificKey<Bool>()
+
+    /// Whether the calling code runs on ``queue`` (for tests: store work never runs on the
+    /// caller's actor or Swift's cooperative threads).
+    package static var isCurrent: Bool { DispatchQueue.getSpecific(key: key) ?? false }
 
     package static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         try await run(on: queue, body)

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 import SuiteTestSupport
 import Testing
 @testable import BundleCore
@@ -45,23 +46,37 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
 @Suite struct AsyncAPITests {
     @Test func everyCallHasAnAsyncFormOnTheSameStore() async throws {
         let store = try BundleStore.inMemory()
-        let todo = try await store.addTodo("Water the plant", event: "come back from work", preposition: .after)
-        #expect(try await store.todo(todo.id).text == "Water the plant")
-        let edited = try await store.editTodo(todo.id, notes: "the big one")
+        let todo = try await store.run { try $0.addTodo("Water the plant", event: "come back from work", preposition: .after) }
+        #expect(try await store.run({ try $0.todo(todo.id) }).text == "Water the plant")
+        let edited = try await store.run { try $0.editTodo(todo.id, notes: "the big one") }
         #expect(edited.notes == "the big one")
-        let bundle = try await store.checkIn(event: "come back from work", direction: .justFinished, todoIDs: [todo.id], timeZone: utc)
-        let done = try await store.markDone(todo.id, bundle: bundle.id)
+        let bundle = try await store.run { try $0.checkIn(event: "come back from work", direction: .justFinished, todoIDs: [todo.id], timeZone: utc) }
+        let done = try await store.run { try $0.markDone(todo.id, bundle: bundle.id) }
         #expect(done.todo.status == .done)
-        #expect(try await store.complete(bundle.id).status == .completed)
-        #expect(try await store.review().map(\.id) == [bundle.id])
+        #expect(try await store.run({ try $0.complete(bundle.id) }).status == .completed)
+        #expect(try await store.run({ try $0.review() }).map(\.id) == [bundle.id])
+    }
+
+    @Test func theSeamRunsOnTheStoresQueueAndKeepsTypedErrors() async throws {
+        let store = try BundleStore.inMemory()
+        #expect(!Background.isCurrent)
+        #expect(try await store.run { _ in Background.isCurrent })
+        #expect(try await BundleStore.run { Background.isCurrent })
+        do {
+            try await store.run { s throws(BundleError) in try s.todo(42) }
+            Issue.record("found a todo in an empty store")
+        } catch .todoNotFound {
+        } catch {
+            Issue.record("unexpected \(error)")
+        }
     }
 
     @Test func opensAFileStoreWithoutBlockingTheCaller() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("suite-bundle-app-\(UUID().uuidString)")
         defer { try? FileManager.default.removeItem(at: folder) }
         let store = try await BundleStore.open(at: folder.appendingPathComponent(BundleStore.fileName))
-        try await store.addTodo("Renew passport", event: nil, preposition: .none)
-        #expect(try await store.todos().count == 1)
+        try await store.run { try $0.addTodo("Renew passport", event: nil, preposition: .none) }
+        #expect(try await store.run({ try $0.todos() }).count == 1)
     }
 }
 
@@ -110,9 +125,9 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
         let store = try BundleStore.inMemory()
         let seen = Collected(store.observeTodos())
         #expect(await eventually { seen.values.map { $0.map(\.text) } == [[]] })
-        let todo = try await store.addTodo("Buy stamps", event: nil, preposition: .none)
+        let todo = try await store.run { try $0.addTodo("Buy stamps", event: nil, preposition: .none) }
         #expect(await eventually { seen.values.map { $0.map(\.text) } == [[], ["Buy stamps"]] })
-        try await store.editTodo(todo.id, text: "Buy stamps and envelopes")
+        try await store.run { try $0.editTodo(todo.id, text: "Buy stamps and envelopes") }
         #expect(await eventually { seen.values.last?.map(\.text) == ["Buy stamps and envelopes"] })
         #expect(seen.values.count == 3)
     }
@@ -128,9 +143,9 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
         let todos = Collected(watcher.observeTodos())
         let current = Collected(watcher.observeCurrentBundle())
         #expect(await eventually { todos.values.count == 1 && current.values.count == 1 })
-        try await writer.addTodo("From elsewhere", event: "go out", preposition: .before)
+        try await writer.run { try $0.addTodo("From elsewhere", event: "go out", preposition: .before) }
         #expect(await eventually { todos.values.last?.map(\.text) == ["From elsewhere"] })
-        try await writer.checkIn(event: "go out", direction: .aboutTo, todoIDs: [1], timeZone: utc)
+        try await writer.run { try $0.checkIn(event: "go out", direction: .aboutTo, todoIDs: [1], timeZone: utc) }
         #expect(await eventually { current.values.last??.items.map(\.todo.text) == ["From elsewhere"] })
         #expect(current.values.first == .some(nil))
     }
@@ -153,13 +168,13 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
 
     @Test func equalValuesAreGivenOnce() async throws {
         let store = try BundleStore.inMemory()
-        try await store.addTodo("a", event: "e", preposition: .before)
+        try await store.run { try $0.addTodo("a", event: "e", preposition: .before) }
         let seen = Collected(store.observeTodos(event: "e"))
         #expect(await eventually { seen.values.count == 1 })
         // A change that does not alter the observed value gives nothing new, and the next one that
         // does is given: values come in commit order, so once that one is here, the first gave none.
-        try await store.addEvent("another event")
-        try await store.addTodo("b", event: "e", preposition: .before)
+        try await store.run { try $0.addEvent("another event") }
+        try await store.run { try $0.addTodo("b", event: "e", preposition: .before) }
         #expect(await eventually { seen.values.last?.count == 2 })
         #expect(seen.values.map(\.count) == [1, 2])
     }
@@ -171,10 +186,10 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
         let store = try BundleStore(url: url)
         let seen = Collected(store.observeChanges())
         #expect(await eventually { seen.values.count == 1 })
-        try await store.addTodo("a", event: nil, preposition: .none)
+        try await store.run { try $0.addTodo("a", event: nil, preposition: .none) }
         #expect(await eventually { seen.values.count == 2 })
         try store.store.write { _ in }
-        try await store.addTodo("b", event: nil, preposition: .none)
+        try await store.run { try $0.addTodo("b", event: nil, preposition: .none) }
         #expect(await eventually { seen.values.count == 3 })
         // The poll, which reads the file's data_version, must not signal this store's own
         // commits a second time: two polls later, still two signals.
@@ -184,7 +199,7 @@ final class Collected<Value: Sendable & Equatable>: @unchecked Sendable {
         #expect(seen.values.count == 3)
         // Another connection's commit (another process's, say) is one more.
         let other = try BundleStore(url: url)
-        try await other.addTodo("c", event: nil, preposition: .none)
+        try await other.run { try $0.addTodo("c", event: nil, preposition: .none) }
         #expect(await eventually { seen.values.count == 4 })
         #expect(store.store.changes.count == 3)
     }

@@ -139,14 +139,14 @@ import Testing
         let laptop = try BundleStore.inMemory(), phone = try BundleStore.inMemory()
         try laptop.store.syncEnable()
         try phone.store.syncEnable()
-        let todo = try await laptop.addTodo("Sign the lease", event: "go to the agency", preposition: .before, allowNewEvent: true)
-        try await laptop.addLink("https://example.org/lease", to: todo.id)
+        let todo = try await laptop.run { try $0.addTodo("Sign the lease", event: "go to the agency", preposition: .before, allowNewEvent: true) }
+        try await laptop.run { try $0.addLink("https://example.org/lease", to: todo.id) }
         let source = try folder().appendingPathComponent("lease.pdf")
         try Data("lease".utf8).write(to: source)
-        let file = try await laptop.attachFile(at: source, to: todo.id)
+        let file = try await laptop.run { try $0.attachFile(at: source, to: todo.id) }
         for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "bundle", transport: server).run() }
-        let there = try #require(try await phone.todos().first)
-        #expect(try await phone.attachments(of: there.id).map(\.uri) == ["https://example.org/lease"])
-        try await laptop.removeAttachment(file.id)
+        let there = try #require(try await phone.run({ try $0.todos() }).first)
+        #expect(try await phone.run({ try $0.attachments(of: there.id) }).map(\.uri) == ["https://example.org/lease"])
+        try await laptop.run { try $0.removeAttachment(file.id) }
     }
 }

@@ -27,10 +27,10 @@ extension SyncDevice<BundleStore, BundleError> {
     @Test func aTodoAddedOnOneDeviceArrivesWithItsEventOnAnother() async throws {
         let server = InMemorySyncServer()
         let phone = try BundleDevice(millis: 1_800_000_000_000), laptop = try BundleDevice(millis: 1_800_000_000_000)
-        let todo = try await phone.store.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true)
+        let todo = try await phone.store.run { try $0.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true) }
         try await phone.sync(server)
         try await laptop.sync(server)
-        let arrived = try await laptop.store.todos()
+        let arrived = try await laptop.store.run { try $0.todos() }
         #expect(arrived.map(\.text) == ["Buy stamps"])
         #expect(arrived.first?.uuid == todo.uuid && arrived.first?.eventName == "go to the post office")
         #expect(try laptop.dump() == phone.dump())
@@ -39,33 +39,33 @@ extension SyncDevice<BundleStore, BundleError> {
     @Test func theSameEventTypedOnTwoDevicesIsOne() async throws {
         let server = InMemorySyncServer()
         let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
-        _ = try await a.store.addTodo("Pay rent", event: "Go to the bank", preposition: .when, allowNewEvent: true)
-        _ = try await b.store.addTodo("Ask about the card", event: "go to  the BANK", preposition: .when, allowNewEvent: true)
+        _ = try await a.store.run { try $0.addTodo("Pay rent", event: "Go to the bank", preposition: .when, allowNewEvent: true) }
+        _ = try await b.store.run { try $0.addTodo("Ask about the card", event: "go to  the BANK", preposition: .when, allowNewEvent: true) }
         for device in [a, b, a] { try await device.sync(server) }
-        #expect(try await a.store.events().count == 1)
-        #expect(Set(try await a.store.todos(event: "go to the bank").map(\.text)) == ["Pay rent", "Ask about the card"])
+        #expect(try await a.store.run({ try $0.events() }).count == 1)
+        #expect(Set(try await a.store.run({ try $0.todos(event: "go to the bank") }).map(\.text)) == ["Pay rent", "Ask about the card"])
         #expect(try a.dump() == b.dump())
     }
 
     @Test func aCompletionIsNotUndoneByAStaleStatusButAReopenWins() async throws {
         let server = InMemorySyncServer()
         let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
-        let todo = try await a.store.addTodo("Post the letter", event: "pass the mailbox", preposition: .when, allowNewEvent: true)
+        let todo = try await a.store.run { try $0.addTodo("Post the letter", event: "pass the mailbox", preposition: .when, allowNewEvent: true) }
         for device in [a, b] { try await device.sync(server) }
         // A checks it in and completes it; B, offline and later by the clock, only checks it in.
-        let bundleA = try await a.store.checkIn(event: "pass the mailbox", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc)
-        _ = try await a.store.markDone(todo.id, in: bundleA.id)
+        let bundleA = try await a.store.run { try $0.checkIn(event: "pass the mailbox", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc) }
+        _ = try await a.store.run { try $0.markDone(todo.id, in: bundleA.id) }
         b.advance(60_000)
-        let todoOnB = try #require(try await b.store.todos().first)
-        _ = try await b.store.checkIn(event: "pass the mailbox", direction: .aboutTo, todoIDs: [todoOnB.id], timeZone: utc)
+        let todoOnB = try #require(try await b.store.run({ try $0.todos() }).first)
+        _ = try await b.store.run { try $0.checkIn(event: "pass the mailbox", direction: .aboutTo, todoIDs: [todoOnB.id], timeZone: utc) }
         for device in [a, b, a] { try await device.sync(server) }
-        #expect(try await a.store.todos(includeFinished: true).map(\.status) == [.done])
+        #expect(try await a.store.run({ try $0.todos(includeFinished: true) }).map(\.status) == [.done])
         #expect(try a.dump() == b.dump())
         // Reopening on B wins over the completion.
-        let done = try #require(try await b.store.todos(includeFinished: true).first)
-        _ = try await b.store.reopenTodo(done.id)
+        let done = try #require(try await b.store.run({ try $0.todos(includeFinished: true) }).first)
+        _ = try await b.store.run { try $0.reopenTodo(done.id) }
         for device in [b, a] { try await device.sync(server) }
-        #expect(try await a.store.todos().map(\.status) == [.pending])
+        #expect(try await a.store.run({ try $0.todos() }).map(\.status) == [.pending])
         #expect(try a.dump() == b.dump())
     }
 
@@ -74,29 +74,29 @@ extension SyncDevice<BundleStore, BundleError> {
     @Test func aTodoCheckedInTwiceAtOnceIsInOneBundleAndAlsoInTheOther() async throws {
         let server = InMemorySyncServer()
         let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
-        let todo = try await a.store.addTodo("Buy bread", event: "pass the bakery", preposition: .when, allowNewEvent: true)
+        let todo = try await a.store.run { try $0.addTodo("Buy bread", event: "pass the bakery", preposition: .when, allowNewEvent: true) }
         for device in [a, b] { try await device.sync(server) }
-        _ = try await a.store.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc)
+        _ = try await a.store.run { try $0.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc) }
         b.advance(1_000)
-        let onB = try #require(try await b.store.todos().first)
-        _ = try await b.store.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [onB.id], timeZone: utc)
+        let onB = try #require(try await b.store.run({ try $0.todos() }).first)
+        _ = try await b.store.run { try $0.checkIn(event: "pass the bakery", direction: .aboutTo, todoIDs: [onB.id], timeZone: utc) }
         for device in [a, b, a] { try await device.sync(server) }
         #expect(try a.dump() == b.dump())
         for device in [a, b] {
-            let bundles = try await device.store.openBundles()
+            let bundles = try await device.store.run { try $0.openBundles() }
             #expect(bundles.count == 2)
-            let owner = try #require(try await device.store.todos(includeFinished: true).first?.bundleID)
+            let owner = try #require(try await device.store.run({ try $0.todos(includeFinished: true) }).first?.bundleID)
             let other = try #require(bundles.first { $0.id != owner })
             #expect(other.items.map(\.alsoIn) == [owner])
-            #expect(try await device.store.bundle(owner).items.map(\.alsoIn) == [nil])
+            #expect(try await device.store.run({ try $0.bundle(owner) }).items.map(\.alsoIn) == [nil])
         }
         // Throwing it back where it is "also in" leaves it in its bundle; abandoning that one too.
-        let owner = try #require(try await b.store.todos(includeFinished: true).first?.bundleID)
-        let other = try #require(try await b.store.openBundles().first { $0.id != owner })
-        _ = try await b.store.throwBack(onB.id, in: other.id)
-        #expect(try await b.store.todos(includeFinished: true).map(\.bundleID) == [owner])
-        _ = try await b.store.abandon(other.id)
-        #expect(try await b.store.todos(includeFinished: true).map(\.status) == [.inBundle])
+        let owner = try #require(try await b.store.run({ try $0.todos(includeFinished: true) }).first?.bundleID)
+        let other = try #require(try await b.store.run({ try $0.openBundles() }).first { $0.id != owner })
+        _ = try await b.store.run { try $0.throwBack(onB.id, in: other.id) }
+        #expect(try await b.store.run({ try $0.todos(includeFinished: true) }).map(\.bundleID) == [owner])
+        _ = try await b.store.run { try $0.abandon(other.id) }
+        #expect(try await b.store.run({ try $0.todos(includeFinished: true) }).map(\.status) == [.inBundle])
         for device in [b, a] { try await device.sync(server) }
         #expect(try a.dump() == b.dump())
     }
@@ -105,15 +105,15 @@ extension SyncDevice<BundleStore, BundleError> {
     @Test func aStaleAbandonDoesNotUndoACompletion() async throws {
         let server = InMemorySyncServer()
         let a = try BundleDevice(millis: 1_000_000), b = try BundleDevice(millis: 1_000_000)
-        let todo = try await a.store.addTodo("Sign the lease", event: "visit the agency", preposition: .when, allowNewEvent: true)
-        let bundle = try await a.store.checkIn(event: "visit the agency", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc)
+        let todo = try await a.store.run { try $0.addTodo("Sign the lease", event: "visit the agency", preposition: .when, allowNewEvent: true) }
+        let bundle = try await a.store.run { try $0.checkIn(event: "visit the agency", direction: .aboutTo, todoIDs: [todo.id], timeZone: utc) }
         for device in [a, b] { try await device.sync(server) }
-        _ = try await a.store.markDone(todo.id, in: bundle.id)
+        _ = try await a.store.run { try $0.markDone(todo.id, in: bundle.id) }
         b.advance(120_000)
-        let onB = try #require(try await b.store.openBundles().first)
-        _ = try await b.store.abandon(onB.id)
+        let onB = try #require(try await b.store.run({ try $0.openBundles() }).first)
+        _ = try await b.store.run { try $0.abandon(onB.id) }
         for device in [a, b, a] { try await device.sync(server) }
-        #expect(try await a.store.todos(includeFinished: true).map(\.status) == [.done])
+        #expect(try await a.store.run({ try $0.todos(includeFinished: true) }).map(\.status) == [.done])
         #expect(try a.dump() == b.dump())
     }
 
@@ -133,42 +133,50 @@ extension SyncDevice<BundleStore, BundleError> {
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
             let device = devices[random.next(upTo: devices.count)]
             let store = device.store
-            let todos = try await store.todos(includeFinished: true)
+            let todos = try await store.run { try $0.todos(includeFinished: true) }
             let pick = { (list: [Todo]) -> Todo? in list.isEmpty ? nil : list[random.next(upTo: list.count)] }
             do {
                 switch random.next(upTo: 14) {
                 case 0, 1, 2:
                     let phrase = random.next(upTo: 5) == 0 ? nil : phrases[random.next(upTo: phrases.count)]
-                    _ = try await store.addTodo("Errand \(counter)", event: phrase, preposition: Preposition.allCases[random.next(upTo: 4)], allowNewEvent: true)
+                    let text = "Errand \(counter)", preposition = Preposition.allCases[random.next(upTo: 4)]
+                    _ = try await store.run { try $0.addTodo(text, event: phrase, preposition: preposition, allowNewEvent: true) }
                 case 3:
-                    if let todo = pick(todos) { _ = try await store.editTodo(todo.id, text: "Edited \(counter)", notes: random.next(upTo: 2) == 0 ? "note \(counter)" : nil) }
+                    if let todo = pick(todos) {
+                        let text = "Edited \(counter)", notes = random.next(upTo: 2) == 0 ? "note \(counter)" : nil
+                        _ = try await store.run { try $0.editTodo(todo.id, text: text, notes: notes) }
+                    }
                 case 4:
-                    if let todo = pick(todos.filter { $0.status == .pending }) { _ = try await store.finishTodo(todo.id, as: random.next(upTo: 2) == 0 ? .done : .dropped) }
+                    if let todo = pick(todos.filter { $0.status == .pending }) {
+                        let outcome: TodoStatus = random.next(upTo: 2) == 0 ? .done : .dropped
+                        _ = try await store.run { try $0.finishTodo(todo.id, as: outcome) }
+                    }
                 case 5:
-                    if let todo = pick(todos.filter { $0.status == .done || $0.status == .dropped }) { _ = try await store.reopenTodo(todo.id) }
+                    if let todo = pick(todos.filter { $0.status == .done || $0.status == .dropped }) { _ = try await store.run { try $0.reopenTodo(todo.id) } }
                 case 6:
-                    if let todo = pick(todos.filter { $0.status != .inBundle }), random.next(upTo: 2) == 0 { _ = try await store.removeTodo(todo.id) }
+                    if let todo = pick(todos.filter { $0.status != .inBundle }), random.next(upTo: 2) == 0 { _ = try await store.run { try $0.removeTodo(todo.id) } }
                 case 7, 8:
                     let phrase = phrases[random.next(upTo: phrases.count)]
                     let direction: CheckInDirection = random.next(upTo: 2) == 0 ? .aboutTo : .justFinished
-                    if let offered = try? await store.offer(event: phrase, direction: direction, timeZone: utc), !offered.todos.isEmpty {
-                        _ = try await store.checkIn(event: phrase, direction: direction, todoIDs: Array(offered.todos.prefix(1 + random.next(upTo: 3)).map(\.id)), timeZone: utc)
+                    if let offered = try? await store.run({ try $0.offer(event: phrase, direction: direction, timeZone: utc) }), !offered.todos.isEmpty {
+                        let ids = Array(offered.todos.prefix(1 + random.next(upTo: 3)).map(\.id))
+                        _ = try await store.run { try $0.checkIn(event: phrase, direction: direction, todoIDs: ids, timeZone: utc) }
                     }
                 case 9:
-                    if let todo = pick(todos.filter { $0.status == .inBundle }), let bundle = todo.bundleID { _ = try await store.markDone(todo.id, in: bundle) }
+                    if let todo = pick(todos.filter { $0.status == .inBundle }), let bundle = todo.bundleID { _ = try await store.run { try $0.markDone(todo.id, in: bundle) } }
                 case 10:
-                    if let todo = pick(todos.filter { $0.status == .inBundle }), let bundle = todo.bundleID { _ = try await store.throwBack(todo.id, in: bundle) }
+                    if let todo = pick(todos.filter { $0.status == .inBundle }), let bundle = todo.bundleID { _ = try await store.run { try $0.throwBack(todo.id, in: bundle) } }
                 case 11:
-                    if let bundle = try await store.openBundles().first {
-                        if random.next(upTo: 2) == 0 { _ = try await store.complete(bundle.id) } else { _ = try await store.abandon(bundle.id) }
+                    if let bundle = try await store.run({ try $0.openBundles() }).first {
+                        if random.next(upTo: 2) == 0 { _ = try await store.run { try $0.complete(bundle.id) } } else { _ = try await store.run { try $0.abandon(bundle.id) } }
                     }
                 case 12:
-                    let events = try await store.events(includeArchived: true)
+                    let events = try await store.run { try $0.events(includeArchived: true) }
                     if let event = events.isEmpty ? nil : events[random.next(upTo: events.count)] {
                         switch random.next(upTo: 3) {
-                        case 0: _ = try await store.renameEvent(event.name, to: "\(event.name) \(counter)")
-                        case 1: _ = try await store.addAlias("alias \(counter)", to: event.name)
-                        default: _ = try await store.archiveEvent(event.name, archived: !event.isArchived)
+                        case 0: let name = "\(event.name) \(counter)"; _ = try await store.run { try $0.renameEvent(event.name, to: name) }
+                        case 1: let alias = "alias \(counter)"; _ = try await store.run { try $0.addAlias(alias, to: event.name) }
+                        default: _ = try await store.run { try $0.archiveEvent(event.name, archived: !event.isArchived) }
                         }
                     }
                 default:

@@ -14,15 +14,15 @@ import Testing
         let clock = DeviceClock(millis: 1_800_000_000_000)
         let devices = try (0..<3).map { _ in try BundleStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
-        let stamps = try await store.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true)
-        let form = try await store.addTodo("Post the form", event: "go to the post office", preposition: .before)
-        _ = try await store.addTodo("Water the plants", event: "get home", preposition: .after, allowNewEvent: true)
-        _ = try await store.addAlias("the post office", to: "go to the post office")
-        _ = try await store.addLink("https://example.org/stamps", to: stamps.id)
-        _ = try await store.addLink("https://example.org/form", to: form.id)
-        let bundle = try await store.checkIn(event: "go to the post office", direction: .aboutTo, todoIDs: [stamps.id, form.id], title: "Post office run", timeZone: utc)
-        _ = try await store.saveRoutine(named: "post run", fromBundle: bundle.id)
-        _ = try await store.importCalendarEvents(Data("""
+        let stamps = try await store.run { try $0.addTodo("Buy stamps", event: "go to the post office", preposition: .before, allowNewEvent: true) }
+        let form = try await store.run { try $0.addTodo("Post the form", event: "go to the post office", preposition: .before) }
+        _ = try await store.run { try $0.addTodo("Water the plants", event: "get home", preposition: .after, allowNewEvent: true) }
+        _ = try await store.run { try $0.addAlias("the post office", to: "go to the post office") }
+        _ = try await store.run { try $0.addLink("https://example.org/stamps", to: stamps.id) }
+        _ = try await store.run { try $0.addLink("https://example.org/form", to: form.id) }
+        let bundle = try await store.run { try $0.checkIn(event: "go to the post office", direction: .aboutTo, todoIDs: [stamps.id, form.id], title: "Post office run", timeZone: utc) }
+        _ = try await store.run { try $0.saveRoutine(named: "post run", fromBundle: bundle.id) }
+        _ = try await store.run { try $0.importCalendarEvents(Data("""
             BEGIN:VCALENDAR\r
             VERSION:2.0\r
             PRODID:-//Example//Calendar//EN\r
@@ -42,7 +42,7 @@ import Testing
             END:VEVENT\r
             END:VCALENDAR\r
 
-            """.utf8), timeZone: utc)
+            """.utf8), timeZone: utc) }
         for device in devices { try device.store.syncEnable() }
         let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "bundle")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")

@@ -61,13 +61,13 @@ import Testing
         try laptop.store.syncEnable()
         try phone.store.syncEnable()
         let bundle = try gymBundle(laptop)
-        try await laptop.saveRoutine(named: "Gym bag", fromBundle: bundle.id)
-        _ = try await laptop.abandon(bundle.id)
+        try await laptop.run { try $0.saveRoutine(named: "Gym bag", fromBundle: bundle.id) }
+        _ = try await laptop.run { try $0.abandon(bundle.id) }
         for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "bundle", transport: server).run() }
-        #expect(try await phone.routines().first?.items.map(\.text) == ["Pack a towel", "Pack the shoes"])
-        let made = try await phone.checkIn(event: "go to the gym", direction: .aboutTo, routine: "Gym bag", timeZone: utc)
+        #expect(try await phone.run({ try $0.routines() }).first?.items.map(\.text) == ["Pack a towel", "Pack the shoes"])
+        let made = try await phone.run { try $0.checkIn(event: "go to the gym", direction: .aboutTo, routine: "Gym bag", timeZone: utc) }
         #expect(made.items.count == 2)
-        #expect(try await phone.todos(includeFinished: true).count == 2, "the synced todos came back, not copies")
+        #expect(try await phone.run({ try $0.todos(includeFinished: true) }).count == 2, "the synced todos came back, not copies")
     }
 
     /// A routine saved before routines kept their todos makes its todos once, then keeps them.

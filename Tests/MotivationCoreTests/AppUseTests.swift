@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SuiteStorage
 import SuiteTestSupport
 import Testing
 @testable import MotivationCore
@@ -44,37 +45,40 @@ func temporaryStoreURL() -> URL {
         let url = temporaryStoreURL()
         let store = try await BusinessModelStore.open(at: url)
         #expect(FileManager.default.fileExists(atPath: url.path))
-        #expect(try await store.currentIfAny() == nil)
-        let model = try await store.create(name: "Acme")
-        try await store.save(text: "first", section: .valueProposition, in: model.id)
-        try await store.save(text: "second", confidence: .validated, section: .valueProposition, in: model.id)
-        try await store.setConfidence(.assumption, section: .valueProposition, in: model.id)
-        #expect(try await store.history(of: .valueProposition, in: model.id).map(\.text) == ["first", "second", "second"])
-        try await store.restore(section: .valueProposition, version: 1, in: model.id)
-        #expect(try await store.model(model.id).text(of: .valueProposition) == "first")
-        #expect(try await store.model(named: "ACME").id == model.id)
-        let copy = try await store.duplicate(model.id, as: "Acme 2")
-        try await store.rename(copy.id, to: "Acme Two")
-        try await store.use(model.id)
-        #expect(try await store.current().id == model.id)
-        try await store.use(named: "acme two")
-        #expect(try await store.models().map(\.name) == ["Acme", "Acme Two"])
-        let document = try await store.document(for: model.id)
-        try await store.delete(model.id)
-        try await store.delete(named: "Acme Two")
-        #expect(try await store.models().isEmpty)
-        #expect(try await store.importDocument(document, as: "Imported").name == "Imported")
+        #expect(try await store.run({ try $0.currentIfAny() }) == nil)
+        let model = try await store.run { try $0.create(name: "Acme") }
+        try await store.run { try $0.save(text: "first", section: .valueProposition, in: model.id) }
+        try await store.run { try $0.save(text: "second", confidence: .validated, section: .valueProposition, in: model.id) }
+        try await store.run { try $0.setConfidence(.assumption, section: .valueProposition, in: model.id) }
+        #expect(try await store.run({ try $0.history(of: .valueProposition, in: model.id) }).map(\.text) == ["first", "second", "second"])
+        try await store.run { try $0.restore(section: .valueProposition, version: 1, in: model.id) }
+        #expect(try await store.run({ try $0.model(model.id) }).text(of: .valueProposition) == "first")
+        #expect(try await store.run({ try $0.model(named: "ACME") }).id == model.id)
+        let copy = try await store.run { try $0.duplicate(model.id, as: "Acme 2") }
+        try await store.run { try $0.rename(copy.id, to: "Acme Two") }
+        try await store.run { try $0.use(model.id) }
+        #expect(try await store.run({ try $0.current() }).id == model.id)
+        try await store.run { try $0.use(named: "acme two") }
+        #expect(try await store.run({ try $0.models() }).map(\.name) == ["Acme", "Acme Two"])
+        let document = try await store.run { try $0.document(for: model.id) }
+        try await store.run { try $0.delete(model.id) }
+        try await store.run { try $0.delete(named: "Acme Two") }
+        #expect(try await store.run({ try $0.models() }).isEmpty)
+        #expect(try await store.run({ try $0.importDocument(document, as: "Imported") }).name == "Imported")
 
         let readOnly = try await BusinessModelStore.open(at: url, readOnly: true)
-        #expect(try await readOnly.current().name == "Imported")
-        await #expect(throws: MotivationError.self) { try await readOnly.create(name: "Nope") }
+        #expect(try await readOnly.run({ try $0.current() }).name == "Imported")
+        await #expect(throws: MotivationError.self) { try await readOnly.run({ try $0.create(name: "Nope") }) }
     }
 
     @Test func errorsArriveTyped() async throws {
         let store = try BusinessModelStore.inMemory()
         let missing = BusinessModel.ID()
+        #expect(!Background.isCurrent)
+        #expect(try await store.run { _ in Background.isCurrent })
+        #expect(try await BusinessModelStore.run { Background.isCurrent })
         do throws(MotivationError) {
-            try await store.save(text: "x", section: .channels, in: missing)
+            try await store.run { s throws(MotivationError) in try s.save(text: "x", section: .channels, in: missing) }
             Issue.record("saved into a missing model")
         } catch .modelNotFound(let id) {
             #expect(id == missing)
@@ -94,31 +98,31 @@ func temporaryStoreURL() -> URL {
         #expect(await recorder.wait { $0.count == 1 })
         #expect(await recorder.values == [nil])
 
-        let model = try await store.create(name: "Acme")
+        let model = try await store.run { try $0.create(name: "Acme") }
         #expect(await recorder.wait { $0.last??.id == model.id })
-        try await store.save(text: "Bread", section: .valueProposition, in: model.id)
+        try await store.run { try $0.save(text: "Bread", section: .valueProposition, in: model.id) }
         #expect(await recorder.wait { $0.last??.completeness.percent == 10 })
         // A write that changes nothing observed gives no new value.
         let count = await recorder.values.count
-        try await store.create(name: "Other", makeCurrent: false)
+        try await store.run { try $0.create(name: "Other", makeCurrent: false) }
         // Values come in commit order: once the next change's value is here, the one before gave none.
-        try await store.save(text: "Ovens", section: .customerNeeds, in: model.id)
+        try await store.run { try $0.save(text: "Ovens", section: .customerNeeds, in: model.id) }
         #expect(await recorder.wait { $0.last??.completeness.percent == 20 })
         #expect(await recorder.values.count == count + 1)
     }
 
     @Test func completenessChangesOnlyWhenWhatIsDoneChanges() async throws {
         let store = try BusinessModelStore.inMemory()
-        let model = try await store.create(name: "Acme")
+        let model = try await store.run { try $0.create(name: "Acme") }
         let recorder = Recorder<Completeness?>()
         let task = recorder.follow(store.observeCurrentCompleteness())
         defer { task.cancel() }
         #expect(await recorder.wait { $0.count == 1 })
-        try await store.save(text: "Bread", section: .valueProposition, in: model.id)
+        try await store.run { try $0.save(text: "Bread", section: .valueProposition, in: model.id) }
         #expect(await recorder.wait { $0.last??.percent == 10 })
-        try await store.save(text: "Bread by 7", section: .valueProposition, in: model.id)
+        try await store.run { try $0.save(text: "Bread by 7", section: .valueProposition, in: model.id) }
         // Values come in commit order: once the next change's value is here, the one before gave none.
-        try await store.save(text: "Ovens", section: .customerNeeds, in: model.id)
+        try await store.run { try $0.save(text: "Ovens", section: .customerNeeds, in: model.id) }
         #expect(await recorder.wait { $0.last??.percent == 20 })
         #expect(await recorder.values.compactMap { $0?.percent } == [0, 10, 20])
     }
@@ -126,7 +130,7 @@ func temporaryStoreURL() -> URL {
     @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
         let url = temporaryStoreURL()
         let screen = try await BusinessModelStore.open(at: url)
-        let model = try await screen.create(name: "Acme")
+        let model = try await screen.run { try $0.create(name: "Acme") }
         let recorder = Recorder<[BusinessModelSummary]>()
         let task = recorder.follow(screen.observeModels())
         defer { task.cancel() }
@@ -137,14 +141,14 @@ func temporaryStoreURL() -> URL {
         // idle cores by Scripts/check-watch-todos, not by a timed unit test.)
         let other = try BusinessModelStore(url: url)
         let seen = await recorder.values.count
-        try await other.save(text: "Bread", section: .valueProposition, in: model.id)
+        try await other.run { try $0.save(text: "Bread", section: .valueProposition, in: model.id) }
         #expect(await recorder.wait { $0.count > seen })
         #expect(await recorder.values.last?.first?.percent == 10)
     }
 
     @Test func cancellingTheTaskEndsTheSequenceAndTheWatching() async throws {
         let store = try BusinessModelStore(url: temporaryStoreURL())
-        let model = try await store.create(name: "Acme")
+        let model = try await store.run { try $0.create(name: "Acme") }
         let recorder = Recorder<[SectionVersion]>()
         let task = recorder.follow(store.observeHistory(of: .channels, in: model.id))
         #expect(await recorder.wait { $0.count == 1 })
@@ -157,12 +161,12 @@ func temporaryStoreURL() -> URL {
 
     @Test func aDeletedModelEndsItsObservationWithTheTypedError() async throws {
         let store = try BusinessModelStore.inMemory()
-        let model = try await store.create(name: "Acme")
+        let model = try await store.run { try $0.create(name: "Acme") }
         let recorder = Recorder<BusinessModel>()
         let task = recorder.follow(store.observeModel(model.id))
         defer { task.cancel() }
         #expect(await recorder.wait { $0.count == 1 })
-        try await store.delete(model.id)
+        try await store.run { try $0.delete(model.id) }
         #expect(await recorder.waitUntilFinished())
         #expect(await recorder.failure == .modelNotFound(model.id))
     }

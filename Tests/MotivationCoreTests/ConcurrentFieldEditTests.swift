@@ -13,10 +13,10 @@ import Testing
         let clock = DeviceClock(millis: 1_800_000_000_000)
         let devices = try (0..<3).map { _ in try BusinessModelStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
-        let cafe = try await store.create(name: "Corner café")
-        _ = try await store.create(name: "Bike repair", makeCurrent: false)
-        try await store.save(text: "Good coffee near the station", confidence: .assumption, section: .valueProposition, in: cafe.id)
-        try await store.save(text: "Commuters", section: .customerType, in: cafe.id)
+        let cafe = try await store.run { try $0.create(name: "Corner café") }
+        _ = try await store.run { try $0.create(name: "Bike repair", makeCurrent: false) }
+        try await store.run { try $0.save(text: "Good coffee near the station", confidence: .assumption, section: .valueProposition, in: cafe.id) }
+        try await store.run { try $0.save(text: "Commuters", section: .customerType, in: cafe.id) }
         for device in devices { try device.store.syncEnable() }
         let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "bmm")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")

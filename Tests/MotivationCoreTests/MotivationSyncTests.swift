@@ -81,37 +81,37 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
     @Test func aModelWithItsHistoryArrivesOnANewDevice() async throws {
         let server = InMemorySyncServer()
         let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
-        let model = try await laptop.store.create(name: "Corner Bakery")
-        _ = try await laptop.store.save(text: "Fresh bread", confidence: .someEvidence, section: .valueProposition, in: model.id)
+        let model = try await laptop.store.run { try $0.create(name: "Corner Bakery") }
+        _ = try await laptop.store.run { try $0.save(text: "Fresh bread", confidence: .someEvidence, section: .valueProposition, in: model.id) }
         laptop.advance(1000)
-        _ = try await laptop.store.save(text: "Fresh bread every morning", section: .valueProposition, in: model.id)
+        _ = try await laptop.store.run { try $0.save(text: "Fresh bread every morning", section: .valueProposition, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
-        let arrived = try await phone.store.current()
+        let arrived = try await phone.store.run { try $0.current() }
         #expect(arrived.id == model.id && arrived.name == "Corner Bakery")
         #expect(arrived.text(of: .valueProposition) == "Fresh bread every morning")
         #expect(arrived.entries[.valueProposition]?.confidence == .someEvidence)
-        #expect(try await phone.store.history(of: .valueProposition, in: model.id).map(\.text) == ["Fresh bread", "Fresh bread every morning"])
+        #expect(try await phone.store.run({ try $0.history(of: .valueProposition, in: model.id) }).map(\.text) == ["Fresh bread", "Fresh bread every morning"])
         #expect(try phone.dump() == laptop.dump())
     }
 
     @Test func concurrentEditsToDifferentLinesMergeTheSameWayEverywhere() async throws {
         let server = InMemorySyncServer()
         let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base + 3_600_000)
-        let model = try await laptop.store.create(name: "Corner Bakery")
-        _ = try await laptop.store.save(text: "Bread\nCakes\nCoffee", section: .productsAndServices, in: model.id)
+        let model = try await laptop.store.run { try $0.create(name: "Corner Bakery") }
+        _ = try await laptop.store.run { try $0.save(text: "Bread\nCakes\nCoffee", section: .productsAndServices, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
         laptop.advance(5000)
-        _ = try await laptop.store.save(text: "Sourdough bread\nCakes\nCoffee", section: .productsAndServices, in: model.id)
-        _ = try await phone.store.save(text: "Bread\nCakes\nCoffee and tea", section: .productsAndServices, in: model.id)
+        _ = try await laptop.store.run { try $0.save(text: "Sourdough bread\nCakes\nCoffee", section: .productsAndServices, in: model.id) }
+        _ = try await phone.store.run { try $0.save(text: "Bread\nCakes\nCoffee and tea", section: .productsAndServices, in: model.id) }
         // Both devices merge: the laptop when it pulls the phone's save, the phone when it pulls the laptop's.
         try await phone.sync(server)
         try await laptop.sync(server)
         try await phone.sync(server)
         for device in [laptop, phone] {
-            #expect(try await device.store.model(model.id).text(of: .productsAndServices) == "Sourdough bread\nCakes\nCoffee and tea")
-            #expect(try await device.store.heads(of: .productsAndServices, in: model.id).count == 1)
+            #expect(try await device.store.run({ try $0.model(model.id) }).text(of: .productsAndServices) == "Sourdough bread\nCakes\nCoffee and tea")
+            #expect(try await device.store.run({ try $0.heads(of: .productsAndServices, in: model.id) }).count == 1)
         }
         #expect(try phone.dump() == laptop.dump())
         #expect(try laptop.store.store.syncPendingCount() == 0 && phone.store.store.syncPendingCount() == 0)
@@ -120,34 +120,34 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
     @Test func overlappingEditsStayVisibleUntilTheUserSavesOne() async throws {
         let server = InMemorySyncServer()
         let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
-        let model = try await laptop.store.create(name: "Corner Bakery")
-        _ = try await laptop.store.save(text: "Families nearby", section: .customerType, in: model.id)
+        let model = try await laptop.store.run { try $0.create(name: "Corner Bakery") }
+        _ = try await laptop.store.run { try $0.save(text: "Families nearby", section: .customerType, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
         laptop.advance(1000)
         phone.advance(2000)
-        _ = try await laptop.store.save(text: "Families and students nearby", section: .customerType, in: model.id)
-        _ = try await phone.store.save(text: "Office workers nearby", section: .customerType, in: model.id)
+        _ = try await laptop.store.run { try $0.save(text: "Families and students nearby", section: .customerType, in: model.id) }
+        _ = try await phone.store.run { try $0.save(text: "Office workers nearby", section: .customerType, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
         try await laptop.sync(server)
         for device in [laptop, phone] {
-            let heads = try await device.store.heads(of: .customerType, in: model.id)
+            let heads = try await device.store.run { try $0.heads(of: .customerType, in: model.id) }
             #expect(heads.map(\.text).sorted() == ["Families and students nearby", "Office workers nearby"])
             // The later save shows meanwhile, the same on both.
-            #expect(try await device.store.model(model.id).text(of: .customerType) == "Office workers nearby")
-            #expect(try await device.store.disagreements(in: model.id).keys.sorted() == [.customerType])
+            #expect(try await device.store.run({ try $0.model(model.id) }).text(of: .customerType) == "Office workers nearby")
+            #expect(try await device.store.run({ try $0.disagreements(in: model.id) }).keys.sorted() == [.customerType])
         }
         #expect(try phone.dump() == laptop.dump())
         // Saving one settles it, everywhere.
         laptop.advance(5000)
-        let pick = try #require(try await laptop.store.heads(of: .customerType, in: model.id).first { $0.text.hasPrefix("Families") })
-        _ = try await laptop.store.restore(section: .customerType, version: pick.version, in: model.id)
+        let pick = try #require(try await laptop.store.run({ try $0.heads(of: .customerType, in: model.id) }).first { $0.text.hasPrefix("Families") })
+        _ = try await laptop.store.run { try $0.restore(section: .customerType, version: pick.version, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
         for device in [laptop, phone] {
-            #expect(try await device.store.heads(of: .customerType, in: model.id).map(\.text) == ["Families and students nearby"])
-            #expect(try await device.store.model(model.id).text(of: .customerType) == "Families and students nearby")
+            #expect(try await device.store.run({ try $0.heads(of: .customerType, in: model.id) }).map(\.text) == ["Families and students nearby"])
+            #expect(try await device.store.run({ try $0.model(model.id) }).text(of: .customerType) == "Families and students nearby")
         }
         #expect(try phone.dump() == laptop.dump())
     }
@@ -155,46 +155,46 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
     @Test func theSameNameOnTwoDevicesGetsTheSameSuffixEverywhere() async throws {
         let server = InMemorySyncServer()
         let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
-        let one = try await laptop.store.create(name: "Plan")
-        let other = try await phone.store.create(name: "plan")
+        let one = try await laptop.store.run { try $0.create(name: "Plan") }
+        let other = try await phone.store.run { try $0.create(name: "plan") }
         try await laptop.sync(server)
         try await phone.sync(server)
         try await laptop.sync(server)
         let (first, second) = one.id.uuidString < other.id.uuidString ? (one, other) : (other, one)
         for device in [laptop, phone] {
-            let names = Dictionary(uniqueKeysWithValues: try await device.store.models().map { ($0.id, $0.name) })
+            let names = Dictionary(uniqueKeysWithValues: try await device.store.run { try $0.models() }.map { ($0.id, $0.name) })
             #expect(names == [first.id: first.name, second.id: "\(second.name) (2)"])
         }
         // Renaming the suffixed one here is a real rename; the other keeps its name.
-        _ = try await phone.store.rename(second.id, to: "Plan B")
+        _ = try await phone.store.run { try $0.rename(second.id, to: "Plan B") }
         try await phone.sync(server)
         try await laptop.sync(server)
         for device in [laptop, phone] {
-            #expect(Set(try await device.store.models().map(\.name)) == [first.name, "Plan B"])
+            #expect(Set(try await device.store.run({ try $0.models() }).map(\.name)) == [first.name, "Plan B"])
         }
         #expect(try phone.dump() == laptop.dump())
         // Deleting the one that kept the name: the current model moves on, as a delete here does.
-        _ = try await laptop.store.use(first.id)
-        try await phone.store.delete(first.id)
+        _ = try await laptop.store.run { try $0.use(first.id) }
+        try await phone.store.run { try $0.delete(first.id) }
         try await phone.sync(server)
         try await laptop.sync(server)
-        #expect(try await laptop.store.current().name == "Plan B")
+        #expect(try await laptop.store.run({ try $0.current() }).name == "Plan B")
         #expect(try phone.dump() == laptop.dump())
     }
 
     @Test func aSaveToAModelDeletedElsewhereGoesWithIt() async throws {
         let server = InMemorySyncServer()
         let laptop = try ModelDevice(millis: base), phone = try ModelDevice(millis: base)
-        let model = try await laptop.store.create(name: "Old idea")
+        let model = try await laptop.store.run { try $0.create(name: "Old idea") }
         try await laptop.sync(server)
         try await phone.sync(server)
-        try await laptop.store.delete(model.id)
-        _ = try await phone.store.save(text: "Still thinking", section: .channels, in: model.id)
+        try await laptop.store.run { try $0.delete(model.id) }
+        _ = try await phone.store.run { try $0.save(text: "Still thinking", section: .channels, in: model.id) }
         try await laptop.sync(server)
         try await phone.sync(server)
         try await laptop.sync(server)
-        #expect(try await phone.store.models().isEmpty)
-        #expect(try await laptop.store.models().isEmpty)
+        #expect(try await phone.store.run({ try $0.models() }).isEmpty)
+        #expect(try await laptop.store.run({ try $0.models() }).isEmpty)
         #expect(try phone.dump() == laptop.dump())
         for device in [laptop, phone] {
             #expect(try device.store.store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM sync_waiting") } == 0)
@@ -220,16 +220,16 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
             let device = devices[random.next(upTo: devices.count)]
             let store = device.store
-            let models = try await store.models()
+            let models = try await store.run { try $0.models() }
             let model = models.isEmpty ? nil : models[random.next(upTo: models.count)]
             do {
                 switch random.next(upTo: 12) {
                 case 0:
-                    if models.count < 4 { _ = try await store.create(name: "Model \(random.next(upTo: 3))") }
+                    if models.count < 4 { let name = "Model \(random.next(upTo: 3))"; _ = try await store.run { try $0.create(name: name) } }
                 case 1, 2, 3, 4:
                     if let model {
                         let section = sections[random.next(upTo: sections.count)]
-                        var lines = try await store.model(model.id).text(of: section).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+                        var lines = try await store.run { try $0.model(model.id) }.text(of: section).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
                         if lines == [""] { lines = ["first", "second", "third", "fourth", "fifth"] }
                         let at = random.next(upTo: lines.count)
                         switch random.next(upTo: 3) {
@@ -238,16 +238,19 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
                         default: if lines.count > 1 { lines.remove(at: at) }
                         }
                         let text = lines.joined(separator: "\n")
-                        _ = try await store.save(text: text, section: section, in: model.id)
+                        _ = try await store.run { try $0.save(text: text, section: section, in: model.id) }
                         saved[model.id, default: []].insert(text)
                     }
                 case 5:
-                    if let model { _ = try await store.setConfidence(Confidence.allCases[random.next(upTo: Confidence.allCases.count)], section: sections[random.next(upTo: 3)], in: model.id) }
+                    if let model {
+                        let confidence = Confidence.allCases[random.next(upTo: Confidence.allCases.count)], section = sections[random.next(upTo: 3)]
+                        _ = try await store.run { try $0.setConfidence(confidence, section: section, in: model.id) }
+                    }
                 case 6:
-                    if let model, random.next(upTo: 2) == 0 { _ = try await store.rename(model.id, to: "Renamed \(counter)") }
+                    if let model, random.next(upTo: 2) == 0 { let name = "Renamed \(counter)"; _ = try await store.run { try $0.rename(model.id, to: name) } }
                 case 7:
                     if let model, random.next(upTo: 10) == 0 {
-                        try await store.delete(model.id)
+                        try await store.run { try $0.delete(model.id) }
                         deleted.insert(model.id)
                     }
                 default:
@@ -268,16 +271,16 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
         // text saved to it, and the shown text is one of its heads.
         let surviving = Set(saved.keys).subtracting(deleted)
         for device in devices {
-            let models = Set(try await device.store.models().map(\.id))
+            let models = Set(try await device.store.run { try $0.models() }.map(\.id))
             #expect(surviving.isSubset(of: models))
             #expect(models.isDisjoint(with: deleted))
             for id in surviving {
                 var texts: Set<String> = []
-                for section in sections { texts.formUnion(try await device.store.history(of: section, in: id).map(\.text)) }
+                for section in sections { texts.formUnion(try await device.store.run { try $0.history(of: section, in: id) }.map(\.text)) }
                 #expect(saved[id, default: []].isSubset(of: texts))
                 for section in sections {
-                    let heads = try await device.store.heads(of: section, in: id)
-                    let shown = try await device.store.model(id).text(of: section)
+                    let heads = try await device.store.run { try $0.heads(of: section, in: id) }
+                    let shown = try await device.store.run { try $0.model(id) }.text(of: section)
                     #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
                 }
             }
@@ -294,10 +297,10 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
         let id = UUID()
         try Self.writeVersionOneStore(at: url, id: id)
         let store = try BusinessModelStore(url: url)
-        #expect(try await store.heads(of: .valueProposition, in: id).map(\.text) == ["Bread, cakes and coffee"])
-        #expect(try await store.history(of: .channels, in: id).map(\.text) == ["The shop window"])
-        _ = try await store.save(text: "Bread, cakes and good coffee", section: .valueProposition, in: id)
-        #expect(try await store.heads(of: .valueProposition, in: id).map(\.version) == [4])
+        #expect(try await store.run({ try $0.heads(of: .valueProposition, in: id) }).map(\.text) == ["Bread, cakes and coffee"])
+        #expect(try await store.run({ try $0.history(of: .channels, in: id) }).map(\.text) == ["The shop window"])
+        _ = try await store.run { try $0.save(text: "Bread, cakes and good coffee", section: .valueProposition, in: id) }
+        #expect(try await store.run({ try $0.heads(of: .valueProposition, in: id) }).map(\.version) == [4])
         // Its whole history arrives on a new device, in order.
         try store.store.syncEnable()
         let server = InMemorySyncServer()
@@ -305,9 +308,9 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
         let phone = try BusinessModelStore.inMemory()
         try phone.store.syncEnable()
         _ = try await SyncSession(store: phone.store, log: "bmm", transport: server).run()
-        #expect(try await phone.history(of: .valueProposition, in: id).map(\.text)
+        #expect(try await phone.run({ try $0.history(of: .valueProposition, in: id) }).map(\.text)
             == ["Bread", "Bread and cakes", "Bread, cakes and coffee", "Bread, cakes and good coffee"])
-        #expect(try await phone.current().text(of: .channels) == "The shop window")
+        #expect(try await phone.run({ try $0.current() }).text(of: .channels) == "The shop window")
     }
 
     static func writeVersionOneStore(at url: URL, id: UUID) throws {

@@ -15,17 +15,17 @@ import Testing
         let devices = try (0..<3).map { _ in try QuoteStore.inMemory(now: { clock.advance(1); return clock.date }) }
         let store = devices[0]
         let quotes = [
-            try await store.add("Well begun is half done.", source: "Aristotle", categories: ["beginnings", "work"]),
-            try await store.add("Nothing will work unless you do.", source: "Maya Angelou", categories: ["work"], citation: "interview"),
-            try await store.add("Done is better than perfect.", source: "Sheryl Sandberg", categories: ["focus"]),
+            try await store.run { try $0.add("Well begun is half done.", source: "Aristotle", categories: ["beginnings", "work"]) },
+            try await store.run { try $0.add("Nothing will work unless you do.", source: "Maya Angelou", categories: ["work"], citation: "interview") },
+            try await store.run { try $0.add("Done is better than perfect.", source: "Sheryl Sandberg", categories: ["focus"]) },
         ]
-        _ = try await store.favorite(quotes[0].id, user: "ada")
-        _ = try await store.favorite(quotes[1].id, user: "ada")
-        _ = try await store.skip(quotes[2].id, user: "ada")
-        _ = try await store.addNote("Read this before the talk", on: quotes[0].id, user: "ada")
-        _ = try await store.addNotToDo("Check mail before ten", category: "focus", user: "ada")
-        try await store.setSchedule(try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", reminders: true), user: "ada")
-        _ = try #require(try await store.deliverDue(now: day.addingTimeInterval(86_400), user: "ada", channel: "test"))
+        _ = try await store.run { try $0.favorite(quotes[0].id, user: "ada") }
+        _ = try await store.run { try $0.favorite(quotes[1].id, user: "ada") }
+        _ = try await store.run { try $0.skip(quotes[2].id, user: "ada") }
+        _ = try await store.run { try $0.addNote("Read this before the talk", on: quotes[0].id, user: "ada") }
+        _ = try await store.run { try $0.addNotToDo("Check mail before ten", category: "focus", user: "ada") }
+        try await store.run { try $0.setSchedule(try Schedule(times: .fixed([LocalTime(hour: 9, minute: 0)]), timeZoneIdentifier: "UTC", reminders: true), user: "ada") }
+        _ = try #require(try await store.run({ try $0.deliverDue(now: day.addingTimeInterval(86_400), user: "ada", channel: "test") }))
         for device in devices { try device.store.syncEnable() }
         let report = try await ConcurrentFieldEdits.check(devices: devices.map(\.store), log: "quotes")
         #expect(report.failures.isEmpty, "\(report.failures.joined(separator: "\n"))")

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteStorage
 import Testing
 @testable import QuoteCore
 
@@ -43,29 +44,32 @@ import Testing
         let url = freshStoreURL()
         let store = try await QuoteStore.open(at: url)
         #expect(store.path == url.standardizedFileURL.path)
-        #expect(try await store.addStarterCollectionIfEmpty() == StarterCollection.count)
-        let quote = try await store.add("Bake before dawn.", source: "Me", categories: ["work"])
-        #expect(try await store.quote(quote.id) == quote)
-        #expect(try await store.favorite(quote.id, user: "ada"))
-        #expect(try await store.favorites(user: "ada").map(\.id) == [quote.id])
-        #expect(try await store.search("bake", user: "ada").first?.quote.id == quote.id)
-        let note = try await store.addNote("Always.", on: quote.id, user: "ada")
-        #expect(try await store.editNote(note.id, text: "Nearly always.", user: "ada").text == "Nearly always.")
-        #expect(try await store.todaysQuote(year: 2026, month: 11, day: 20, user: "ada") != nil)
-        #expect(try await store.random(QuoteFilter(category: "work"), user: "ada").categories.contains("work"))
+        #expect(try await store.run({ try $0.addStarterCollectionIfEmpty() }) == StarterCollection.count)
+        let quote = try await store.run { try $0.add("Bake before dawn.", source: "Me", categories: ["work"]) }
+        #expect(try await store.run({ try $0.quote(quote.id) }) == quote)
+        #expect(try await store.run({ try $0.favorite(quote.id, user: "ada") }))
+        #expect(try await store.run({ try $0.favorites(user: "ada") }).map(\.id) == [quote.id])
+        #expect(try await store.run({ try $0.search("bake", user: "ada") }).first?.quote.id == quote.id)
+        let note = try await store.run { try $0.addNote("Always.", on: quote.id, user: "ada") }
+        #expect(try await store.run({ try $0.editNote(note.id, text: "Nearly always.", user: "ada") }).text == "Nearly always.")
+        #expect(try await store.run({ try $0.todaysQuote(year: 2026, month: 11, day: 20, user: "ada") }) != nil)
+        #expect(try await store.run({ try $0.random(QuoteFilter(category: "work"), user: "ada") }).categories.contains("work"))
         let reader = try await QuoteStore.open(at: url, readOnly: true)
-        #expect(try await reader.count() == StarterCollection.count + 1)
-        #expect(try await QuoteStore.checkIntegrity(at: url).isEmpty)
+        #expect(try await reader.run({ try $0.count() }) == StarterCollection.count + 1)
+        #expect(try await QuoteStore.run({ try QuoteStore.checkIntegrity(at: url) }).isEmpty)
         let file = try temporaryFile("more.txt", Data("text,author\nOne more.,Me\n".utf8))
-        let format = try await QuoteImportFormat.detect([file])
-        #expect(try await store.importFiles([file], format: format).imported == 1)
+        let format = try await QuoteStore.run { try QuoteImportFormat.detect([file]) }
+        #expect(try await store.run({ try $0.importFiles([file], format: format) }).imported == 1)
     }
 
     @Test func errorsArriveTypedThroughAsyncCalls() async throws {
         let store = try QuoteStore.inMemory()
-        await #expect(throws: QuoteError.quoteNotFound(42)) { try await store.quote(42) }
-        await #expect(throws: QuoteError.noteNotFound(7)) { try await store.deleteNote(7, user: "ada") }
-        await #expect(throws: QuoteError.noQuotes(.emptyCollection)) { try await store.random(user: "ada") }
+        #expect(!Background.isCurrent)
+        #expect(try await store.run { _ in Background.isCurrent })
+        #expect(try await QuoteStore.run { Background.isCurrent })
+        await #expect(throws: QuoteError.quoteNotFound(42)) { try await store.run({ try $0.quote(42) }) }
+        await #expect(throws: QuoteError.noteNotFound(7)) { try await store.run({ try $0.deleteNote(7, user: "ada") }) }
+        await #expect(throws: QuoteError.noQuotes(.emptyCollection)) { try await store.run({ try $0.random(user: "ada") }) }
     }
 
     @Test func aFolderThatCannotHoldAStoreIsAStoreError() async throws {

@@ -50,15 +50,15 @@ import Testing
         let laptop = try QuoteStore.inMemory(), phone = try QuoteStore.inMemory()
         try laptop.store.syncEnable()
         try phone.store.syncEnable()
-        let item = try await laptop.addNotToDo("Check e-mail before noon", category: "work", user: "ada")
+        let item = try await laptop.run { try $0.addNotToDo("Check e-mail before noon", category: "work", user: "ada") }
         for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
-        let there = try #require(try await phone.notToDos(user: "ada").first)
+        let there = try #require(try await phone.run({ try $0.notToDos(user: "ada") }).first)
         #expect(there.text == item.text && there.category == "work")
-        try await phone.editNotToDo(there.id, text: "Check e-mail after lunch", user: "ada")
+        try await phone.run { try $0.editNotToDo(there.id, text: "Check e-mail after lunch", user: "ada") }
         for store in [phone, laptop] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
-        #expect(try await laptop.notToDos(user: "ada").map(\.text) == ["Check e-mail after lunch"])
-        try await laptop.removeNotToDo(item.id, user: "ada")
+        #expect(try await laptop.run({ try $0.notToDos(user: "ada") }).map(\.text) == ["Check e-mail after lunch"])
+        try await laptop.run { try $0.removeNotToDo(item.id, user: "ada") }
         for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
-        #expect(try await phone.notToDos(user: "ada").isEmpty)
+        #expect(try await phone.run({ try $0.notToDos(user: "ada") }).isEmpty)
     }
 }

@@ -30,18 +30,18 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
 @Suite struct ObservationTests {
     @Test func theFirstValueComesAtOnceAndAnOwnWriteGivesTheNext() async throws {
         let store = try QuoteStore.inMemory()
-        try await store.addStarterCollectionIfEmpty()
+        try await store.run { try $0.addStarterCollectionIfEmpty() }
         let (seen, task) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
         defer { task.cancel() }
         // No write is needed for the first value.
         #expect(await eventually { seen.values.count == 1 })
         #expect(seen.values.first == [])
-        try await store.favorite(3, user: "ada")
+        try await store.run { try $0.favorite(3, user: "ada") }
         #expect(await eventually { seen.values.count == 2 })
         #expect(seen.values.last?.map(\.id) == [3])
         // A write that leaves the value as it was gives no new value; the next change does.
-        try await store.favorite(5, user: "bob")
-        try await store.unfavorite(3, user: "ada")
+        try await store.run { try $0.favorite(5, user: "bob") }
+        try await store.run { try $0.unfavorite(3, user: "ada") }
         #expect(await eventually { seen.values.count >= 3 })
         #expect(seen.values.map { $0.map(\.id) } == [[], [3], []])
     }
@@ -51,7 +51,7 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
     @Test func aWriteThroughAnotherConnectionArrives() async throws {
         let url = freshStoreURL()
         let store = try QuoteStore(url: url)
-        try await store.addStarterCollectionIfEmpty()
+        try await store.run { try $0.addStarterCollectionIfEmpty() }
         let (seen, task) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
         defer { task.cancel() }
         #expect(await eventually { seen.values.count == 1 })
@@ -71,14 +71,14 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         defer { task.cancel() }
         #expect(await eventually { seen.values.count == 1 })
         #expect(seen.values.first == .some(nil))
-        try await store.addStarterCollectionIfEmpty()
+        try await store.run { try $0.addStarterCollectionIfEmpty() }
         #expect(await eventually { seen.values.count == 2 })
         let today = try #require(seen.values.last ?? nil)
-        #expect(today.quote == (try await store.quoteOfTheDay(year: 2026, month: 11, day: 20)))
+        #expect(today.quote == (try await store.run({ try $0.quoteOfTheDay(year: 2026, month: 11, day: 20) })))
         #expect(!today.isFavorite && today.notes.isEmpty)
         let other = try QuoteStore(url: url)
-        try await other.favorite(today.quote.id, user: "ada")
-        try await other.addNote("For the fridge.", on: today.quote.id, user: "ada")
+        try await other.run { try $0.favorite(today.quote.id, user: "ada") }
+        try await other.run { try $0.addNote("For the fridge.", on: today.quote.id, user: "ada") }
         #expect(await eventually { (seen.values.last ?? nil)?.notes.count == 1 })
         let now = try #require(seen.values.last ?? nil)
         #expect(now.isFavorite && now.quote.favoriteCount == 1)
@@ -87,7 +87,7 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
     @Test func historyAndScheduleFollowDeliveriesMadeElsewhere() async throws {
         let url = freshStoreURL()
         let store = try QuoteStore(url: url)
-        try await store.addStarterCollectionIfEmpty()
+        try await store.run { try $0.addStarterCollectionIfEmpty() }
         let (schedules, scheduleTask) = Collected<Schedule?>.observing(store.observeSchedule(user: "ada"))
         let (histories, historyTask) = Collected<[Delivery]>.observing(store.observeHistory(user: "ada"))
         defer { scheduleTask.cancel(); historyTask.cancel() }
@@ -95,8 +95,8 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         // A timer's tick in another process.
         let tick = try QuoteStore(url: url)
         let plan = try schedule("09:00")
-        try await tick.setSchedule(plan, user: "ada")
-        let delivery = try #require(try await tick.deliverDue(now: date("2026-11-20T09:00:30Z"), user: "ada", channel: "stdout"))
+        try await tick.run { try $0.setSchedule(plan, user: "ada") }
+        let delivery = try #require(try await tick.run { try $0.deliverDue(now: date("2026-11-20T09:00:30Z"), user: "ada", channel: "stdout") })
         #expect(await eventually { schedules.values.last == plan })
         #expect(await eventually { histories.values.last == [delivery] })
     }
@@ -114,8 +114,8 @@ final class Collected<Value: Sendable>: @unchecked Sendable {
         let (marker, markerTask) = Collected<[Quote]>.observing(store.observeFavorites(user: "ada"))
         defer { markerTask.cancel() }
         #expect(await eventually { marker.values.count == 1 })
-        try await store.addStarterCollectionIfEmpty()
-        try await store.favorite(1, user: "ada")
+        try await store.run { try $0.addStarterCollectionIfEmpty() }
+        try await store.run { try $0.favorite(1, user: "ada") }
         #expect(await eventually { marker.values.last?.map(\.id.rawValue) == [1] })
         #expect(seen.values.count == 1)
     }

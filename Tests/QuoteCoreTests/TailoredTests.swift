@@ -99,14 +99,14 @@ import Testing
         let laptop = try QuoteStore.inMemory(), phone = try QuoteStore.inMemory()
         try laptop.store.syncEnable()
         try phone.store.syncEnable()
-        #expect(try await laptop.addStarterCollectionIfEmpty() > 0)
-        let first = try #require(try await laptop.allQuotes().first)
-        #expect(try await laptop.skip(first.id, user: "ada"))
+        #expect(try await laptop.run({ try $0.addStarterCollectionIfEmpty() }) > 0)
+        let first = try #require(try await laptop.run({ try $0.allQuotes() }).first)
+        #expect(try await laptop.run({ try $0.skip(first.id, user: "ada") }))
         for store in [laptop, phone] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
-        #expect(try await phone.skipped(user: "ada").map(\.text) == [first.text])
-        let onPhone = try #require(try await phone.skipped(user: "ada").first)
-        #expect(try await phone.unskip(onPhone.id, user: "ada"))
+        #expect(try await phone.run({ try $0.skipped(user: "ada") }).map(\.text) == [first.text])
+        let onPhone = try #require(try await phone.run({ try $0.skipped(user: "ada") }).first)
+        #expect(try await phone.run({ try $0.unskip(onPhone.id, user: "ada") }))
         for store in [phone, laptop] { _ = try await SyncSession(store: store.store, log: "quotes", transport: server).run() }
-        #expect(try await laptop.skipped(user: "ada").isEmpty)
+        #expect(try await laptop.run({ try $0.skipped(user: "ada") }).isEmpty)
     }
 }

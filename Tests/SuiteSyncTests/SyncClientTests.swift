@@ -25,7 +25,7 @@ import Testing
             client = SyncClient(folder: folder, stores: [todos], http: URLSessionHTTPClient(), events: events)
         }
 
-        func texts() async throws -> [String] { try await todos.todos(includeFinished: true).map(\.text).sorted() }
+        func texts() async throws -> [String] { try await todos.run { try $0.todos(includeFinished: true) }.map(\.text).sorted() }
     }
 
     static func pair() async throws -> (LoopbackSyncServer, Device, Device) {
@@ -37,7 +37,7 @@ import Testing
     @Test func twoDevicesSyncThroughURLSession() async throws {
         let (server, laptop, phone) = try await Self.pair()
         defer { Task { await server.stop() } }
-        try await laptop.todos.addTodo("Buy stamps", event: nil, preposition: .none)
+        try await laptop.todos.run { try $0.addTodo("Buy stamps", event: nil, preposition: .none) }
         #expect(try await laptop.client.status().stores.map(\.pending) == [0], "sync is turned on by the first sync")
 
         let sent = try await laptop.client.sync()
@@ -47,7 +47,7 @@ import Testing
         #expect(try await phone.texts() == ["Buy stamps"])
 
         // What waits is counted; the status says where it goes and when it last worked.
-        try await phone.todos.addTodo("Water the plant", event: nil, preposition: .none)
+        try await phone.todos.run { try $0.addTodo("Water the plant", event: nil, preposition: .none) }
         let status = try await phone.client.status()
         #expect(status.isSyncing && status.account == "ada" && status.server == server.baseURL)
         #expect(status.stores.first?.pending ?? 0 > 0 && status.lastSuccess != nil && status.lastError == nil)
@@ -74,7 +74,7 @@ import Testing
             }
             return (kinds, got)
         }
-        try await laptop.todos.addTodo("Sign the lease", event: nil, preposition: .none)
+        try await laptop.todos.run { try $0.addTodo("Sign the lease", event: nil, preposition: .none) }
         _ = try await laptop.client.sync()
         let (kinds, got) = try await withTimeout(.seconds(60)) { try await received.value }
         #expect(kinds.first == .watching)
@@ -88,7 +88,7 @@ import Testing
         let todos = try BundleStore(url: folder.appendingPathComponent(BundleStore.fileName))
         try SyncAccount(server: URL(string: "http://127.0.0.1:9")!, account: "ada", deviceID: "d", token: "t", dataKey: Data(count: 32)).save(in: folder)
         let client = SyncClient(folder: folder, stores: [todos], http: URLSessionHTTPClient())
-        try await todos.addTodo("Queued", event: nil, preposition: .none)
+        try await todos.run { try $0.addTodo("Queued", event: nil, preposition: .none) }
         await #expect { try await client.sync() } throws: { ($0 as? SyncError)?.code == .unreachable }
         #expect(try await client.status().lastError?.contains("cannot reach the sync server") == true)
         #expect(try await client.status().stores.first?.pending ?? 0 > 0, "the change stays queued")

@@ -1,5 +1,6 @@
 import Foundation
 import GRDB
+import SuiteStorage
 import SuiteTestSupport
 import Testing
 @testable import WorkplaceCore
@@ -57,29 +58,32 @@ func nearbyRecords() throws -> [PlaceRecord] {
         let url = temporaryPlaceStoreURL()
         let store = try await PlaceStore.open(at: url)
         #expect(FileManager.default.fileExists(atPath: url.path))
-        #expect(try await store.location() == nil)
-        try await store.setLocation(berlin)
-        #expect(try await store.location() == CurrentLocation(coordinate: berlin))
-        #expect(try await store.upsert(try nearbyRecords()) == PlaceImportSummary(added: 2, updated: 0))
-        let mine = try await store.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user))
-        #expect(try await store.count() == 3)
-        try await store.rate(mine.id, RatingChange(values: [.wifi: 4], notes: "by the window"))
-        #expect(try await store.place(mine.id).rating?.notes == "by the window")
-        #expect(try await store.near(PlaceQuery(center: berlin, radius: 100)).first?.place.id == mine.id)
-        let geoJSON = PlaceFiles.geoJSON(try await store.allPlaces())
-        try await store.remove(mine.id)
-        #expect(try await store.allPlaces().map(\.name) == ["Kaffee Eck", "Stadtbibliothek"])
-        #expect(try await store.importFile(geoJSON, name: "places.geojson") == PlaceImportSummary(added: 1, updated: 0, unchanged: 2))
+        #expect(try await store.run({ try $0.location() }) == nil)
+        try await store.run { try $0.setLocation(berlin) }
+        #expect(try await store.run({ try $0.location() }) == CurrentLocation(coordinate: berlin))
+        #expect(try await store.run({ try $0.upsert(try nearbyRecords()) }) == PlaceImportSummary(added: 2, updated: 0))
+        let mine = try await store.run { try $0.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user)) }
+        #expect(try await store.run({ try $0.count() }) == 3)
+        try await store.run { try $0.rate(mine.id, RatingChange(values: [.wifi: 4], notes: "by the window")) }
+        #expect(try await store.run({ try $0.place(mine.id) }).rating?.notes == "by the window")
+        #expect(try await store.run({ try $0.near(PlaceQuery(center: berlin, radius: 100)) }).first?.place.id == mine.id)
+        let geoJSON = PlaceFiles.geoJSON(try await store.run { try $0.allPlaces() })
+        try await store.run { try $0.remove(mine.id) }
+        #expect(try await store.run({ try $0.allPlaces() }).map(\.name) == ["Kaffee Eck", "Stadtbibliothek"])
+        #expect(try await store.run({ try $0.importFile(geoJSON, name: "places.geojson") }) == PlaceImportSummary(added: 1, updated: 0, unchanged: 2))
 
         let readOnly = try await PlaceStore.open(at: url, readOnly: true)
-        #expect(try await readOnly.count() == 3)
-        await #expect(throws: WorkplaceError.self) { try await readOnly.setLocation(berlin) }
+        #expect(try await readOnly.run({ try $0.count() }) == 3)
+        await #expect(throws: WorkplaceError.self) { try await readOnly.run({ try $0.setLocation(berlin) }) }
     }
 
     @Test func errorsArriveTyped() async throws {
         let store = try PlaceStore.inMemory()
+        #expect(!Background.isCurrent)
+        #expect(try await store.run { _ in Background.isCurrent })
+        #expect(try await PlaceStore.run { Background.isCurrent })
         do throws(WorkplaceError) {
-            try await store.rate(42, RatingChange(values: [.wifi: 1]))
+            try await store.run { s throws(WorkplaceError) in try s.rate(42, RatingChange(values: [.wifi: 1])) }
             Issue.record("rated a missing place")
         } catch .placeNotFound(let id) {
             #expect(id == Place.ID(42))
@@ -92,7 +96,7 @@ func nearbyRecords() throws -> [PlaceRecord] {
 @Suite struct PlaceObservationTests {
     @Test func nearGivesTheAnswerAtOnceThenAfterEachOwnWrite() async throws {
         let store = try PlaceStore.inMemory()
-        try await store.upsert(try nearbyRecords())
+        try await store.run { try $0.upsert(try nearbyRecords()) }
         let recorder = Recorder<[NearbyPlace]>()
         let task = recorder.follow(store.observeNear(PlaceQuery(center: berlin, radius: 500)))
         defer { task.cancel() }
@@ -101,14 +105,14 @@ func nearbyRecords() throws -> [PlaceRecord] {
         #expect(await recorder.values.first?.map(\.place.pinColor) == [.red, .red])
 
         let library = try #require(await recorder.values.first?[1].place.id)
-        try await store.rate(library, RatingChange(pinColor: .green))
+        try await store.run { try $0.rate(library, RatingChange(pinColor: .green)) }
         #expect(await recorder.wait { $0.last?.map(\.place.pinColor) == [.red, .green] })
         // A change outside the answer gives no new value.
         let count = await recorder.values.count
-        try await store.upsert([PlaceRecord(name: "Far away", type: .bar, coordinate: try Coordinate(latitude: -33.87, longitude: 151.21),
-                                            origin: .openStreetMap, providerID: "node/9")])
+        try await store.run { try $0.upsert([PlaceRecord(name: "Far away", type: .bar, coordinate: try Coordinate(latitude: -33.87, longitude: 151.21),
+                                            origin: .openStreetMap, providerID: "node/9")]) }
         // Values come in commit order: once the next change's value is here, the one before gave none.
-        try await store.rate(library, RatingChange(pinColor: .blue))
+        try await store.run { try $0.rate(library, RatingChange(pinColor: .blue)) }
         #expect(await recorder.wait { $0.last?.map(\.place.pinColor) == [.red, .blue] })
         #expect(await recorder.values.count == count + 1)
     }
@@ -119,14 +123,14 @@ func nearbyRecords() throws -> [PlaceRecord] {
         let task = recorder.follow(store.observeLocation())
         defer { task.cancel() }
         #expect(await recorder.wait { $0 == [nil] })
-        try await store.setLocation(berlin, label: "Alexanderplatz")
+        try await store.run { try $0.setLocation(berlin, label: "Alexanderplatz") }
         #expect(await recorder.wait { $0.last == CurrentLocation(coordinate: berlin, label: "Alexanderplatz") })
     }
 
     @Test func aWriteThroughAnotherConnectionArrivesWithinASecond() async throws {
         let url = temporaryPlaceStoreURL()
         let screen = try await PlaceStore.open(at: url)
-        try await screen.upsert(try nearbyRecords())
+        try await screen.run { try $0.upsert(try nearbyRecords()) }
         let recorder = Recorder<[NearbyPlace]>()
         let task = recorder.follow(screen.observeNear(PlaceQuery(center: berlin, radius: 500)))
         defer { task.cancel() }
@@ -138,7 +142,7 @@ func nearbyRecords() throws -> [PlaceRecord] {
         // idle cores by Scripts/check-watch-todos, not by a timed unit test.)
         let other = try PlaceStore(url: url)
         let seen = await recorder.values.count
-        try await other.rate(id, RatingChange(values: [.wifi: 4]))
+        try await other.run { try $0.rate(id, RatingChange(values: [.wifi: 4])) }
         #expect(await recorder.wait { $0.count > seen })
         #expect(await recorder.values.last?.first?.place.pinColor == .blue)
     }
@@ -157,12 +161,12 @@ func nearbyRecords() throws -> [PlaceRecord] {
 
     @Test func aRemovedPlaceEndsItsObservationWithTheTypedError() async throws {
         let store = try PlaceStore.inMemory()
-        let place = try await store.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user))
+        let place = try await store.run { try $0.add(PlaceRecord(name: "My desk", type: .other, coordinate: berlin, origin: .user)) }
         let recorder = Recorder<Place>()
         let task = recorder.follow(store.observePlace(place.id))
         defer { task.cancel() }
         #expect(await recorder.wait { $0.count == 1 })
-        try await store.remove(place.id)
+        try await store.run { try $0.remove(place.id) }
         #expect(await recorder.waitUntilFinished())
         #expect(await recorder.failure == .placeNotFound(place.id))
     }

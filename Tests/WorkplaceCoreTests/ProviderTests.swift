@@ -35,7 +35,7 @@ let yelpHours = """
 /// What the CLI does: fetch, then store only when the fetch succeeded.
 func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async throws -> PlaceImportSummary {
     let records = try await provider.places(near: berlin, radius: 1000, progress: nil)
-    return try await store.upsert(records)
+    return try await store.run { try $0.upsert(records) }
 }
 
 @Suite(.serialized) struct YelpProviderTests {
@@ -59,7 +59,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         #expect(searches.allSatisfy { $0.headers["authorization"] == "Bearer secret-key" })
         #expect(searches.first?.query["radius"] == "1000")
         #expect(requests.filter { $0.path.hasPrefix("/v3/businesses/biz-") }.count == 2)
-        let first = try #require(try await store.allPlaces().first)
+        let first = try #require(try await store.run({ try $0.allPlaces() }).first)
         #expect(first.openingHours == "Mo 08:00-18:00; Fr 08:00-12:00,13:00-02:00")
         #expect(first.type == .coffeeShop)
         #expect(first.address == "Straße 0, 10178 Berlin")
@@ -72,7 +72,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         let store = try freshPlaceStore()
         let provider = YelpProvider(apiKey: "wrong", baseURL: server.baseURL, timeout: 30, client: URLSessionHTTPClient())
         await #expect(throws: WorkplaceError.providerUnauthorized(provider: "Yelp", detail: "TOKEN_INVALID")) { try await fetchAndStore(provider, into: store) }
-        #expect(try await store.count() == 0)
+        #expect(try await store.run({ try $0.count() }) == 0)
         #expect(await server.script.count("/businesses/search") == 1)
     }
 
@@ -99,7 +99,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         let store = try freshPlaceStore()
         await #expect(throws: WorkplaceError.providerRateLimited(provider: "Yelp")) { try await fetchAndStore(provider, into: store) }
         #expect(await server.script.count("/businesses/search") == 3)
-        #expect(try await store.count() == 0)
+        #expect(try await store.run({ try $0.count() }) == 0)
     }
 
     @Test func aServerErrorThenSuccessIsRetried() async throws {
@@ -120,14 +120,14 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
         await server.script.set("/businesses/search", [.init(status: 200, body: body)])
         let provider = YelpProvider(apiKey: "k", baseURL: server.baseURL, hoursLimit: 0, timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
-        try await store.upsert([PlaceRecord(name: "Existing", type: .library, coordinate: berlin, origin: .openStreetMap, providerID: "node/1")])
+        try await store.run { try $0.upsert([PlaceRecord(name: "Existing", type: .library, coordinate: berlin, origin: .openStreetMap, providerID: "node/1")]) }
         await #expect {
             try await fetchAndStore(provider, into: store)
         } throws: { error in
             if case .providerUnavailable(provider: "Yelp", _) = error as? WorkplaceError { return true }
             return false
         }
-        #expect(try await store.allPlaces().map(\.name) == ["Existing"])
+        #expect(try await store.run({ try $0.allPlaces() }).map(\.name) == ["Existing"])
     }
 
     @Test func aSlowAnswerPastTheTimeoutIsAnError() async throws {
@@ -142,7 +142,7 @@ func fetchAndStore(_ provider: any PlaceProvider, into store: PlaceStore) async 
             if case .providerUnavailable(provider: "Yelp", _) = error as? WorkplaceError { return true }
             return false
         }
-        #expect(try await store.count() == 0)
+        #expect(try await store.run({ try $0.count() }) == 0)
     }
 
     @Test func aMissingKeyNeverCallsTheService() async throws {
@@ -172,15 +172,15 @@ let overpassAnswer = """
         let request = try #require(await server.script.requests.first)
         #expect(request.headers["user-agent"] == "suite-tests/1")
         #expect(request.body.hasPrefix("data=%5Bout%3Ajson%5D"))
-        let places = try await store.allPlaces()
+        let places = try await store.run { try $0.allPlaces() }
         #expect(places.map(\.providerID) == ["node/101", "way/202", "node/303"])
         #expect(places.map(\.type) == [.coffeeShop, .library, .coworkingSpace])
         #expect(places[0].address == "Hauptstraße 5, Berlin")
         // Rate, then fetch again: the rating, notes and pin colour stay; provider data refreshes.
-        try await store.rate(places[0].id, RatingChange(values: [.wifi: 5, .noise: 1], notes: "window seats", pinColor: .green, type: .coworkingSpace))
+        try await store.run { try $0.rate(places[0].id, RatingChange(values: [.wifi: 5, .noise: 1], notes: "window seats", pinColor: .green, type: .coworkingSpace)) }
         await server.script.set("/api/interpreter", [.init(status: 200, body: overpassAnswer.replacingOccurrences(of: "Kaffee Eck", with: "Kaffee Ecke"))])
         #expect(try await fetchAndStore(provider, into: store) == PlaceImportSummary(added: 0, updated: 3))
-        let refreshed = try await store.place(places[0].id)
+        let refreshed = try await store.run { try $0.place(places[0].id) }
         #expect(refreshed.name == "Kaffee Ecke")
         #expect(refreshed.rating?.values == [.wifi: 5, .noise: 1])
         #expect(refreshed.rating?.notes == "window seats")
@@ -195,7 +195,7 @@ let overpassAnswer = """
         let provider = OverpassProvider(baseURL: server.baseURL, userAgent: "t", timeout: 30, client: URLSessionHTTPClient())
         let store = try freshPlaceStore()
         await #expect(throws: (any Error).self) { try await fetchAndStore(provider, into: store) }
-        #expect(try await store.count() == 0)
+        #expect(try await store.run({ try $0.count() }) == 0)
     }
 
     @Test func nominatimGeocodesWithAUserAgentAtMostOncePerSecond() async throws {
@@ -262,7 +262,7 @@ let overpassAnswer = """
         #expect(odd.phone == nil && odd.openingHours == nil)
         #expect(odd.website == "https://odd.example")
         let store = try PlaceStore.inMemory()
-        #expect(try await store.add(odd).name == "Odd Berlin")
+        #expect(try await store.run({ try $0.add(odd) }).name == "Odd Berlin")
     }
 
     @Test func yelpFindsTheBusinessAtTheAddressWithItsHours() async throws {

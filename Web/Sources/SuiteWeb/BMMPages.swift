@@ -53,7 +53,7 @@ struct BMMPages {
 
     /// The current model, or the intro page when there is none.
     private func currentModel() async throws -> BusinessModel? {
-        try await store.currentIfAny()
+        try await store.run { try $0.currentIfAny() }
     }
 
     // MARK: - Intro, models
@@ -65,7 +65,7 @@ struct BMMPages {
                         first: SectionCatalogue.guidedOrder[0].rawValue, firstTitle: SectionCatalogue.guidedOrder[0].title,
                         next: model.completeness.missing.first.map { SectionLink(id: $0.rawValue, title: $0.title) })
         }
-        let models = try await store.models().map { summary in
+        let models = try await store.run { try $0.models() }.map { summary in
             Intro.Row(id: summary.id.uuidString, name: summary.name, percent: summary.percent, current: summary.isCurrent)
         }
         return page(Intro(name: name, nameError: nameError, renameError: renameError, model: shown, models: models),
@@ -75,7 +75,7 @@ struct BMMPages {
     func create(_ form: WebForm) async throws -> Response {
         let name = form.first("name") ?? ""
         do {
-            _ = try await store.create(name: name)
+            _ = try await store.run { s throws(MotivationError) in try s.create(name: name) }
         } catch {
             return try await intro(name: name, nameError: error.description, status: .unprocessableContent)
         }
@@ -87,7 +87,7 @@ struct BMMPages {
         let name = form.first("rename") ?? ""
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         do {
-            _ = try await store.rename(model.id, to: name)
+            _ = try await store.run { s throws(MotivationError) in try s.rename(model.id, to: name) }
         } catch {
             return try await intro(rename: name, renameError: error.description, status: .unprocessableContent)
         }
@@ -97,7 +97,7 @@ struct BMMPages {
     func use(_ form: WebForm) async throws -> Response {
         guard let id = form.first("model").flatMap(UUID.init(uuidString:)) else { return WebPage.redirect("/bmm") }
         do {
-            _ = try await store.use(id)
+            _ = try await store.run { s throws(MotivationError) in try s.use(id) }
         } catch {
             // Deleted meanwhile (by the CLI or another device): the list shows what is there.
             guard case .modelNotFound = error else { throw error }
@@ -124,7 +124,7 @@ struct BMMPages {
                  textError: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         let info = SectionCatalogue.section(id)
-        let heads = try await store.heads(of: id, in: model.id)
+        let heads = try await store.run { try $0.heads(of: id, in: model.id) }
         let chosen = confidence ?? model.entries[id]?.confidence?.rawValue ?? ""
         let shown = Section(
             id: id.rawValue, section: id.rawValue, title: id.title, summary: info.summary, prompts: info.prompts,
@@ -154,10 +154,10 @@ struct BMMPages {
             let current = model.entries[id]
             if text != model.text(of: id) || confidence != current?.confidence {
                 if text == model.text(of: id) {
-                    _ = try await store.setConfidence(confidence, section: id, in: model.id)
+                    _ = try await store.run { s throws(MotivationError) in try s.setConfidence(confidence, section: id, in: model.id) }
                 } else {
-                    _ = try await store.save(text: text, confidence: confidence, section: id, in: model.id)
-                    if confidence == nil, current?.confidence != nil { _ = try await store.setConfidence(nil, section: id, in: model.id) }
+                    _ = try await store.run { s throws(MotivationError) in try s.save(text: text, confidence: confidence, section: id, in: model.id) }
+                    if confidence == nil, current?.confidence != nil { _ = try await store.run { s throws(MotivationError) in try s.setConfidence(nil, section: id, in: model.id) } }
                 }
             }
         } catch {
@@ -172,8 +172,8 @@ struct BMMPages {
 
     func history(_ id: SectionID) async throws -> Response {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
-        let heads = Set(try await store.heads(of: id, in: model.id).map(\.version))
-        let versions = try await store.history(of: id, in: model.id).reversed().map { version in
+        let heads = Set(try await store.run { try $0.heads(of: id, in: model.id) }.map(\.version))
+        let versions = try await store.run { try $0.history(of: id, in: model.id) }.reversed().map { version in
             History.Row(version: version.version, text: version.text, savedAt: Self.stamp(version.savedAt),
                         head: heads.contains(version.version), id: id.rawValue, confidence: version.confidence?.rawValue)
         }
@@ -186,7 +186,7 @@ struct BMMPages {
         guard let model = try await currentModel() else { return WebPage.redirect("/bmm") }
         guard let version = form.first("version").flatMap(Int.init) else { return WebPage.redirect("/bmm/section/\(id.rawValue)/history") }
         do {
-            _ = try await store.restore(section: id, version: version, in: model.id)
+            _ = try await store.run { s throws(MotivationError) in try s.restore(section: id, version: version, in: model.id) }
         } catch {
             guard case .versionNotFound = error else { throw error }
             return WebPage.redirect("/bmm/section/\(id.rawValue)/history")
@@ -222,7 +222,7 @@ struct BMMPages {
         switch format {
         case "markdown": return WebPage.download(Data(ModelRenderer.markdown(model).utf8), name: "\(base).md", type: "text/markdown; charset=utf-8")
         case "html": return WebPage.download(Data(ModelRenderer.html(model).utf8), name: "\(base).html", type: "text/html; charset=utf-8")
-        case "json": return WebPage.download(try await store.document(for: model.id).encoded(), name: "\(base).json", type: "application/json")
+        case "json": return WebPage.download(try await store.run { try $0.document(for: model.id) }.encoded(), name: "\(base).json", type: "application/json")
         default: throw HTTPError(.notFound, message: "no such format")
         }
     }

@@ -59,7 +59,7 @@ struct BundlePages {
 
     /// The trigger events, `selected` the one named `chosen`.
     private func events(selecting chosen: String? = nil) async throws -> [EventRow] {
-        try await store.events().map { EventRow(name: $0.name, selected: $0.name == chosen) }
+        try await store.run { try $0.events() }.map { EventRow(name: $0.name, selected: $0.name == chosen) }
     }
 
     /// "Tue 2026-11-25 15:00" (or "Tue 2026-11-25, all day") in the web app's time zone, by the
@@ -91,14 +91,14 @@ struct BundlePages {
 
     func home(query: WebForm = WebForm(), fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let paging = WebPaging(query, size: Self.pileSize)
-        let waiting = try await store.todoCount()
-        let todos = try await store.todos(order: .byDeadline, limit: paging.size, offset: paging.offset)
+        let waiting = try await store.run { try $0.todoCount() }
+        let todos = try await store.run { try $0.todos(order: .byDeadline, limit: paging.size, offset: paging.offset) }
         let shown = Home(
             todos: todos.map(row), waiting: waiting,
             pager: paging.pager(path: "/bundle", hasMore: paging.offset + todos.count < waiting, total: waiting, noun: "More waiting todos"),
-            open: try await store.openBundles().map { Home.OpenBundle(id: $0.id.rawValue, title: $0.title, event: $0.eventName, badge: Self.icon($0.icon, title: $0.title)) },
+            open: try await store.run { try $0.openBundles() }.map { Home.OpenBundle(id: $0.id.rawValue, title: $0.title, event: $0.eventName, badge: Self.icon($0.icon, title: $0.title)) },
             // Calendar events of the coming week with their todos (seed 003: events from the calendar).
-            coming: try await store.upcoming(within: 7 * 86_400).map { occurrence in
+            coming: try await store.run { try $0.upcoming(within: 7 * 86_400) }.map { occurrence in
                 let more = occurrence.todos.count > Self.comingSize
                 return Home.Coming(event: occurrence.eventName, when: Self.when(occurrence), count: occurrence.todos.count,
                                    todos: occurrence.todos.prefix(Self.comingSize).map(row),
@@ -121,9 +121,9 @@ struct BundlePages {
         do {
             let preposition = try WebForm.choice(Preposition.self, fields["preposition", default: ""], named: "preposition") ?? .none
             let deadline = try fields["deadline", default: ""].isEmpty ? nil : Deadline.parse(fields["deadline", default: ""], timeZone: zone)
-            _ = try await store.addTodo(fields["text", default: ""], event: preposition == .none || event.isEmpty ? nil : event,
+            _ = try await store.run { try $0.addTodo(fields["text", default: ""], event: preposition == .none || event.isEmpty ? nil : event,
                                         preposition: event.isEmpty ? .none : preposition, deadline: deadline,
-                                        allowNewEvent: form.first("newEvent") == "1")
+                                        allowNewEvent: form.first("newEvent") == "1") }
         } catch {
             return try await home(fields: fields, error: String(describing: error), status: .unprocessableContent)
         }
@@ -136,7 +136,7 @@ struct BundlePages {
         var shown = CheckIn(events: try await events(selecting: event), event: event, aboutTo: direction != CheckInDirection.justFinished.rawValue)
         if !event.isEmpty {
             do {
-                let offered = try await store.offer(event: event, direction: CheckInDirection(rawValue: direction) ?? .aboutTo, timeZone: zone)
+                let offered = try await store.run { try $0.offer(event: event, direction: CheckInDirection(rawValue: direction) ?? .aboutTo, timeZone: zone) }
                 shown.offered = offered.todos.map(row)
                 shown.eventName = offered.event.name
                 shown.direction = (CheckInDirection(rawValue: direction) ?? .aboutTo).rawValue
@@ -154,7 +154,7 @@ struct BundlePages {
         let chosen = form.all("todo").compactMap { Todo.ID($0) }
         do {
             let direction = try WebForm.choice(CheckInDirection.self, direction, named: "direction") ?? .aboutTo
-            let bundle = try await store.checkIn(event: event, direction: direction, todoIDs: chosen, timeZone: zone)
+            let bundle = try await store.run { try $0.checkIn(event: event, direction: direction, todoIDs: chosen, timeZone: zone) }
             return WebPage.redirect("/bundle/bundles/\(bundle.id.rawValue)")
         } catch {
             return try await offer(event: event, direction: direction, error: String(describing: error), status: .unprocessableContent)
@@ -166,7 +166,7 @@ struct BundlePages {
     func bundlePage(_ id: TodoBundle.ID, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let bundle: TodoBundle
         do {
-            bundle = try await store.bundle(id)
+            bundle = try await store.run { try $0.bundle(id) }
         } catch {
             throw HTTPError(.notFound, message: String(describing: error))
         }
@@ -174,7 +174,7 @@ struct BundlePages {
         var pullable: [TodoRow]?
         if open {
             // The event's own todos only, soonest deadline first.
-            let pending = try await store.todos(event: bundle.eventName, order: .byDeadline, limit: Self.pullSize)
+            let pending = try await store.run { try $0.todos(event: bundle.eventName, order: .byDeadline, limit: Self.pullSize) }
             pullable = pending.filter { $0.status == .pending && $0.eventID == bundle.eventID }.map(row)
         }
         let shown = Checklist(
@@ -192,13 +192,13 @@ struct BundlePages {
         let todo = form.first("todo").flatMap { Todo.ID($0) }
         do {
             switch (action, todo) {
-            case ("done", let todo?): _ = try await store.markDone(todo, in: id)
-            case ("throwback", let todo?): _ = try await store.throwBack(todo, in: id)
-            case ("pull", let todo?): _ = try await store.pull(todo, into: id)
-            case ("rename", _): _ = try await store.renameBundle(id, to: form.first("title") ?? "")
-            case ("icon", _): _ = try await store.setIcon(id, to: form.first("icon") ?? "")
-            case ("complete", _): _ = try await store.complete(id)
-            case ("abandon", _): _ = try await store.abandon(id)
+            case ("done", let todo?): _ = try await store.run { try $0.markDone(todo, in: id) }
+            case ("throwback", let todo?): _ = try await store.run { try $0.throwBack(todo, in: id) }
+            case ("pull", let todo?): _ = try await store.run { try $0.pull(todo, into: id) }
+            case ("rename", _): _ = try await store.run { try $0.renameBundle(id, to: form.first("title") ?? "") }
+            case ("icon", _): _ = try await store.run { try $0.setIcon(id, to: form.first("icon") ?? "") }
+            case ("complete", _): _ = try await store.run { try $0.complete(id) }
+            case ("abandon", _): _ = try await store.run { try $0.abandon(id) }
             default: throw HTTPError(.notFound, message: "no such action")
             }
         } catch let error as HTTPError {
@@ -216,9 +216,9 @@ struct BundlePages {
         let paging = WebPaging(query, size: Self.reviewSize)
         var shown = Review(events: try await events(selecting: event))
         do {
-            let total = try await store.reviewCount(event: event)
+            let total = try await store.run { try $0.reviewCount(event: event) }
             // The latest first, a page at a time.
-            let bundles = try await store.review(event: event, latest: paging.size, skipping: paging.offset)
+            let bundles = try await store.run { try $0.review(event: event, latest: paging.size, skipping: paging.offset) }
             let formatter = DateFormatter()
             formatter.dateStyle = .full
             formatter.timeStyle = .none
@@ -247,8 +247,8 @@ struct BundlePages {
             events: try await events(selecting: event),
             prepositions: Preposition.allCases.map { PrepositionRow(value: $0.rawValue, label: $0 == .none ? "no preference" : $0.rawValue, checked: false) })
         do {
-            let total = try await store.todoCount(event: event, includeFinished: true)
-            let todos = try await store.todos(event: event, includeFinished: true, limit: paging.size, offset: paging.offset)
+            let total = try await store.run { try $0.todoCount(event: event, includeFinished: true) }
+            let todos = try await store.run { try $0.todos(event: event, includeFinished: true, limit: paging.size, offset: paging.offset) }
             shown.todos = todos.map(row)
             shown.total = total
             shown.pager = paging.pager(path: "/bundle/all", fields: [("event", event ?? "")],
@@ -265,7 +265,7 @@ struct BundlePages {
         let event = (form.first("event") ?? "").trimmingCharacters(in: .whitespaces)
         do {
             let preposition = try WebForm.choice(Preposition.self, form.first("preposition") ?? "", named: "preposition")
-            _ = try await store.moveTodo(id, event: event.isEmpty ? nil : event, preposition: preposition, allowNewEvent: form.first("newEvent") == "1")
+            _ = try await store.run { try $0.moveTodo(id, event: event.isEmpty ? nil : event, preposition: preposition, allowNewEvent: form.first("newEvent") == "1") }
         } catch {
             return try await all(error: String(describing: error), status: .unprocessableContent)
         }

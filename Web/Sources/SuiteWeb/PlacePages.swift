@@ -59,7 +59,7 @@ struct PlacePages {
                         + (0...5).map { WebPage.Option(value: String($0), label: "≤ \($0)", selected: maximum == String($0)) })
             },
             radius: query.first("radius") ?? "1500", error: error)
-        guard let location = try await store.location() else {
+        guard let location = try await store.run({ try $0.location() }) else {
             return page(shown, title: "Places", current: "/places", status: status)
         }
         shown.location = location.coordinate.description
@@ -69,9 +69,10 @@ struct PlacePages {
             if let value = query.first("max-\(dimension.rawValue)").flatMap(Int.init), (0...5).contains(value) { maximums[dimension] = value }
         }
         let radius = Double(query.first("radius") ?? "").flatMap { $0.isFinite && $0 > 0 ? min($0, 50_000) : nil } ?? 1500
-        let found = try await store.near(PlaceQuery(
+        let nearQuery = PlaceQuery(
             center: location.coordinate, radius: radius, limit: Self.listSize, types: Set(query.all("type").compactMap(BusinessType.init(rawValue:))),
-            minimums: minimums, maximums: maximums, openNow: query.first("open") == "1"))
+            minimums: minimums, maximums: maximums, openNow: query.first("open") == "1")
+        let found: [NearbyPlace] = try await store.run { try $0.near(nearQuery) }
         var svg = MapRenderer.svg(found, center: location.coordinate, radius: radius, size: 640)
         if svg.hasPrefix("<?xml"), let end = svg.range(of: "?>") { svg = String(svg[end.upperBound...]) }
         shown.map = Self.linkingPins(svg)
@@ -138,7 +139,7 @@ struct PlacePages {
 
     func setLocation(_ form: WebForm) async throws -> Response {
         do {
-            _ = try await store.setLocation(try Coordinate.parse(form.first("location") ?? ""))
+            _ = try await store.run { try $0.setLocation(try Coordinate.parse(form.first("location") ?? "")) }
         } catch {
             return try await map(WebForm(), error: String(describing: error), status: .unprocessableContent)
         }
@@ -149,7 +150,7 @@ struct PlacePages {
 
     func addForm(fields: [String: String] = [:], error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         var at = fields["at"] ?? ""
-        if fields.isEmpty, let location = try await store.location() { at = location.coordinate.description }
+        if fields.isEmpty, let location = try await store.run({ try $0.location() }) { at = location.coordinate.description }
         let shown = Add(name: fields["name"] ?? "", at: at, address: fields["address"] ?? "",
                         types: BusinessType.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0.rawValue == (fields["type"] ?? "")) },
                         error: error)
@@ -173,7 +174,8 @@ struct PlacePages {
                 record = PlaceRecord(name: name, type: BusinessType(rawValue: fields["type", default: ""]) ?? .other,
                                      coordinate: try Coordinate.parse(fields["at", default: ""]), address: address.isEmpty ? nil : address, origin: .user)
             }
-            let place = try await store.add(record)
+            let added = record
+            let place = try await store.run { try $0.add(added) }
             return WebPage.redirect("/places/place/\(place.id.rawValue)")
         } catch {
             return try await addForm(fields: fields, error: String(describing: error), status: .unprocessableContent)
@@ -185,7 +187,7 @@ struct PlacePages {
     func placePage(_ id: Place.ID, saved: Bool = false, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
         let place: Place
         do {
-            place = try await store.place(id)
+            place = try await store.run { try $0.place(id) }
         } catch {
             throw HTTPError(.notFound, message: String(describing: error))
         }
@@ -230,7 +232,8 @@ struct PlacePages {
             change.pinColor = try WebForm.choice(PinColor.self, form.first("pin") ?? "", named: "pin colour")
             change.type = try WebForm.choice(BusinessType.self, form.first("type") ?? "", named: "kind")
             change.notes = form.first("notes")
-            _ = try await store.rate(id, change)
+            let rating = change
+            _ = try await store.run { try $0.rate(id, rating) }
         } catch {
             return try await placePage(id, error: String(describing: error), status: .unprocessableContent)
         }
@@ -314,7 +317,7 @@ extension PlacePages {
         let center: Coordinate
         let provider: any PlaceProvider
         do {
-            guard let location = try await store.location() else { throw WorkplaceError.noLocation }
+            guard let location = try await store.run({ try $0.location() }) else { throw WorkplaceError.noLocation }
             center = location.coordinate
             radius = try Geo.parseDistance(form.first("radius").flatMap { $0.isEmpty ? nil : $0 } ?? "1.5km")
             guard radius > 0 else { throw WebInputError("the radius must be more than 0") }
@@ -327,7 +330,7 @@ extension PlacePages {
         Task {
             do {
                 let records = try await provider.places(near: center, radius: radius, progress: { message in Task { await jobs.note(id, message) } })
-                let summary = try await store.upsert(records)
+                let summary = try await store.run { try $0.upsert(records) }
                 await jobs.finish(id, summary: "Fetched \(records.count) place\(records.count == 1 ? "" : "s") from \(provider.name): \(summary.added) new, \(summary.updated) refreshed.")
             } catch {
                 await jobs.fail(id, error: String(describing: error))

@@ -48,7 +48,7 @@ struct QuotePages {
 
     /// Adds the starter collection first when the store is due it, as the CLI does.
     private func seeded() async throws {
-        if try await store.needsStarterCollection() { _ = try await store.addStarterCollectionIfEmpty() }
+        if try await store.run({ try $0.needsStarterCollection() }) { _ = try await store.run { try $0.addStarterCollectionIfEmpty() } }
     }
 
     /// A quote as the templates show it.
@@ -59,13 +59,13 @@ struct QuotePages {
     }
 
     private func favorites() async throws -> Set<Quote.ID> {
-        Set(try await store.favorites(user: user).map(\.id))
+        Set(try await store.run { try $0.favorites(user: user) }.map(\.id))
     }
 
     func home() async throws -> Response {
         try await seeded()
         let now = Calendar.current.dateComponents([.year, .month, .day], from: Date())
-        guard let today = try await store.todaysQuote(year: now.year ?? 2026, month: now.month ?? 1, day: now.day ?? 1, user: user) else {
+        guard let today = try await store.run({ try $0.todaysQuote(year: now.year ?? 2026, month: now.month ?? 1, day: now.day ?? 1, user: user) }) else {
             return page(Empty(error: nil), title: "Quotes", current: "/quotes")
         }
         var quote = row(today.quote, favorite: today.isFavorite, back: "/quotes")
@@ -77,7 +77,7 @@ struct QuotePages {
         try await seeded()
         let category = category.flatMap { $0.isEmpty ? nil : $0 }
         do {
-            let quote = try await store.random(QuoteFilter(category: category), user: user)
+            let quote = try await store.run { try $0.random(QuoteFilter(category: category), user: user) }
             let favorite = try await favorites().contains(quote.id)
             return page(Home(heading: category.map { "A random quote about \($0)" } ?? "A random quote",
                              quote: row(quote, favorite: favorite, back: "/quotes/quote/\(quote.id.rawValue)"), another: category.map(Self.queryValue) ?? ""),
@@ -90,19 +90,19 @@ struct QuotePages {
     func quotePage(_ id: Quote.ID, noteError: String? = nil, note: String = "", status: HTTPResponse.Status = .ok) async throws -> Response {
         let quote: Quote
         do {
-            quote = try await store.quote(id)
+            quote = try await store.run { s throws(QuoteError) in try s.quote(id) }
         } catch {
             throw HTTPError(.notFound, message: error.description)
         }
         var shown = row(quote, favorite: try await favorites().contains(id), back: "/quotes/quote/\(id.rawValue)")
-        shown.notes = try await store.notes(on: id, user: user).map { QuoteRow.Note(text: $0.text) }
+        shown.notes = try await store.run { try $0.notes(on: id, user: user) }.map { QuoteRow.Note(text: $0.text) }
         return page(Home(heading: "Quote #\(id.rawValue)", quote: shown, note: note, withNotes: true, noteError: noteError),
                     title: "Quote #\(id.rawValue)", current: "", status: status)
     }
 
     func favorite(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
         do {
-            if form.first("on") == "1" { _ = try await store.favorite(id, user: user) } else { _ = try await store.unfavorite(id, user: user) }
+            if form.first("on") == "1" { _ = try await store.run { s throws(QuoteError) in try s.favorite(id, user: user) } } else { _ = try await store.run { s throws(QuoteError) in try s.unfavorite(id, user: user) } }
         } catch {
             throw HTTPError(.notFound, message: error.description)
         }
@@ -115,7 +115,7 @@ struct QuotePages {
     func addNote(_ id: Quote.ID, _ form: WebForm) async throws -> Response {
         let text = form.first("note") ?? ""
         do {
-            _ = try await store.addNote(text, on: id, user: user)
+            _ = try await store.run { s throws(QuoteError) in try s.addNote(text, on: id, user: user) }
         } catch {
             return try await quotePage(id, noteError: error.description, note: text, status: .unprocessableContent)
         }
@@ -137,7 +137,7 @@ struct QuotePages {
     /// The favourites, a page at a time, in the order ``QuoteStore/favorites(user:)`` gives.
     func favoritesPage(_ query: WebForm) async throws -> Response {
         let paging = WebPaging(query, size: Self.pageSize)
-        let all = try await store.favorites(user: user)
+        let all = try await store.run { try $0.favorites(user: user) }
         let shown = Array(all.dropFirst(paging.offset).prefix(paging.size))
         return try await list(title: "Favourites", current: "/quotes/favorites", back: paging.page > 1 ? "/quotes/favorites?page=\(paging.page)" : "/quotes/favorites",
                               quotes: shown, pager: paging.pager(path: "/quotes/favorites", hasMore: paging.offset + shown.count < all.count,
@@ -146,7 +146,7 @@ struct QuotePages {
 
     func categories() async throws -> Response {
         try await seeded()
-        let categories = try await store.categories().map { Categories.Row(name: $0.name, query: Self.queryValue($0.name), count: $0.count) }
+        let categories = try await store.run { try $0.categories() }.map { Categories.Row(name: $0.name, query: Self.queryValue($0.name), count: $0.count) }
         return page(Categories(categories: categories), title: "Categories", current: "/quotes/categories")
     }
 
@@ -156,7 +156,7 @@ struct QuotePages {
         let paging = WebPaging(query, size: Self.pageSize)
         do {
             // One more than a page: whether another page follows.
-            let quotes = try await store.browse(filter, user: user, limit: paging.size + 1, offset: paging.offset)
+            let quotes = try await store.run { try $0.browse(filter, user: user, limit: paging.size + 1, offset: paging.offset) }
             let pager = paging.pager(path: "/quotes/browse", fields: [("category", category ?? "")], hasMore: quotes.count > paging.size, noun: "More quotes")
             let here = (category.map { "/quotes/browse?category=" + Self.queryValue($0) } ?? "/quotes/browse")
                 + (paging.page > 1 ? (category == nil ? "?" : "&") + "page=\(paging.page)" : "")
@@ -177,7 +177,7 @@ struct QuotePages {
                 // into <mark> by the template, each piece escaped. The search ranks every match
                 // anyway, so a later page is the best ones up to it, less the pages before;
                 // one more than a page says whether another follows.
-                let ranked = try await store.search(query, user: user, limit: paging.offset + paging.size + 1, markers: ("\u{1}", "\u{2}"))
+                let ranked = try await store.run { try $0.search(query, user: user, limit: paging.offset + paging.size + 1, markers: ("\u{1}", "\u{2}")) }
                 let hits = ranked.dropFirst(paging.offset).prefix(paging.size)
                 let favorites = try await favorites()
                 let back = "/quotes/search?q=" + Self.queryValue(query) + (paging.page > 1 ? "&page=\(paging.page)" : "")
@@ -227,7 +227,7 @@ struct QuotePages {
         let before = query.first("before").flatMap(Int64.init).map { Date(timeIntervalSince1970: Double($0) / 1000) }
         let back = before.map { "/quotes/history?before=" + String(Int64(($0.timeIntervalSince1970 * 1000).rounded())) } ?? "/quotes/history"
         // One more than a page: whether older ones follow.
-        let found = try await store.history(user: user, before: before, limit: Self.pageSize + 1)
+        let found = try await store.run { try $0.history(user: user, before: before, limit: Self.pageSize + 1) }
         let shown = found.prefix(Self.pageSize)
         let deliveries = shown.map { delivery in
             History.Delivery(when: BMMPages.stamp(delivery.deliveredAt),
@@ -239,7 +239,7 @@ struct QuotePages {
     }
 
     func schedule(saved: Bool = false, fields: [String: String]? = nil, error: String? = nil, status: HTTPResponse.Status = .ok) async throws -> Response {
-        let current = try await store.schedule(user: user)
+        let current = try await store.run { try $0.schedule(user: user) }
         let values = fields ?? [
             "times": current?.timesText ?? "", "weekdays": current?.weekdaysText ?? "mon,tue,wed,thu,fri,sat,sun",
             "quiet": current?.quietHours.map(\.description).joined(separator: ",") ?? "",
@@ -255,17 +255,17 @@ struct QuotePages {
         let shown = Settings(
             times: values["times"] ?? "", weekdays: values["weekdays"] ?? "", quiet: values["quiet"] ?? "", tz: values["tz"] ?? "",
             tailoredChecked: values["tailored"] == "1", remindersChecked: values["reminders"] == "1",
-            nottodos: try await store.notToDos(user: user).map { Settings.NotToDo(id: $0.id.rawValue, text: $0.text, category: $0.category.flatMap { $0.isEmpty ? nil : $0 }) },
+            nottodos: try await store.run { try $0.notToDos(user: user) }.map { Settings.NotToDo(id: $0.id.rawValue, text: $0.text, category: $0.category.flatMap { $0.isEmpty ? nil : $0 }) },
             hasSchedule: current != nil, saved: saved,
             missedOptions: Schedule.MissedSlots.allCases.map { WebPage.Choice(value: $0.rawValue, selected: $0.rawValue == values["missed"]) },
-            categories: try await store.categories().map { Settings.Category(name: $0.name, selected: $0.name == values["category"]) },
+            categories: try await store.run { try $0.categories() }.map { Settings.Category(name: $0.name, selected: $0.name == values["category"]) },
             error: error, next: next ?? [])
         return page(shown, title: "Settings", current: "/quotes/schedule", status: status)
     }
 
     func setSchedule(_ form: WebForm) async throws -> Response {
         if form.first("clear") != nil {
-            try await store.setSchedule(nil, user: user)
+            try await store.run { try $0.setSchedule(nil, user: user) }
             return WebPage.redirect("/quotes/schedule?saved=1")
         }
         let fields = ["times", "weekdays", "quiet", "tz", "category", "missed", "tailored", "reminders"].reduce(into: [String: String]()) { $0[$1] = form.first($1) ?? "" }
@@ -278,7 +278,7 @@ struct QuotePages {
                 quietHours: quiet, timeZoneIdentifier: fields["tz", default: ""],
                 category: fields["category"].flatMap { $0.isEmpty ? nil : $0 }, missedSlots: try WebForm.choice(Schedule.MissedSlots.self, fields["missed", default: ""], named: "missed slots") ?? .latest,
                 tailored: fields["tailored"] == "1", reminders: fields["reminders"] == "1")
-            try await store.setSchedule(schedule, user: user)
+            try await store.run { try $0.setSchedule(schedule, user: user) }
         } catch {
             return try await schedule(fields: fields, error: String(describing: error), status: .unprocessableContent)
         }
@@ -291,7 +291,7 @@ struct QuotePages {
         let text = form.first("nottodo") ?? ""
         let category = form.first("nottodoCategory").flatMap { $0.isEmpty ? nil : $0 }
         do {
-            try await store.addNotToDo(text, category: category, user: user)
+            try await store.run { s throws(QuoteError) in try s.addNotToDo(text, category: category, user: user) }
         } catch {
             return try await schedule(error: error.description, status: .unprocessableContent)
         }
@@ -301,7 +301,7 @@ struct QuotePages {
     func removeNotToDo(_ context: WebContext) async throws -> Response {
         guard let raw = context.parameters.get("id"), let number = Int64(raw), number > 0 else { throw HTTPError(.notFound, message: "no such not-to-do") }
         do {
-            try await store.removeNotToDo(NotToDo.ID(number), user: user)
+            try await store.run { s throws(QuoteError) in try s.removeNotToDo(NotToDo.ID(number), user: user) }
         } catch {
             throw HTTPError(.notFound, message: error.description)
         }

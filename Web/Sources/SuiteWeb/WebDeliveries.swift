@@ -33,7 +33,7 @@ extension WebApp {
         guard let entries = try? push.entries(), !entries.isEmpty else { return [] }
         var notifications: [PushNotification] = []
         do {
-            if let delivery = try await quotes.deliverDue(now: now, user: user, channel: "web-push") {
+            if let delivery = try await quotes.run({ [user] in try $0.deliverDue(now: now, user: user, channel: "web-push") }) {
                 notifications.append(PushNotification(
                     title: QuoteExport.attribution(delivery.quote) ?? "Quote",
                     body: delivery.quote.text + (delivery.reminder.map { "\n\nNot to do: \($0.text)" } ?? ""),
@@ -43,13 +43,13 @@ extension WebApp {
             Self.report("the quote that is due could not be delivered: \(error)")
         }
         do {
-            for event in try await bundles.takeEventReminders(within: 86_400) {
+            for event in try await bundles.run({ try $0.takeEventReminders(within: 86_400) }) {
                 let count = event.todos.count
                 notifications.append(PushNotification(
                     title: "Before \(event.eventName): \(count) todo\(count == 1 ? "" : "s")",
                     body: event.todos.map(\.text).joined(separator: "\n"), url: "/bundle", tag: "event-\(event.eventID.rawValue)"))
             }
-            for todo in try await bundles.takeReminders(within: 86_400, timeZone: .current) {
+            for todo in try await bundles.run({ try $0.takeReminders(within: 86_400, timeZone: .current) }) {
                 notifications.append(PushNotification(
                     title: "Due soon", body: todo.text + (todo.eventName.map { " (\(todo.preposition == .none ? "" : todo.preposition.rawValue + " ")\($0))" } ?? ""),
                     url: "/bundle", tag: "todo-\(todo.id.rawValue)"))

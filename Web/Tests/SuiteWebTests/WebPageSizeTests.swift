@@ -32,18 +32,19 @@ struct WebPageSizeTests {
             let due = i % 3 == 0 ? " due:2026-12-\(String(format: "%02d", 1 + i % 28))" : ""
             lines += "\(done)2026-11-\(String(format: "%02d", 1 + i % 20)) Errand number \(i) for the errand pile @event-\(i % 100) prep:\(preps[i % 4])\(due)\n"
         }
-        _ = try await web.bundles.importData(Data(lines.utf8), format: .todotxt, timeZone: .current)
+        let data = Data(lines.utf8)
+        _ = try await web.bundles.run { try $0.importData(data, format: .todotxt, timeZone: .current) }
         // 150 bundles checked in, worked through and completed; one left open.
         for k in 0..<151 {
             let event = "event \(k % 100)"
             let direction: CheckInDirection = k % 4 == 1 ? .justFinished : .aboutTo
-            let offered = try await web.bundles.checkInListing(event: event, direction: direction, timeZone: .current).todos
+            let offered = try await web.bundles.run { try $0.checkInListing(event: event, direction: direction, timeZone: .current) }.todos
                 .filter { $0.status == .pending }.prefix(3)
             guard !offered.isEmpty else { continue }
-            let bundle = try await web.bundles.checkIn(event: event, direction: direction, todoIDs: offered.map(\.id), timeZone: .current)
+            let bundle = try await web.bundles.run { try $0.checkIn(event: event, direction: direction, todoIDs: offered.map(\.id), timeZone: .current) }
             if k == 150 { break }
-            for todo in offered { _ = try await web.bundles.markDone(todo.id, in: bundle.id) }
-            _ = try await web.bundles.complete(bundle.id)
+            for todo in offered { _ = try await web.bundles.run { try $0.markDone(todo.id, in: bundle.id) } }
+            _ = try await web.bundles.run { try $0.complete(bundle.id) }
         }
 
         // Quotes as long as Debian's longest fortune (2,383 characters), so that a page of them
@@ -51,9 +52,10 @@ struct WebPageSizeTests {
         let text = String(repeating: "Those who \"know\" & <say> it ", count: 85)   // 2,380 characters, many of them escaped
         var csv = ""
         for i in 0..<300 { csv += "\"\(i) \(text.replacingOccurrences(of: "\"", with: "\"\""))\",Author \(i % 7),\(i % 2 == 0 ? "long" : "longer")\n" }
-        _ = try await web.quotes.importData(Data(csv.utf8), name: "long.csv", format: .csv)
-        let ids = try await web.quotes.browse(QuoteFilter(), user: web.user, limit: 300).map(\.id)
-        for id in ids.prefix(60) { _ = try await web.quotes.favorite(id, user: web.user) }
+        let csvData = Data(csv.utf8)
+        _ = try await web.quotes.run { try $0.importData(csvData, name: "long.csv", format: .csv) }
+        let ids = try await web.quotes.run { try $0.browse(QuoteFilter(), user: web.user, limit: 300) }.map(\.id)
+        for id in ids.prefix(60) { _ = try await web.quotes.run { try $0.favorite(id, user: web.user) } }
         // A delivery history of 70 quotes, one a day (as `suite quotes tick` records them).
         let queue = try DatabaseQueue(path: folder.appendingPathComponent(QuoteStore.fileName).path)
         try await queue.write { [user = web.user] db in
@@ -66,13 +68,14 @@ struct WebPageSizeTests {
 
         // 3,000 places within a kilometre (the map lists at most 100 of them whatever the count).
         let center = try Coordinate(latitude: 52.52, longitude: 13.405)
-        try await web.places.setLocation(center)
+        try await web.places.run { try $0.setLocation(center) }
         var features: [String] = []
         for i in 0..<3_000 {
             let latitude = 52.52 + Double(i % 60 - 30) * 0.0002, longitude = 13.405 + Double(i / 60 - 25) * 0.0003
             features.append(#"{"type": "Feature", "geometry": {"type": "Point", "coordinates": [\#(longitude), \#(latitude)]}, "properties": {"name": "A place with a long name, number \#(i)", "type": "coffee-shop", "opening_hours": "Mo-Fr 08:00-18:00"}}"#)
         }
-        _ = try await web.places.importFile(Data(#"{"type": "FeatureCollection", "features": [\#(features.joined(separator: ","))]}"#.utf8), name: "places.geojson")
+        let geojson = Data(#"{"type": "FeatureCollection", "features": [\#(features.joined(separator: ","))]}"#.utf8)
+        _ = try await web.places.run { try $0.importFile(geojson, name: "places.geojson") }
         return (web, folder)
     }
 
@@ -101,12 +104,12 @@ struct WebPageSizeTests {
     @Test func everyPageStaysWithinTheBudgetAndItsLinksReachTheRest() async throws {
         let (web, folder) = try await Self.filled()
         defer { try? FileManager.default.removeItem(at: folder) }
-        let open = try #require(try await web.bundles.openBundles().first)
-        let completed = try #require(try await web.bundles.review().first)
-        let quote = try #require(try await web.quotes.browse(QuoteFilter(), user: web.user, limit: 1).first)
-        let place = try #require(try await web.places.near(PlaceQuery(center: Coordinate(latitude: 52.52, longitude: 13.405), radius: 1000, limit: 1)).first)
-        let byDeadline = try await web.bundles.todos(order: .byDeadline)
-        let everyTodo = try await web.bundles.todos(includeFinished: true)
+        let open = try #require(try await web.bundles.run({ try $0.openBundles() }).first)
+        let completed = try #require(try await web.bundles.run({ try $0.review() }).first)
+        let quote = try #require(try await web.quotes.run({ try $0.browse(QuoteFilter(), user: web.user, limit: 1) }).first)
+        let place = try #require(try await web.places.run({ try $0.near(PlaceQuery(center: Coordinate(latitude: 52.52, longitude: 13.405), radius: 1000, limit: 1)) }).first)
+        let byDeadline = try await web.bundles.run { try $0.todos(order: .byDeadline) }
+        let everyTodo = try await web.bundles.run { try $0.todos(includeFinished: true) }
         let waiting = byDeadline.count
 
         try await Self.withPages(web) { get in
@@ -160,7 +163,7 @@ struct WebPageSizeTests {
             #expect(review.contains("/bundle/bundles/\(completed.id.rawValue)\""))
 
             // Quotes: a category page at a time, then the next; the last page without "more".
-            let inCategory = try await web.quotes.browse(QuoteFilter(category: "long"), user: web.user, limit: 1000)
+            let inCategory = try await web.quotes.run { try $0.browse(QuoteFilter(category: "long"), user: web.user, limit: 1000) }
             let browse = try await get("/quotes/browse?category=long")
             let browseNext = try await get(try #require(Self.nextLink(browse)))
             #expect(browseNext.contains("href=\"/quotes/quote/\(inCategory[QuotePages.pageSize].id.rawValue)\""))
@@ -169,7 +172,7 @@ struct WebPageSizeTests {
             #expect(Self.nextLink(browseLast) == nil)
 
             // Search: the next page of hits, then none.
-            let hits = try await web.quotes.search("know", user: web.user, limit: 1000)
+            let hits = try await web.quotes.run { try $0.search("know", user: web.user, limit: 1000) }
             let search = try await get("/quotes/search?q=know")
             let searchNext = try await get(try #require(Self.nextLink(search)))
             #expect(searchNext.contains("href=\"/quotes/quote/\(hits[QuotePages.hitsPageSize].quote.id.rawValue)\""))
@@ -179,7 +182,7 @@ struct WebPageSizeTests {
             var favourites = try await get("/quotes/favorites"), favouritePages = 1
             while let next = Self.nextLink(favourites) { favourites = try await get(next); favouritePages += 1 }
             #expect(favouritePages == (60 + QuotePages.pageSize - 1) / QuotePages.pageSize)
-            let history = try await web.quotes.history(user: web.user, limit: 1000)
+            let history = try await web.quotes.run { try $0.history(user: web.user, limit: 1000) }
             #expect(history.count == 70)
             var shown = try await get("/quotes/history"), historyPages = 1
             #expect(shown.contains("href=\"/quotes/quote/\(history[0].quote.id.rawValue)\""))

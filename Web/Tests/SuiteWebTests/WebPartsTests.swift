@@ -129,7 +129,7 @@ struct WebPartsMoreTests {
         // What `suite sync login` writes (the server cannot be reached).
         let settings = #"{"account":"ada <b>","dataKey":"\#(Data(count: 32).base64EncodedString())","deviceID":"d","server":"http://127.0.0.1:9","token":"t"}"#
         try Data(settings.utf8).write(to: folder.appendingPathComponent("sync.json"))
-        try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
+        try await app.bundles.run { try $0.addTodo("Buy stamps", event: nil, preposition: .none) }
         await panel.syncNow()
         let view = await panel.view()
         #expect(view.syncing == true)
@@ -151,13 +151,13 @@ struct WebPartsMoreTests {
         while app.live.followed.count < 4 && Date() < deadline { try await Task.sleep(for: .milliseconds(10)) }
         #expect(app.live.followed == ["bmm", "quotes", "bundle", "places"])
         var heard = stream.makeAsyncIterator()
-        try await app.bundles.addTodo("Buy stamps", event: nil, preposition: .none)
+        try await app.bundles.run { try $0.addTodo("Buy stamps", event: nil, preposition: .none) }
         #expect(await heard.next() == "bundle")
-        try await app.places.setLocation(try Coordinate(latitude: 52.52, longitude: 13.405))
+        try await app.places.run { try $0.setLocation(try Coordinate(latitude: 52.52, longitude: 13.405)) }
         #expect(await heard.next() == "places")
-        _ = try await app.bmm.create(name: "Acme Bakery")
+        _ = try await app.bmm.run { try $0.create(name: "Acme Bakery") }
         #expect(await heard.next() == "bmm")
-        _ = try await app.quotes.add("Well begun is half done.", source: "Aristotle")
+        _ = try await app.quotes.run { try $0.add("Well begun is half done.", source: "Aristotle") }
         #expect(await heard.next() == "quotes")
     }
 

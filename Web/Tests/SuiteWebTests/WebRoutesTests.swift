@@ -36,7 +36,7 @@ struct WebRoutesTests {
             let first = try await session.saved("POST /bmm/models", "/bmm/models", ["name": "Acme Bakery"])
             let section = String(try #require(first.split(separator: "/").last))
             try await session.saved("POST /bmm/models", "/bmm/models", ["name": "Second Shop"])
-            let acme = try #require(try await web.bmm.models().first { $0.name == "Acme Bakery" })
+            let acme = try #require(try await web.bmm.run({ try $0.models() }).first { $0.name == "Acme Bakery" })
             try await session.saved("POST /bmm/use", "/bmm/use", ["model": acme.id.uuidString])
             try await session.refused("POST /bmm/rename", "/bmm/rename", ["rename": ""])
             try await session.saved("POST /bmm/rename", "/bmm/rename", ["rename": "Acme Bakers"])
@@ -50,7 +50,7 @@ struct WebRoutesTests {
             try await session.refused("POST /bundle/todos", "/bundle/todos", ["text": "Pay the rent", "preposition": "before", "event": "go to the bank", "deadline": "31.12."])
             try await session.saved("POST /bundle/todos", "/bundle/todos", ["text": "Pay the rent", "preposition": "before", "event": "go to the bank", "newEvent": "1"])
             try await session.saved("POST /bundle/todos", "/bundle/todos", ["text": "Get the agreement signed", "preposition": "before", "event": "go to the bank"])
-            let todos = try await web.bundles.todos()
+            let todos = try await web.bundles.run { try $0.todos() }
             let rent = try #require(todos.first { $0.text == "Pay the rent" }), agreement = try #require(todos.first { $0.text == "Get the agreement signed" })
             try await session.refused("POST /bundle/checkin", "/bundle/checkin", ["event": "go to the bank", "direction": "sideways", "todo": "\(rent.id.rawValue)"])
             let bundle = try await session.saved("POST /bundle/checkin", "/bundle/checkin", ["event": "go to the bank", "direction": "about-to", "todo": "\(rent.id.rawValue)"])
@@ -80,7 +80,7 @@ struct WebRoutesTests {
             try await session.refused("POST /places/fetch", "/places/fetch", ["provider": "gopher", "radius": "1km"])
 
             // Quotes: a favourite, a note refused then kept, a schedule, the not-to-do list.
-            let quote = try await web.quotes.add("Well begun is half done.", source: "Aristotle", categories: ["work"])
+            let quote = try await web.quotes.run { try $0.add("Well begun is half done.", source: "Aristotle", categories: ["work"]) }
             let quotePath = "/quotes/quote/\(quote.id.rawValue)"
             try await session.saved("POST /quotes/quote/{id}/favorite", "\(quotePath)/favorite", ["on": "1", "back": "//evil.example/"])
             try await session.refused("POST /quotes/quote/{id}/notes", "\(quotePath)/notes", ["note": " "])
@@ -90,7 +90,7 @@ struct WebRoutesTests {
             try await session.saved("POST /quotes/schedule", "/quotes/schedule", ["times": "08:00", "weekdays": "all", "tz": "UTC"])
             try await session.refused("POST /quotes/nottodo", "/quotes/nottodo", ["nottodo": ""])
             try await session.saved("POST /quotes/nottodo", "/quotes/nottodo", ["nottodo": "Doomscrolling"])
-            let notToDo = try #require(try await web.quotes.notToDos(user: web.user).first)
+            let notToDo = try #require(try await web.quotes.run({ try $0.notToDos(user: web.user) }).first)
             try await session.saved("POST /quotes/nottodo/{id}/remove", "/quotes/nottodo/\(notToDo.id.rawValue)/remove", [:])
 
             // Sync now, without an account: nothing to do, nothing changed.
@@ -141,8 +141,8 @@ extension WebRoutesTests {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("web-empty-\(UUID().uuidString)", isDirectory: true)
         defer { try? FileManager.default.removeItem(at: folder) }
         let web = try await WebApp(folder: folder)
-        _ = try await web.quotes.add("Well begun is half done.", source: "Aristotle", categories: ["work"])
-        _ = try await web.quotes.addNotToDo("Doomscrolling", user: web.user)
+        _ = try await web.quotes.run { try $0.add("Well begun is half done.", source: "Aristotle", categories: ["work"]) }
+        _ = try await web.quotes.run { try $0.addNotToDo("Doomscrolling", user: web.user) }
         let cookie: HTTPFields = [.cookie: "\(WebGuard.cookieName)=\(web.secrets.token)"]
         try await Application(router: web.router(hosts: { ["localhost"] })).test(.router) { client in
             let random = String(buffer: try await client.execute(uri: "/quotes/random", method: .get, headers: cookie).body)
@@ -185,7 +185,7 @@ extension WebRoutesTests {
             refusedEverywhere(try await client.execute(uri: "/bmm/models", method: .post, headers: form,
                                                        body: ByteBuffer(string: "csrf=\(web.secrets.formToken)&name=" + String(repeating: "x", count: 10 * 1024 * 1024 + 1))),
                               .contentTooLarge, "a form too large")
-            #expect(try await web.bmm.models().isEmpty)
+            #expect(try await web.bmm.run({ try $0.models() }).isEmpty)
         }
     }
 }

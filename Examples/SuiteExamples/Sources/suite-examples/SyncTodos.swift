@@ -26,7 +26,7 @@ enum SyncTodos {
                 }
                 let report = try await sync.sync()
                 for store in report.stores { print("\(store.log): sent \(store.sent), received \(store.received)") }
-                for todo in try await todos.todos(includeFinished: true) { print("- \(todo.text)") }
+                for todo in try await todos.run({ try $0.todos(includeFinished: true) }) { print("- \(todo.text)") }
                 exit(0)
             } catch let error as SyncError {
                 FileHandle.standardError.write(Data("sync-todos: \(error.message) [\(error.code)]\n".utf8))

@@ -40,7 +40,7 @@ extension PlacesCommand {
                 let place = try SignedArgument.one(words, name: "where")
                 let store = try Places.open(options)
                 if let coordinate = try? Coordinate.parse(place) {
-                    try await store.setLocation(coordinate)
+                    try await store.run { try $0.setLocation(coordinate) }
                     try report(coordinate, label: nil)
                     return
                 }
@@ -48,7 +48,7 @@ extension PlacesCommand {
                     _ = try Coordinate.parse(place)  // numbers out of range: say so rather than geocode them
                 }
                 let found = try await Spinner.around("Looking up the address on OpenStreetMap…") { _ in try await providers.geocoder().geocode(place) }
-                try await store.setLocation(found.coordinate, label: found.displayName)
+                try await store.run { try $0.setLocation(found.coordinate, label: found.displayName) }
                 try report(found.coordinate, label: found.displayName)
             }
 
@@ -237,7 +237,7 @@ extension PlacesCommand {
             let records = try await Spinner.around("Asking \(source.name)…") { sink in
                 try await source.places(near: center, radius: metres, progress: sink.callback)
             }
-            let summary = try await store.upsert(records)
+            let summary = try await store.run { try $0.upsert(records) }
             if options.json { try Terminal.printJSON(summary); return }
             print("Fetched \(records.count) place\(records.count == 1 ? "" : "s") from \(source.name): \(summary.added) new, \(summary.updated) refreshed.")
         }
@@ -307,7 +307,8 @@ extension PlacesCommand {
             if let phone { record.phone = phone }
             if let website { record.website = website }
             if let hours { record.openingHours = hours }
-            let place = try await store.add(record)
+            let added = record
+            let place = try await store.run { try $0.add(added) }
             if options.json { try Terminal.printJSON(place); return }
             print("Added #\(place.id) \(place.name) at \(place.coordinate).")
             if !found.isEmpty { print("From the lookup: \(found.joined(separator: ", ")) ('suite places show \(place.id)').") }

@@ -320,7 +320,7 @@ extension QuotesCommand {
         func run() async throws {
             let store = try options.open(readOnly: true)
             guard online else {
-                let works = try await store.works(by: author)
+                let works = try await store.run { try $0.works(by: author) }
                 if options.json { try Terminal.printJSON(works); return }
                 for work in works {
                     let count = String(work.quotes)

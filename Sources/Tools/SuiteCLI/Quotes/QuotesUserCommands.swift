@@ -108,7 +108,7 @@ extension QuotesCommand {
 
         func run() async throws {
             guard community else {
-                try Quotes.printList(try await options.open(readOnly: true).top(limit: limit), json: options.json, empty: "No favourites yet.")
+                try Quotes.printList(try await options.open(readOnly: true).run { try $0.top(limit: limit) }, json: options.json, empty: "No favourites yet.")
                 return
             }
             let folder = try options.common.storeFolder()
@@ -257,7 +257,7 @@ extension QuotesCommand {
                 return
             }
             let store = try options.open(readOnly: true)
-            let quotes = history ? try await store.history(user: options.userName).map(\.quote) : try await store.favorites(user: options.userName)
+            let quotes = history ? try await store.run { try $0.history(user: options.userName) }.map(\.quote) : try await store.run { try $0.favorites(user: options.userName) }
             let data: Data
             switch format {
             case .text: data = Data(QuoteExport.text(quotes).utf8)
@@ -298,7 +298,7 @@ extension QuotesCommand {
                 return
             }
             let store = try options.open(readOnly: true)
-            let all = history ? try await store.history(user: options.userName).map(\.quote) : try await store.favorites(user: options.userName)
+            let all = history ? try await store.run { try $0.history(user: options.userName) }.map(\.quote) : try await store.run { try $0.favorites(user: options.userName) }
             var seen = Set<Quote.ID>()
             let quotes = all.filter { !$0.isPersonal && seen.insert($0.id).inserted }
             guard !quotes.isEmpty else {
