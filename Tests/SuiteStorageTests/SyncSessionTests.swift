@@ -36,6 +36,28 @@ import Testing
         #expect(idle == .init())
     }
 
+    @Test func sealingAndTheStoresWorkRunOnTheStoreQueueNotOnSwiftsThreads() async throws {
+        /// Seals as PlainSyncCodec does, noting whether each seal ran on the store queue.
+        final class NotingCodec: SyncCodec, @unchecked Sendable {
+            let lock = NSLock()
+            var onQueue: [Bool] = []
+            func seal(_ change: SyncChange, log: String) throws -> SyncEnvelope {
+                lock.withLock { onQueue.append(Background.isCurrent) }
+                return try PlainSyncCodec().seal(change, log: log)
+            }
+            func open(_ envelope: SyncEnvelope, log: String) throws -> SyncChange { try PlainSyncCodec().open(envelope, log: log) }
+        }
+        let server = InMemorySyncServer()
+        let device = try Device(millis: 1_000)
+        for n in 0..<3 { try addItem(device, "a\(n)", "From A \(n)") }
+        let codec = NotingCodec()
+        let outcome = try await SyncSession(store: device.store, log: "toy", transport: server, codec: codec).run()
+        #expect(outcome.pushed == 3 * 4)
+        #expect(codec.lock.withLock { codec.onQueue.count } == 3 * 4)
+        #expect(codec.lock.withLock { codec.onQueue.allSatisfy { $0 } })
+        #expect(!Background.isCurrent)
+    }
+
     @Test func aPushWhoseAnswerWasLostIsSentAgainAndKeptOnce() async throws {
         let server = InMemorySyncServer()
         let a = try Device(millis: 1_000)

@@ -145,8 +145,11 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     package typealias Outcome = SyncOutcome
 
     package func run() async throws -> Outcome {
-        var outcome = Outcome()
-        try retrySetAside(&outcome)
+        var outcome = try await onStoreQueue { session in
+            var outcome = Outcome()
+            try session.retrySetAside(&outcome)
+            return outcome
+        }
         // At most one restart a run: a server that keeps changing its epoch is reported by the
         // next run, not looped on.
         // Pull first: a server restored from an older copy shows a head behind the cursor only
@@ -155,7 +158,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         for _ in 0..<2 {
             let pushed = outcome.pushed
             guard try await pullAll(&outcome) else { outcome.restarted = true; continue }
-            try checkClock(outcome)
+            try await onStoreQueue { [outcome] session in try session.checkClock(outcome) }
             guard try await pushAll(&outcome) else { outcome.restarted = true; continue }
             let settled = outcome.pushed == pushed ? true : try await pullAll(&outcome)
             if settled {
@@ -188,7 +191,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     /// - Throws: The transport's error (a log that moved is refused with a conflict).
     @discardableResult
     package func compact() async throws -> SyncCompactReply? {
-        guard let compaction = try store.syncCompaction(log: log) else { return nil }
+        guard let compaction = try await onStoreQueue({ session in try session.store.syncCompaction(log: session.log) }) else { return nil }
         let page = SyncProtocol.maximumKeepPage
         var start = 0
         while true {
@@ -204,20 +207,27 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
     /// Pushes every pending change; false when the server's log changed (the store restarts).
     private func pushAll(_ outcome: inout Outcome) async throws -> Bool {
         while true {
-            let pending = try store.syncPending(limit: batchSize)
-            if pending.isEmpty { return true }
-            // As many as fit the server's byte limit for a push (at least one).
-            var sealed: [SyncEnvelope] = [], bytes = 0
-            for operation in pending {
-                let envelope = try codec.seal(operation, log: log)
-                let size = SyncProtocol.size(of: envelope)
-                if !sealed.isEmpty && bytes + size > SyncProtocol.maximumPushBytes { break }
-                sealed.append(envelope)
-                bytes += size
+            let (pending, sealed) = try await onStoreQueue { session in
+                let pending = try session.store.syncPending(limit: session.batchSize)
+                // As many as fit the server's byte limit for a push (at least one).
+                var sealed: [SyncEnvelope] = [], bytes = 0
+                for operation in pending {
+                    let envelope = try session.codec.seal(operation, log: session.log)
+                    let size = SyncProtocol.size(of: envelope)
+                    if !sealed.isEmpty && bytes + size > SyncProtocol.maximumPushBytes { break }
+                    sealed.append(envelope)
+                    bytes += size
+                }
+                return (pending, sealed)
             }
+            if pending.isEmpty { return true }
             let reply = try await transport.push(log: log, operations: sealed)
-            if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
-            try store.syncAcknowledge(pending.prefix(sealed.count).map(\.id))
+            let moved = try await onStoreQueue { session in
+                if try session.restartIfMoved(epoch: reply.epoch, head: reply.head) { return true }
+                try session.store.syncAcknowledge(pending.prefix(sealed.count).map(\.id))
+                return false
+            }
+            if moved { return false }
             outcome.pushed += sealed.count
         }
     }
@@ -346,7 +356,7 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
         while true {
             // A cancelled sync stops between pages (what was pulled ahead is dropped).
             try Task.checkCancellation()
-            let position = try store.syncServerPosition()
+            let position = try await onStoreQueue { session in try session.store.syncServerPosition() }
             let page = try await ahead.page(after: position.cursor)
             let reply = page.answer.reply
             let serverTime = SyncClock.plausible(serverTime: reply.serverTime)
@@ -354,17 +364,26 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
                 // The server read its clock about halfway through the exchange.
                 outcome.clockOffset = (page.answer.sent + page.answer.received) / 2 - serverTime
             }
-            if try restartIfMoved(epoch: reply.epoch, head: reply.head) { return false }
-            if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
-                // Where a compaction's grace period is over, the operation at the cursor is gone
-                // although the log is the one the store read: reading it again is all it needs,
-                // but the same restart is also right for a log restored from an older copy.
-                if let compacted = reply.compacted, position.cursor <= compacted, reply.anchor == nil { outcome.pastCompaction = true }
-                try store.syncRestart(epoch: reply.epoch)
-                return false
+            let step = try await onStoreQueue { session -> PageStep in
+                if try session.restartIfMoved(epoch: reply.epoch, head: reply.head) { return .restarted }
+                if position.epoch != nil, position.cursor > 0, reply.anchor != position.anchor {
+                    // Where a compaction's grace period is over, the operation at the cursor is
+                    // gone although the log is the one the store read: reading it again is all it
+                    // needs, but the same restart is also right for a log restored from an older copy.
+                    try session.store.syncRestart(epoch: reply.epoch)
+                    return .restartedAtAnchor
+                }
+                return .applied(try session.store.syncApply(page.opened, settingAside: page.refused, log: session.log, at: SyncPosition(
+                    epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime))
             }
-            let applied = try store.syncApply(page.opened, settingAside: page.refused, log: log, at: SyncPosition(
-                epoch: reply.epoch, cursor: reply.next, anchor: reply.operations.last?.id ?? position.anchor), serverTime: serverTime)
+            let applied: SyncLedger.ApplyOutcome
+            switch step {
+            case .restarted: return false
+            case .restartedAtAnchor:
+                if let compacted = reply.compacted, position.cursor <= compacted, reply.anchor == nil { outcome.pastCompaction = true }
+                return false
+            case .applied(let outcome): applied = outcome
+            }
             outcome.pulled += reply.operations.count
             outcome.applied += applied.applied
             outcome.setAside += applied.setAside
@@ -373,6 +392,21 @@ package struct SyncSession<Failure: StoreFailureRepresentable & Sendable>: Senda
             if !reply.hasMore { return true }
             if reply.next <= position.cursor { throw SyncProtocolError.stalledPull(cursor: position.cursor) }
         }
+    }
+
+    /// What the store did with a pulled page.
+    private enum PageStep: Sendable {
+        /// The server's log moved (another epoch, or a head behind the cursor).
+        case restarted
+        /// Another operation (or none) at the store's cursor.
+        case restartedAtAnchor
+        case applied(SyncLedger.ApplyOutcome)
+    }
+
+    /// Runs store work (SQLite, `fsync`, waiting for the store's lock, sealing) on the store's
+    /// queue, never on Swift's cooperative threads (see ``Background``).
+    private func onStoreQueue<T: Sendable>(_ body: @escaping @Sendable (SyncSession) throws -> T) async throws -> T {
+        try await Background.run { [self] () throws -> T in try body(self) }
     }
 
     /// Opens each envelope; those that do not open, with why.
