@@ -41,9 +41,9 @@ package final class DirectConnection {
 
     /// Opens the store file at `path` for reading and writing, with the checks and settings of
     /// ``Store/open(at:migrator:configuration:readOnly:)`` for a store that is already current:
-    /// the SQLite features it needs checked, the store lock held while opening, the header checked
-    /// (damaged and read-only files are refused with the same errors), foreign keys on, `synchronous=FULL`, statement journals in
-    /// memory, the busy timeout, and `user_version` read through SQLite. No SQL functions are
+    /// the same ``StoreFileCheck`` (features, lock, file, header, writability), the same
+    /// ``StoreFileCheck/connectionPragmas(readOnly:)``, the busy timeout, and `user_version` read
+    /// through SQLite. No SQL functions are
     /// registered (the search ranking among them): a statement that needs one fails to prepare.
     ///
     /// - Parameters:
@@ -63,16 +63,11 @@ package final class DirectConnection {
         path: String, configuration: StoreConfiguration, schemaVersion: Int32, keptUntilExit: Bool
     ) throws(StoreFailure) -> DirectConnection? {
         let busyTimeout = configuration.busyTimeout
-        var info = stat()
-        guard stat(path, &info) == 0, (info.st_mode & S_IFMT) == S_IFREG, info.st_size > 0 else { return nil }
-        if let missing = configuration.requiredFeatures.first(where: { sqlite3_compileoption_used($0.compileOption) == 0 }) {
-            throw .missingFeature(path: path, feature: missing.rawValue)
-        }
-        let lock = try FileLock(path: path + ".lock", timeout: busyTimeout)
-        defer { withExtendedLifetime(lock) {} }
-        let header = try StoreFile.checkHeader(path: path)
-        try StoreFile.checkWritable(path: path)
-        guard header.applicationID == configuration.applicationID, header.isWAL, header.userVersion == schemaVersion else { return nil }
+        // Nothing to open quickly (and no lock file to make) where there is no store yet.
+        guard StoreFile.size(of: path) != nil else { return nil }
+        let check = try StoreFileCheck(path: path, configuration: configuration, schemaVersion: schemaVersion, creatingFolder: false)
+        defer { check.holdLock() }
+        guard check.state == .current else { return nil }
         var opened: OpaquePointer?
         let code = sqlite3_open_v2(path, &opened, SQLITE_OPEN_READWRITE | SQLITE_OPEN_NOMUTEX, nil)
         guard let opened else { throw .unavailable(path: path, reason: "SQLite could not allocate a connection") }
@@ -81,7 +76,7 @@ package final class DirectConnection {
             guard code == SQLITE_OK else { throw connection.error(code, sql: nil) }
             sqlite3_busy_timeout(opened, Int32(min(max(busyTimeout, 0), 3600) * 1000))
             // As GRDB's connections are set up (foreign keys on) and ``Store``'s (the rest).
-            try connection.execute("PRAGMA foreign_keys = ON; PRAGMA synchronous = FULL; PRAGMA temp_store = MEMORY")
+            try connection.execute(StoreFileCheck.connectionPragmas(readOnly: false))
             // The header is as of the last checkpoint; SQLite sees the log too.
             let version = try connection.prepare("PRAGMA user_version")
             guard try version.step(), version.columns.int64(0) == Int64(schemaVersion) else {

@@ -388,34 +388,19 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         path: String, migrator: DatabaseMigrator, configuration: StoreConfiguration, readOnly: Bool
     ) throws(StoreFailure) -> Store {
         let folder = (path as NSString).deletingLastPathComponent
-        try FileSystem.ensureFolder(folder)
-        if let missing = configuration.requiredFeatures.first(where: { sqlite3_compileoption_used($0.compileOption) == 0 }) {
-            throw .missingFeature(path: path, feature: missing.rawValue)
-        }
-        let lock = try FileLock(path: path + ".lock", timeout: configuration.busyTimeout)
-        defer { withExtendedLifetime(lock) {} }
-
-        if StoreFile.isDirectory(path) {
-            throw .unavailable(path: path, reason: "it is a folder, not a store file")
-        }
-        // A FIFO, device or socket there would block or mislead SQLite: only a regular file is a store.
-        var info = stat()
-        if stat(path, &info) == 0, (info.st_mode & S_IFMT) != S_IFREG {
-            throw .unavailable(path: path, reason: "it is not a regular file")
-        }
+        let check = try StoreFileCheck(path: path, configuration: configuration, schemaVersion: schemaVersion(of: migrator), creatingFolder: true)
+        defer { check.holdLock() }
         var migrated = false
         var isWAL = true
-        if StoreFile.size(of: path) == nil {
+        switch check.state {
+        case .missing:
             try create(path: path, folder: folder, migrator: migrator, configuration: configuration)
             migrated = true
-        } else {
-            let header = try StoreFile.checkHeader(path: path)
-            try StoreFile.checkWritable(path: path)
-            if header.applicationID == configuration.applicationID, header.isWAL, header.userVersion == schemaVersion(of: migrator),
-               let store = try openCurrent(path: path, migrator: migrator, configuration: configuration, readOnly: readOnly) {
-                return store
-            }
-            isWAL = header.isWAL
+        case .current:
+            if let store = try openCurrent(path: path, migrator: migrator, configuration: configuration, readOnly: readOnly) { return store }
+            migrated = try inspect(path: path, migrator: migrator, configuration: configuration)
+        case .needsInspection(let wal):
+            isWAL = wal
             migrated = try inspect(path: path, migrator: migrator, configuration: configuration)
         }
 
@@ -516,11 +501,10 @@ package final class Store<Failure: StoreFailureRepresentable>: Sendable {
         config.busyMode = .timeout(configuration.busyTimeout)
         config.maximumReaderCount = 4
         config.prepareDatabase { db in
-            if !db.configuration.readonly { try db.execute(sql: "PRAGMA synchronous = FULL") }
             // Statement journals (every statement that fires a trigger or touches a virtual
             // table keeps one) in memory, not in a temporary file: a bulk import wrote ten of
             // them per row. Durability is the write-ahead log's, which this does not change.
-            try db.execute(sql: "PRAGMA temp_store = MEMORY")
+            try db.execute(sql: StoreFileCheck.connectionPragmas(readOnly: db.configuration.readonly))
             // The search ranking (``FTS5Ranking``), checked present at open (``SQLiteFeature``).
             if configuration.requiredFeatures.contains(.fts5) { try FTS5Ranking.register(db) }
         }

@@ -99,4 +99,62 @@ import Testing
         #expect(try store.read { db in try Int.fetchOne(db, sql: "SELECT count(*) FROM item") } == 1)
         try store.close()
     }
+
+    /// What a file at the path is, for the openings to refuse.
+    enum Unusable: String, CaseIterable, Sendable {
+        case folder, fifo, empty, randomBytes, truncated, busy
+    }
+
+    /// Both openings go through one check (``StoreFileCheck``): a file one refuses, the other
+    /// refuses with the same failure, and neither changes it.
+    @Test(arguments: Unusable.allCases)
+    func bothOpeningsRefuseAFileAlike(_ kind: Unusable) throws {
+        let folder = try temporaryFolder()
+        let url = folder.appendingPathComponent("test.sqlite")
+        var holder: FileLock?
+        switch kind {
+        case .folder: try FileManager.default.createDirectory(at: url, withIntermediateDirectories: false)
+        case .fifo: #expect(mkfifo(url.path, 0o600) == 0)
+        case .empty: #expect(FileManager.default.createFile(atPath: url.path, contents: Data()))
+        case .randomBytes: try Data((0..<8192).map { _ in UInt8.random(in: 0...255) }).write(to: url)
+        case .truncated:
+            try openStore(url).close()
+            let whole = try Data(contentsOf: url)
+            try whole.prefix(whole.count / 2).write(to: url)
+        case .busy:
+            try openStore(url).close()
+            holder = try FileLock(path: url.path + ".lock", timeout: 1)
+        }
+        let before = kind == .folder || kind == .fifo ? nil : try Data(contentsOf: url)
+        var settings = configuration
+        settings.busyTimeout = 0.2
+        var storeFailure: StoreFailure?
+        do { _ = try TestStore.open(at: url, migrator: migrator(versions: 1), configuration: settings) } catch { storeFailure = error.failure }
+        var directFailure: StoreFailure?
+        do {
+            let connection = try DirectConnection.openCurrent(path: url.path, configuration: settings,
+                                                              schemaVersion: TestStore.schemaVersion(of: migrator(versions: 1)), keptUntilExit: false)
+            #expect(connection == nil)
+        } catch {
+            directFailure = error
+        }
+        #expect(storeFailure != nil, "Store.open refuses a file that is \(kind)")
+        #expect(directFailure == storeFailure, "the quick opening refuses it alike")
+        if let before { #expect(try Data(contentsOf: url) == before) }
+        withExtendedLifetime(holder) {}
+    }
+
+    /// The connection settings are one list: GRDB's connections and the direct one agree.
+    @Test func bothOpeningsGiveTheSameSettings() throws {
+        let url = try temporaryFolder().appendingPathComponent("test.sqlite")
+        let store = try openStore(url)
+        let connection = try #require(try open(url))
+        for name in ["synchronous", "temp_store", "foreign_keys"] {
+            let statement = try connection.prepare("PRAGMA \(name)")
+            #expect(try statement.step())
+            let direct = statement.columns.int64(0)
+            #expect(try store.write { db in try Int64.fetchOne(db, sql: "PRAGMA \(name)") } == direct, "\(name)")
+        }
+        try store.close()
+    }
 }
