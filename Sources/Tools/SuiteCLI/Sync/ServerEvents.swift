@@ -2,6 +2,16 @@ import Foundation
 import SuiteSync
 #if canImport(Glibc)
 import Glibc
+private let systemSocket = Glibc.socket
+private let streamType = Int32(SOCK_STREAM.rawValue)
+/// A peer that went away makes `send` fail instead of raising SIGPIPE.
+private let sendFlags = Int32(MSG_NOSIGNAL)
+#elseif canImport(Darwin)
+import Darwin
+private let systemSocket = Darwin.socket
+private let streamType = SOCK_STREAM
+/// Darwin has no MSG_NOSIGNAL: the socket is made with SO_NOSIGPIPE instead (``listen``).
+private let sendFlags: Int32 = 0
 #endif
 
 /// Listens to a sync server's `GET /v1/events` stream (server-sent events) on a thread of its
@@ -41,12 +51,16 @@ final class ServerEvents: @unchecked Sendable {
 
     private func listen(host: String, port: Int, path: String, token: String) {
         var hints = addrinfo()
-        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_socktype = streamType
         var result: UnsafeMutablePointer<addrinfo>?
         guard getaddrinfo(host, String(port), &hints, &result) == 0, let first = result else { return }
         defer { freeaddrinfo(result) }
-        let descriptor = Glibc.socket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
+        let descriptor = systemSocket(first.pointee.ai_family, first.pointee.ai_socktype, first.pointee.ai_protocol)
         guard descriptor >= 0 else { return }
+        #if canImport(Darwin)
+        var on: Int32 = 1
+        _ = setsockopt(descriptor, SOL_SOCKET, SO_NOSIGPIPE, &on, socklen_t(MemoryLayout<Int32>.size))
+        #endif
         defer {
             lock.withLock { socket = -1 }
             close(descriptor)
@@ -55,7 +69,7 @@ final class ServerEvents: @unchecked Sendable {
         lock.withLock { socket = descriptor }
         if isStopped { return }
         let request = "GET \(path) HTTP/1.1\r\nHost: \(host):\(port)\r\nAuthorization: Bearer \(token)\r\nAccept: text/event-stream\r\nConnection: close\r\n\r\n"
-        let sent = request.utf8CString.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count - 1, Int32(MSG_NOSIGNAL)) }
+        let sent = request.utf8CString.withUnsafeBytes { send(descriptor, $0.baseAddress, $0.count - 1, sendFlags) }
         guard sent > 0 else { return }
         var pending = Data()
         var buffer = [UInt8](repeating: 0, count: 4096)
