@@ -165,34 +165,21 @@ public enum PinState: String, Codable, Sendable, Hashable {
     case saved
 }
 
-/// A place where one might work.
+/// A place where one might work: what the provider (or the user) says of it, a ``PlaceRecord``,
+/// with what the store adds (its number, when it was fetched, the user's rating and whether they
+/// saved it). The record's fields read and write as the place's own: `place.name`,
+/// `place.coordinate`.
+@dynamicMemberLookup
 public struct Place: Codable, Sendable, Hashable, Identifiable {
     /// A place's identifier in its store: encodes as the bare number.
     public typealias ID = RecordID<Place>
 
     /// The place's number in its store.
     public var id: ID
-    /// Its name.
-    public var name: String
-    /// What kind of place it is.
-    public var type: BusinessType
-    /// Where it is.
-    public var coordinate: Coordinate
-    /// Its address, one line.
-    public var address: String?
-    /// Its phone number.
-    public var phone: String?
-    /// Its website.
-    public var website: String?
-    /// Opening hours as the provider gave them (an OSM `opening_hours` string, or Yelp's hours
-    /// written in that syntax).
-    public var openingHours: String?
-    /// Provider categories (Yelp aliases, OSM tags).
-    public var categories: [String]
-    /// Where the data came from.
-    public var origin: PlaceOrigin
-    /// The provider's id (Yelp business id, `node/123` for OSM).
-    public var providerID: String?
+    /// Its name, kind, position, address, phone, website, opening hours (an OSM `opening_hours`
+    /// string, or Yelp's hours written in that syntax), categories, origin and provider id (Yelp
+    /// business id, `node/123` for OSM).
+    public var record: PlaceRecord
     /// When the provider data was last fetched.
     public var fetchedAt: Date?
     /// The user's rating, if any.
@@ -212,7 +199,13 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
 
     /// Whether the user has made the place theirs.
     public var pinState: PinState {
-        (isSaved || origin == .user || rating.map { !$0.isEmpty } == true) ? .saved : .system
+        (isSaved || record.origin == .user || rating.map { !$0.isEmpty } == true) ? .saved : .system
+    }
+
+    /// The record's fields, as the place's own.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<PlaceRecord, T>) -> T {
+        get { record[keyPath: keyPath] }
+        set { record[keyPath: keyPath] = newValue }
     }
 
     enum CodingKeys: String, CodingKey {
@@ -223,9 +216,10 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
     /// Creates a place (the store makes them; this is for tests and previews).
     public init(id: ID, name: String, type: BusinessType, coordinate: Coordinate, address: String?, phone: String?, website: String?,
                 openingHours: String?, categories: [String], origin: PlaceOrigin, providerID: String?, fetchedAt: Date?, rating: Rating?, isSaved: Bool) {
-        self.id = id; self.name = name; self.type = type; self.coordinate = coordinate; self.address = address; self.phone = phone
-        self.website = website; self.openingHours = openingHours; self.categories = categories; self.origin = origin
-        self.providerID = providerID; self.fetchedAt = fetchedAt; self.rating = rating; self.isSaved = isSaved
+        self.id = id
+        record = PlaceRecord(name: name, type: type, coordinate: coordinate, address: address, phone: phone, website: website,
+                             openingHours: openingHours, categories: categories, origin: origin, providerID: providerID)
+        self.fetchedAt = fetchedAt; self.rating = rating; self.isSaved = isSaved
     }
 
     public init(from decoder: any Decoder) throws {
@@ -243,11 +237,11 @@ public struct Place: Codable, Sendable, Hashable, Identifiable {
     /// Encodes every stored field plus the pin colour and state, so listings carry the pin.
     public func encode(to encoder: any Encoder) throws {
         var c = encoder.container(keyedBy: CodingKeys.self)
-        try c.encode(id, forKey: .id); try c.encode(name, forKey: .name); try c.encode(type, forKey: .type)
-        try c.encode(coordinate, forKey: .coordinate); try c.encodeIfPresent(address, forKey: .address)
-        try c.encodeIfPresent(phone, forKey: .phone); try c.encodeIfPresent(website, forKey: .website)
-        try c.encodeIfPresent(openingHours, forKey: .openingHours); try c.encode(categories, forKey: .categories)
-        try c.encode(origin, forKey: .origin); try c.encodeIfPresent(providerID, forKey: .providerID)
+        try c.encode(id, forKey: .id); try c.encode(record.name, forKey: .name); try c.encode(record.type, forKey: .type)
+        try c.encode(record.coordinate, forKey: .coordinate); try c.encodeIfPresent(record.address, forKey: .address)
+        try c.encodeIfPresent(record.phone, forKey: .phone); try c.encodeIfPresent(record.website, forKey: .website)
+        try c.encodeIfPresent(record.openingHours, forKey: .openingHours); try c.encode(record.categories, forKey: .categories)
+        try c.encode(record.origin, forKey: .origin); try c.encodeIfPresent(record.providerID, forKey: .providerID)
         try c.encodeIfPresent(fetchedAt, forKey: .fetchedAt); try c.encodeIfPresent(rating, forKey: .rating)
         try c.encode(isSaved, forKey: .isSaved); try c.encode(pinColor, forKey: .pinColor); try c.encode(pinState, forKey: .pinState)
         try c.encodeIfPresent(community, forKey: .community)

@@ -214,11 +214,7 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
         let sections: [SectionID] = [.valueProposition, .customerNeeds, .channels]
         var saved: [BusinessModel.ID: Set<String>] = [:]
         var deleted: Set<BusinessModel.ID> = []
-        var counter = 0
-        for _ in 0..<RandomSyncRun.steps {
-            counter += 1
-            for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
-            let device = devices[random.next(upTo: devices.count)]
+        try await ModelDevice.randomRun(devices, random: &random) { device, counter, random in
             let store = device.store
             let models = try await store.run { try $0.models() }
             let model = models.isEmpty ? nil : models[random.next(upTo: models.count)]
@@ -260,13 +256,9 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
                 // Refused by the app's own rules (a name taken meanwhile): nothing changed.
             }
         }
-        for _ in 0..<2 { for device in devices { try await device.sync(server) } }
-        let reference = try devices[0].dump()
-        #expect(reference.filter { $0.hasPrefix("\"version\"") }.count > 20)
-        for device in devices.dropFirst() {
-            let dump = try device.dump()
-            #expect(dump == reference, "differs: \(Set(dump).symmetricDifference(Set(reference)).sorted().prefix(6))")
-        }
+        let ends = try await ModelDevice.syncAll(devices, through: server)
+        #expect(ends[0].dump.filter { $0.hasPrefix("\"version\"") }.count > 20)
+        for end in ends { #expect(end.differences.isEmpty && end.waiting == (0, 0), "differs: \(end.differences.prefix(6))") }
         // The independent tally: the models that were never deleted are there, each with every
         // text saved to it, and the shown text is one of its heads.
         let surviving = Set(saved.keys).subtracting(deleted)
@@ -284,7 +276,6 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
                     #expect(heads.isEmpty ? shown.isEmpty : heads.contains { $0.text == shown })
                 }
             }
-            #expect(try device.waiting() == (0, 0))
         }
     }
 }

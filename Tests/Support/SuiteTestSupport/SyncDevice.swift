@@ -53,6 +53,34 @@ package final class SyncDevice<AppStore: Sendable, Failure: StoreFailureRepresen
     }
 }
 
+extension SyncDevice {
+    /// A random run's steps (``RandomSyncRun/steps`` of them): each moves every device's clock on
+    /// by up to 30 s, then one device chosen at random takes `step`, given the step's number
+    /// (from 1) and the run's random numbers.
+    package static func randomRun(
+        _ devices: [SyncDevice], random: inout SeededRandom,
+        step: (_ device: SyncDevice, _ counter: Int, _ random: inout SeededRandom) async throws -> Void
+    ) async throws {
+        for counter in 1...RandomSyncRun.steps {
+            for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
+            try await step(devices[random.next(upTo: devices.count)], counter, &random)
+        }
+    }
+
+    /// What every device holds after each has synced twice (enough for each to receive what all
+    /// sent): its ``dump()``, the rows in which it differs from the first device's, and what
+    /// still waits on it (``waiting()``).
+    package static func syncAll(_ devices: [SyncDevice], through server: InMemorySyncServer) async throws
+        -> [(dump: [String], differences: [String], waiting: (pending: Int, received: Int))] {
+        for _ in 0..<2 { for device in devices { try await device.sync(server) } }
+        let reference = try devices[0].dump()
+        return try devices.map { device in
+            let dump = try device.dump()
+            return (dump, Set(dump).symmetricDifference(Set(reference)).sorted(), try device.waiting())
+        }
+    }
+}
+
 /// The shape of the random sync runs every app's tests make: 8 devices with clocks up to a day
 /// apart, 2,000 steps and 10 seeds in CI; `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make longer
 /// (or, in `Scripts/test --quick`, shorter) runs.
