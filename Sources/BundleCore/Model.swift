@@ -68,28 +68,17 @@ public struct TriggerEvent: Codable, Sendable, Hashable, Identifiable {
     public var createdAt: Date
 }
 
-/// A small errand.
+/// A small errand: what a list shows of it (its ``TodoSummary``: number, text, event, preposition,
+/// deadline, status and bundle, read and written as the todo's own, `todo.text`), with its uuid,
+/// notes, times and other tools' fields.
+@dynamicMemberLookup
 public struct Todo: Codable, Sendable, Hashable, Identifiable {
     /// A todo's identifier in its store.
     public typealias ID = RecordID<Todo>
-    /// A short number, stable for the todo's life.
-    public var id: ID
+    /// What a list shows of this todo.
+    public var summary: TodoSummary
     /// The interchange identifier (Taskwarrior `uuid`, iCalendar `UID`, todo.txt `id:`).
     public var uuid: UUID
-    /// What to do.
-    public var text: String
-    /// The trigger event, when tied to one.
-    public var eventID: TriggerEvent.ID?
-    /// The trigger event's name, when tied to one.
-    public var eventName: String?
-    /// Before, after, when, or none.
-    public var preposition: Preposition
-    /// An optional deadline.
-    public var deadline: Deadline?
-    /// Where it stands.
-    public var status: TodoStatus
-    /// The open bundle holding it, while it is in one.
-    public var bundleID: TodoBundle.ID?
     /// Free notes.
     public var notes: String
     /// When it was written down.
@@ -101,15 +90,57 @@ public struct Todo: Codable, Sendable, Hashable, Identifiable {
     /// Fields of other tools (Taskwarrior user-defined attributes, …) kept through import and export.
     public var foreignFields: [String: JSONValue]
 
-    /// True when the deadline has passed at `now`.
-    public func isOverdue(at now: Date, timeZone: TimeZone) -> Bool {
-        Self.isOverdue(deadline, status: status, at: now, timeZone: timeZone)
+    /// A short number, stable for the todo's life.
+    public var id: ID {
+        get { summary.id }
+        set { summary.id = newValue }
     }
 
-    /// What a list shows of this todo.
-    public var summary: TodoSummary {
-        TodoSummary(id: id, text: text, eventID: eventID, eventName: eventName, preposition: preposition, deadline: deadline,
-                    status: status, bundleID: bundleID)
+    /// The summary's fields, as the todo's own.
+    public subscript<T>(dynamicMember keyPath: WritableKeyPath<TodoSummary, T>) -> T {
+        get { summary[keyPath: keyPath] }
+        set { summary[keyPath: keyPath] = newValue }
+    }
+
+    init(id: ID, uuid: UUID, text: String, eventID: TriggerEvent.ID?, eventName: String?, preposition: Preposition, deadline: Deadline?,
+         status: TodoStatus, bundleID: TodoBundle.ID?, notes: String, createdAt: Date, modifiedAt: Date, completedAt: Date?,
+         foreignFields: [String: JSONValue]) {
+        summary = TodoSummary(id: id, text: text, eventID: eventID, eventName: eventName, preposition: preposition, deadline: deadline,
+                              status: status, bundleID: bundleID)
+        self.uuid = uuid; self.notes = notes; self.createdAt = createdAt; self.modifiedAt = modifiedAt
+        self.completedAt = completedAt; self.foreignFields = foreignFields
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case uuid, notes, createdAt, modifiedAt, completedAt, foreignFields
+    }
+
+    /// One flat object: the summary's fields beside the todo's own.
+    public init(from decoder: any Decoder) throws {
+        summary = try TodoSummary(from: decoder)
+        let c = try decoder.container(keyedBy: CodingKeys.self)
+        uuid = try c.decode(UUID.self, forKey: .uuid)
+        notes = try c.decode(String.self, forKey: .notes)
+        createdAt = try c.decode(Date.self, forKey: .createdAt)
+        modifiedAt = try c.decode(Date.self, forKey: .modifiedAt)
+        completedAt = try c.decodeIfPresent(Date.self, forKey: .completedAt)
+        foreignFields = try c.decode([String: JSONValue].self, forKey: .foreignFields)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        try summary.encode(to: encoder)
+        var c = encoder.container(keyedBy: CodingKeys.self)
+        try c.encode(uuid, forKey: .uuid)
+        try c.encode(notes, forKey: .notes)
+        try c.encode(createdAt, forKey: .createdAt)
+        try c.encode(modifiedAt, forKey: .modifiedAt)
+        try c.encodeIfPresent(completedAt, forKey: .completedAt)
+        try c.encode(foreignFields, forKey: .foreignFields)
+    }
+
+    /// True when the deadline has passed at `now`.
+    public func isOverdue(at now: Date, timeZone: TimeZone) -> Bool {
+        summary.isOverdue(at: now, timeZone: timeZone)
     }
 
     static func isOverdue(_ deadline: Deadline?, status: TodoStatus, at now: Date, timeZone: TimeZone) -> Bool {
