@@ -22,6 +22,9 @@ let package = Package(
         .executable(name: "suite", targets: ["suite"]),
         // The sync protocol's wire format, for the server package.
         .library(name: "SuiteSyncProtocol", targets: ["SuiteSyncProtocol"]),
+        // Escaping user text into HTML, XML, Markdown and plain text: the cores' renderers and
+        // the sync server's shared-list pages use the same one.
+        .library(name: "SuiteMarkup", targets: ["SuiteMarkup"]),
         // The commands as a library, for the in-process CLI fuzz target (Fuzz/); not an API.
         .library(name: "SuiteCLI", targets: ["SuiteCLI"]),
         // What the suite command and the web app read from their environment (Foundation only).
@@ -44,13 +47,14 @@ let package = Package(
     targets: [
         // The wire format of sync, shared with the server package (Server/).
         .target(name: "SuiteSyncProtocol"),
+        .target(name: "SuiteMarkup"),
         // The store folder, user, providers and version, as the CLI and the web app read them.
         .target(name: "SuiteEnvironment"),
         // Internal plumbing: opening a SQLite store safely. `package` access only, not a product.
         .target(
             name: "SuiteStorage",
             dependencies: [
-                "SuiteSyncProtocol",
+                "SuiteSyncProtocol", "SuiteMarkup",
                 .product(name: "GRDB", package: "GRDB.swift"),
                 .product(name: "GRDBSQLite", package: "GRDB.swift"),
             ]
@@ -70,13 +74,13 @@ let package = Package(
         ),
         .target(
             name: "MotivationCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteMarkup", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // HTTP requests and answers as plain values, and the client protocol providers take.
         .target(name: "SuiteHTTP"),
         .target(
             name: "WorkplaceCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteMarkup", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "WorkplaceURLSession",
@@ -100,11 +104,11 @@ let package = Package(
         ),
         .target(
             name: "QuoteCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteMarkup", "SuiteSyncProtocol", "SuiteHTTP", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         .target(
             name: "BundleCore",
-            dependencies: ["SuiteStorage", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
+            dependencies: ["SuiteStorage", "SuiteMarkup", "SuiteSyncProtocol", .product(name: "GRDB", package: "GRDB.swift")]
         ),
         // libcurl opened with dlopen when `suite places` fetches (see CurlHTTPClient).
         .target(

@@ -54,6 +54,7 @@ let package = Package(
             dependencies: [
                 "SuiteHTTPLimits",
                 .product(name: "SuiteSyncProtocol", package: "Suite"),
+                .product(name: "SuiteMarkup", package: "Suite"),
                 .product(name: "SuiteEnvironment", package: "Suite"),
                 .product(name: "Hummingbird", package: "hummingbird"),
                 .product(name: "HummingbirdCore", package: "hummingbird"),

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import SuiteStorage
 
 /// todo.txt: one todo a line. Our fields travel as `@event` (spaces as `-`, with `%2D` for a

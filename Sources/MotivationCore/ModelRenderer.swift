@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import SuiteStorage
 
 /// Renders a model for sharing and printing: Markdown, printable HTML, paginated plain text, and

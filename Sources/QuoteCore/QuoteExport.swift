@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import SuiteStorage
 
 /// Writing quotes out: Suite JSON (`"schema": "suite-quotes/1"`, which import reads back),

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import GRDB
 
 /// The schema a store file should have, compared with the one it has: a copied, restored or

@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 
 /// The kinds of text field the cores store. Every way text comes in (an app, the command line, an
 /// import file, a provider's answer) is checked by ``TextRule`` against one of these, so the same
@@ -102,28 +103,10 @@ package enum TextRule {
         (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
     }
 
-    /// CRLF, a lone CR, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR become LF.
+    /// CRLF, a lone CR, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR become LF
+    /// (``Markup/normalisingLineEndings(_:)``).
     package static func normalisingLineEndings(_ text: String) -> String {
-        // CR is the byte 0D; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
-        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0xE2 }) else { return text }
-        var scalars = String.UnicodeScalarView()
-        var afterCR = false
-        for scalar in text.unicodeScalars {
-            switch scalar.value {
-            case 0x0D:
-                scalars.append("\n")
-                afterCR = true
-                continue
-            case 0x0A where afterCR:
-                break
-            case 0x2028, 0x2029:
-                scalars.append("\n")
-            default:
-                scalars.append(scalar)
-            }
-            afterCR = false
-        }
-        return String(scalars)
+        Markup.normalisingLineEndings(text)
     }
 
     /// The string without white space and line breaks at either end, as

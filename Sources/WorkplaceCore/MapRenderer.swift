@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import SuiteStorage
 
 /// Draws places around a point as a self-contained SVG: pins in their colours over a square

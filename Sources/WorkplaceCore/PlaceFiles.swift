@@ -1,4 +1,5 @@
 import Foundation
+import SuiteMarkup
 import GRDB
 import SuiteStorage
 

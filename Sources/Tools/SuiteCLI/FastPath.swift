@@ -7,7 +7,7 @@ import WorkplaceCore
 /// The most frequent read commands, parsed without ArgumentParser.
 ///
 /// ArgumentParser builds its view of a command by reflection, and on Linux every first
-/// `as? Protocol` cast scans all of the binary's ~7,400 protocol conformance records: parsing
+/// `as? Protocol` cast scans all of the binary's ~9,300 protocol conformance records: parsing
 /// `suite quotes search love` cost about half of the instructions of the whole process. These
 /// commands are short-lived and run often (from prompts, status bars, scripts), so their plain
 /// shapes are read here and run through the same code as the parsed commands: their static `run`

@@ -4,6 +4,7 @@ import HTTPTypes
 import NIOCore
 import SuiteSyncProtocol
 import SuiteEnvironment
+import SuiteMarkup
 
 /// A shared list for anyone with its link: `/s/ID` as an HTML page without script (every text
 /// escaped, a policy that allows no script), `/s/ID.json` as JSON.
@@ -35,28 +36,9 @@ package enum SharedListPage {
         return page(title: list.title, body: body)
     }
 
-    /// Text made safe for HTML content and attribute values.
-    package static func escape(_ text: String) -> String {
-        var result = ""
-        result.reserveCapacity(text.utf8.count)
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "&": result += "&amp;"
-            case "<": result += "&lt;"
-            case ">": result += "&gt;"
-            case "\"": result += "&quot;"
-            case "'": result += "&#39;"
-            default:
-                // Control characters other than line breaks and tabs never reach a page.
-                if (scalar.value < 32 && scalar != "\n" && scalar != "\t") || (127...159).contains(scalar.value) {
-                    result += "\u{FFFD}"
-                } else {
-                    result.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return result
-    }
+    /// Text made safe for HTML content and attribute values: the escaping the apps' own HTML
+    /// uses (``Markup/escape(_:)``).
+    package static func escape(_ text: String) -> String { Markup.escape(text) }
 
     private static func page(title: String, body: String) -> String {
         """

@@ -1,15 +1,16 @@
 import Foundation
 
-/// Escaping user text into the markup formats the cores write: one definition each, used by every
-/// renderer (business-model HTML and Markdown, quote sharing, the SVG map).
-package enum Markup {
+/// Escaping user text into the markup formats Suite writes: one definition each, used by every
+/// renderer (business-model HTML and Markdown, quote sharing, the SVG map) and by the sync
+/// server's shared-list pages.
+public enum Markup {
     /// Text for HTML or XML element content and attribute values: `& < > " '` as references, line
     /// breaks as LF, and the control characters other than tab and LF (which XML forbids or
     /// discourages) and U+FFFE, U+FFFF replaced by U+FFFD, so the document is always well-formed.
-    package static func escape(_ text: String) -> String {
+    public static func escape(_ text: String) -> String {
         var result = ""
         result.reserveCapacity(text.utf8.count)
-        for scalar in TextRule.normalisingLineEndings(text).unicodeScalars {
+        for scalar in normalisingLineEndings(text).unicodeScalars {
             switch scalar {
             case "&": result += "&amp;"
             case "<": result += "&lt;"
@@ -29,11 +30,11 @@ package enum Markup {
     }
 
     /// Text for a plain-text document (fortune-style text, printable text, CSV, todo.txt): line
-    /// breaks as LF (``TextRule/normalisingLineEndings(_:)``), every other control character but
+    /// breaks as LF (``normalisingLineEndings(_:)``), every other control character but
     /// tab replaced by U+FFFD, so text that reached a store before the text rule (or from another
     /// program) cannot drive a terminal that shows the document.
-    package static func plain(_ text: String) -> String {
-        let text = TextRule.normalisingLineEndings(text)
+    public static func plain(_ text: String) -> String {
+        let text = normalisingLineEndings(text)
         guard text.unicodeScalars.contains(where: isForbiddenInPlainText) else { return text }
         return String(String.UnicodeScalarView(text.unicodeScalars.map { isForbiddenInPlainText($0) ? "\u{FFFD}" : $0 }))
     }
@@ -54,7 +55,7 @@ package enum Markup {
     /// exactly these characters, and nothing in it can open a heading, a list, a fence, a block
     /// quote, a table, a link or HTML. Leading white space is written as character references (it
     /// would otherwise start an indented code block); line breaks become spaces.
-    package static func markdownLine(_ line: String) -> String {
+    public static func markdownLine(_ line: String) -> String {
         var result = ""
         result.reserveCapacity(line.utf8.count + 8)
         var atStart = true
@@ -108,8 +109,8 @@ package enum Markup {
     /// kept apart by hard line breaks (a trailing backslash), blank lines as paragraph breaks.
     ///
     /// - Parameter prefix: written before every line (`"> "` inside a block quote).
-    package static func markdownText(_ text: String, prefix: String = "") -> [String] {
-        let lines = TextRule.normalisingLineEndings(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+    public static func markdownText(_ text: String, prefix: String = "") -> [String] {
+        let lines = normalisingLineEndings(text).split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         var output: [String] = []
         for (index, line) in lines.enumerated() {
             if line.allSatisfy({ $0 == " " || $0 == "\t" }) {
@@ -121,5 +122,29 @@ package enum Markup {
             output.append(prefix + markdownLine(line) + (continues ? "\\" : ""))
         }
         return output
+    }
+
+    /// CRLF, a lone CR, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR become LF.
+    public static func normalisingLineEndings(_ text: String) -> String {
+        // CR is the byte 0D; U+2028 and U+2029 are E2 80 A8 and E2 80 A9.
+        guard text.utf8.contains(where: { $0 == 0x0D || $0 == 0xE2 }) else { return text }
+        var scalars = String.UnicodeScalarView()
+        var afterCR = false
+        for scalar in text.unicodeScalars {
+            switch scalar.value {
+            case 0x0D:
+                scalars.append("\n")
+                afterCR = true
+                continue
+            case 0x0A where afterCR:
+                break
+            case 0x2028, 0x2029:
+                scalars.append("\n")
+            default:
+                scalars.append(scalar)
+            }
+            afterCR = false
+        }
+        return String(scalars)
     }
 }
