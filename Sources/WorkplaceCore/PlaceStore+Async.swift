@@ -2,7 +2,7 @@ import Foundation
 import SuiteStorage
 
 /// `async` code's one way into the store. Every call of ``PlaceStore`` is written once, synchronously;
-/// `async` code makes any of them through ``run(_:)``, which runs it on a background thread, so
+/// `async` code makes any of them through ``run(_:)-method``, which runs it on a background thread, so
 /// SQLite, `fsync` and waiting for a busy store never block the calling actor or Swift's
 /// cooperative threads:
 ///
@@ -21,7 +21,7 @@ extension PlaceStore {
     }
 
     /// Runs work that needs no open store (opening one, checking a file) on a background
-    /// thread, as ``run(_:)`` does: `try await PlaceStore.run { try PlaceStore(url: url) }`.
+    /// thread, as ``run(_:)-method`` does: `try await PlaceStore.run { try PlaceStore(url: url) }`.
     @discardableResult
     public static func run<T: Sendable, E: Error>(_ body: @escaping @Sendable () throws(E) -> T) async throws(E) -> T {
         try await Background.run(body)

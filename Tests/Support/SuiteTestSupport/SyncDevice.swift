@@ -61,22 +61,22 @@ extension SyncDevice {
         _ devices: [SyncDevice], random: inout SeededRandom,
         step: (_ device: SyncDevice, _ counter: Int, _ random: inout SeededRandom) async throws -> Void
     ) async throws {
-        for counter in 1...RandomSyncRun.steps {
+        for index in 0..<RandomSyncRun.steps {
             for device in devices { device.advance(Int64(random.next(upTo: 30_000))) }
-            try await step(devices[random.next(upTo: devices.count)], counter, &random)
+            try await step(devices[random.next(upTo: devices.count)], index + 1, &random)
         }
     }
 
     /// What every device holds after each has synced twice (enough for each to receive what all
-    /// sent): its ``dump()``, the rows in which it differs from the first device's, and what
-    /// still waits on it (``waiting()``).
+    /// sent): its ``dump()``, whether that equals the first device's row for row, the rows in
+    /// which they differ (for the message), and what still waits on it (``waiting()``).
     package static func syncAll(_ devices: [SyncDevice], through server: InMemorySyncServer) async throws
-        -> [(dump: [String], differences: [String], waiting: (pending: Int, received: Int))] {
+        -> [(dump: [String], same: Bool, differences: [String], waiting: (pending: Int, received: Int))] {
         for _ in 0..<2 { for device in devices { try await device.sync(server) } }
         let reference = try devices[0].dump()
         return try devices.map { device in
             let dump = try device.dump()
-            return (dump, Set(dump).symmetricDifference(Set(reference)).sorted(), try device.waiting())
+            return (dump, dump == reference, Set(dump).symmetricDifference(Set(reference)).sorted(), try device.waiting())
         }
     }
 }
