@@ -254,12 +254,14 @@ public actor SyncClient {
     }
 
     /// What this folder syncs with and what waits: ``SyncStatus``.
-    public func status() throws -> SyncStatus {
+    public func status() async throws -> SyncStatus {
         let account = try SyncAccount.load(from: folder)
-        let stores = try handles.map { handle in
-            let engine = try Self.engine(handle)
-            return SyncStatus.Store(log: handle.log, pending: try engine.pendingCount(), conflicts: try engine.conflicts(limit: 100_000).count,
-                                    setAside: try engine.setAsideCount())
+        let stores = try await Background.run { [handles] in
+            try handles.map { handle in
+                let engine = try Self.engine(handle)
+                return SyncStatus.Store(log: handle.log, pending: try engine.pendingCount(), conflicts: try engine.conflicts(limit: 100_000).count,
+                                        setAside: try engine.setAsideCount())
+            }
         }
         return SyncStatus(isSyncing: account != nil, server: account?.server, account: account?.account, deviceID: account?.deviceID,
                           stores: stores, lastSuccess: account?.lastSuccess, lastError: account?.lastError,
@@ -306,7 +308,7 @@ public actor SyncClient {
         while !Task.isCancelled {
             var logs = heard.take()
             do {
-                for handle in handles where try Self.engine(handle).pendingCount() > 0 { logs.insert(handle.log) }
+                logs.formUnion(try await Self.logsWithPendingChanges(handles))
                 let everything = last.map { clock.now - $0 >= interval } ?? true
                 if everything || !logs.isEmpty {
                     do {
@@ -348,6 +350,14 @@ public actor SyncClient {
         SyncServerClient(server: account.server, token: account.token, http: http)
     }
 
+    /// The logs of the stores with changes waiting to be sent, read on the store queue (SQLite
+    /// is never read on the actor's, or Swift's cooperative, threads).
+    private static func logsWithPendingChanges(_ handles: [SyncHandle]) async throws -> Set<String> {
+        try await Background.run { () throws -> Set<String> in
+            Set(try handles.filter { try engine($0).pendingCount() > 0 }.map(\.log))
+        }
+    }
+
     private static func engine(_ handle: SyncHandle) throws -> any SyncEngine {
         guard let engine = handle.syncEngine else { throw SyncError(.badInput, "the store for \(handle.log) cannot sync") }
         return engine
@@ -361,7 +371,7 @@ public actor SyncClient {
         let chosen = handles.filter { logs?.contains($0.log) ?? true }
         // Every store captures its changes from the first sync on, even when the server cannot
         // be reached before its turn comes: what waits is counted from then.
-        for handle in chosen { try Self.engine(handle).enable() }
+        try await Background.run { () throws in for handle in chosen { try Self.engine(handle).enable() } }
         for handle in chosen {
             let engine = try Self.engine(handle)
             do {
@@ -380,7 +390,7 @@ public actor SyncClient {
             }
         }
         if let ahead {
-            let waiting = try handles.filter { logs?.contains($0.log) ?? true }.reduce(0) { try $0 + Self.engine($1).pendingCount() }
+            let waiting = try await Background.run { () throws -> Int in try chosen.reduce(0) { try $0 + Self.engine($1).pendingCount() } }
             throw SyncError(.clockAhead, ClockOffset.refusal(by: ahead, pending: waiting), clockLead: ahead, pending: waiting)
         }
         return report

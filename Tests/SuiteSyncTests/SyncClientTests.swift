@@ -99,6 +99,32 @@ import Testing
         #expect(failed?.kind == .failed && failed?.error?.code == .unreachable && failed?.retryIn != nil)
     }
 
+    /// A store's engine that notes whether each read ran on the store queue.
+    struct NotingStore: SyncableStore {
+        final class Engine: SyncEngine, @unchecked Sendable {
+            let lock = NSLock()
+            var onQueue: [Bool] = []
+            func note() { lock.withLock { onQueue.append(Background.isCurrent) } }
+            func enable() throws { note() }
+            func pendingCount() throws -> Int { note(); return 0 }
+            func conflicts(limit: Int) throws -> [SyncConflict] { note(); return [] }
+            func setAside(limit: Int) throws -> [SyncSetAside] { note(); return [] }
+            func setAsideCount() throws -> Int { note(); return 0 }
+            func sync(_ log: String, _ transport: any SyncTransport, _ codec: any SyncCodec, compact: Bool) async throws -> SyncOutcome { SyncOutcome() }
+        }
+        let engine = Engine()
+        var syncHandle: SyncHandle { SyncHandle(log: "toy", engine: engine as any SyncEngine) }
+    }
+
+    @Test func theStatusReadsTheStoresOnTheStoreQueue() async throws {
+        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-client-\(UUID().uuidString)", isDirectory: true)
+        let store = NotingStore()
+        let status = try await SyncClient(folder: folder, stores: [store], http: RecordingHTTPClient()).status()
+        #expect(!status.isSyncing && status.stores.map(\.log) == ["toy"])
+        let noted = store.engine.lock.withLock { store.engine.onQueue }
+        #expect(noted.count == 3 && noted.allSatisfy { $0 }, "pending, conflicts and set-aside read on the store queue: \(noted)")
+    }
+
     @Test func badInputIsRefusedBeforeAnyRequest() async throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("sync-client-\(UUID().uuidString)", isDirectory: true)
         let recorder = RecordingHTTPClient()
