@@ -62,7 +62,7 @@ package enum TextRule {
         var text = value
         // A byte-order mark that opened a file is not part of its first field.
         if text.unicodeScalars.first == "\u{FEFF}" { text.unicodeScalars.removeFirst() }
-        if field.isMultiline { text = normalisingLineEndings(text) }
+        if field.isMultiline { text = Markup.normalisingLineEndings(text) }
         text = trimmed(text)
         if text.isEmpty { return allowEmpty ? .success("") : .failure(.empty) }
         switch field {
@@ -101,12 +101,6 @@ package enum TextRule {
     /// U+FDD0–U+FDEF and the last two code points of every plane.
     package static func isNoncharacter(_ value: UInt32) -> Bool {
         (0xFDD0...0xFDEF).contains(value) || value & 0xFFFE == 0xFFFE
-    }
-
-    /// CRLF, a lone CR, U+2028 LINE SEPARATOR and U+2029 PARAGRAPH SEPARATOR become LF
-    /// (``Markup/normalisingLineEndings(_:)``).
-    package static func normalisingLineEndings(_ text: String) -> String {
-        Markup.normalisingLineEndings(text)
     }
 
     /// The string without white space and line breaks at either end, as

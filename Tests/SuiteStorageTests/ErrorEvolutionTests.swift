@@ -78,13 +78,13 @@ import Testing
         for line in own.split(separator: "\n") {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             guard trimmed.hasPrefix("case ") else { continue }
-            var list = Substring(trimmed.dropFirst(5)), depth = 0, current = ""
+            let list = trimmed.dropFirst(5)
+            var depth = 0, current = ""
             for character in list {
                 if character == "(" { depth += 1 } else if character == ")" { depth -= 1 }
                 if character == "," && depth == 0 { names.append(current); current = "" } else { current.append(character) }
             }
             names.append(current)
-            list = ""
         }
         let caseNames = names.map { item in
             String(item.trimmingCharacters(in: .whitespaces).prefix { $0.isLetter || $0.isNumber || $0 == "_" })

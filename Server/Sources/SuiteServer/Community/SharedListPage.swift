@@ -26,25 +26,21 @@ package enum SharedListPage {
 
     /// The list as an HTML page.
     package static func html(_ list: SharedList) -> String {
-        var body = "<h1>\(escape(list.title))</h1>\n<p class=\"meta\">\(list.quotes.count) quote\(list.quotes.count == 1 ? "" : "s"), shared <time datetime=\"\(escape(ISO8601DateFormatter().string(from: list.createdAt)))\">\(escape(PeopleTime.universal(list.createdAt)))</time></p>\n"
+        var body = "<h1>\(Markup.escape(list.title))</h1>\n<p class=\"meta\">\(list.quotes.count) quote\(list.quotes.count == 1 ? "" : "s"), shared <time datetime=\"\(Markup.escape(ISO8601DateFormatter().string(from: list.createdAt)))\">\(Markup.escape(PeopleTime.universal(list.createdAt)))</time></p>\n"
         for quote in list.quotes {
-            body += "<blockquote><p>\(escape(quote.text).replacingOccurrences(of: "\n", with: "<br>"))</p>"
-            let attribution = [quote.source, quote.citation].compactMap { $0 }.filter { !$0.isEmpty }.map(escape).joined(separator: ", ")
+            body += "<blockquote><p>\(Markup.escape(quote.text).replacingOccurrences(of: "\n", with: "<br>"))</p>"
+            let attribution = [quote.source, quote.citation].compactMap { $0 }.filter { !$0.isEmpty }.map(Markup.escape).joined(separator: ", ")
             if !attribution.isEmpty { body += "<footer>— \(attribution)</footer>" }
             body += "</blockquote>\n"
         }
         return page(title: list.title, body: body)
     }
 
-    /// Text made safe for HTML content and attribute values: the escaping the apps' own HTML
-    /// uses (``Markup/escape(_:)``).
-    package static func escape(_ text: String) -> String { Markup.escape(text) }
-
     private static func page(title: String, body: String) -> String {
         """
         <!DOCTYPE html>
         <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
-        <meta name="referrer" content="no-referrer"><title>\(escape(title))</title>
+        <meta name="referrer" content="no-referrer"><title>\(Markup.escape(title))</title>
         <style>body{font-family:system-ui,sans-serif;max-width:40rem;margin:2rem auto;padding:0 1rem;line-height:1.5}blockquote{margin:1.2rem 0;padding-left:1rem;border-left:3px solid #999}footer{color:#555}.meta{color:#555}</style>
         </head><body>
         \(body)</body></html>
