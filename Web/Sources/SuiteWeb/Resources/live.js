@@ -72,16 +72,36 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   if (!window.EventSource) return;
   var app = document.body.dataset.app;
-  var events = new EventSource("/events");
-  // For tests and the curious: whether the page follows changes now, and how many it heard of.
-  events.onopen = function () { document.body.dataset.live = "connected"; };
-  events.onerror = function () { document.body.dataset.live = "reconnecting"; };
-  var heard = 0;
-  events.onmessage = function (message) {
-    document.body.dataset.heard = String(++heard);
-    if (leaving || (app && message.data !== app)) return;
-    // The page as it is now, fetched once; only the parts that differ are replaced (a
-    // change made just before the page was drawn is announced just after: nothing differs).
+  var events = null, heard = 0;
+  // A page left for another is kept by the browser to come back to (the back/forward cache),
+  // and its stream would stay open with it: a browser holds six connections to one site, so
+  // after six pages the next one waited for a minute. The stream is closed when the page is
+  // left, and opened again, with a look for what changed meanwhile, when the page comes back.
+  function follow() {
+    events = new EventSource("/events");
+    // For tests and the curious: whether the page follows changes now, and how many it heard of.
+    events.onopen = function () { document.body.dataset.live = "connected"; };
+    events.onerror = function () { document.body.dataset.live = "reconnecting"; };
+    events.onmessage = function (message) {
+      document.body.dataset.heard = String(++heard);
+      if (!leaving && (!app || message.data === app)) refresh();
+    };
+  }
+  window.addEventListener("pagehide", function () {
+    if (events) events.close();
+    events = null;
+    document.body.dataset.live = "closed";
+  });
+  window.addEventListener("pageshow", function (event) {
+    if (!event.persisted || events) return;
+    leaving = false;
+    follow();
+    refresh();
+  });
+  follow();
+  // The page as it is now, fetched once; only the parts that differ are replaced (a change made
+  // just before the page was drawn is announced just after: nothing differs).
+  function refresh() {
     fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
       return answer.ok ? answer.text() : null;
     }).then(function (html) {
@@ -94,7 +114,7 @@ document.addEventListener("DOMContentLoaded", function () {
       if (dirty || document.querySelector("[role=alert]")) { offerReload(); return; }
       replace(fresh, parts, page.title);
     }).catch(function () {});
-  };
+  }
   function replace(fresh, parts, title) {
     var shown = Array.from(main.children), incoming = Array.from(fresh.children), changed = [];
     if (shown.length !== incoming.length) {
