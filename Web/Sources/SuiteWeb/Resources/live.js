@@ -101,11 +101,14 @@ document.addEventListener("DOMContentLoaded", function () {
   follow();
   // The page as it is now, fetched once; only the parts that differ are replaced (a change made
   // just before the page was drawn is announced just after: nothing differs).
+  // Only the newest look counts: an older one answered late would put older parts back.
+  var looks = 0;
   function refresh() {
+    var look = ++looks;
     fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
       return answer.ok ? answer.text() : null;
     }).then(function (html) {
-      if (html === null || leaving) return;
+      if (html === null || leaving || look !== looks) return;
       var page = new DOMParser().parseFromString(html, "text/html");
       var fresh = page.getElementById("main");
       if (!fresh) return;
