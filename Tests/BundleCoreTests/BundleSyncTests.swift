@@ -120,7 +120,7 @@ extension SyncDevice<BundleStore, BundleError> {
     /// Devices use the app at random, with random offline periods and clocks up to a day apart;
     /// after everyone syncs, every device holds the same events, names, todos, bundles and items.
     /// (The run's size: ``RandomSyncRun``.)
-    @Test(arguments: RandomSyncRun.seeds(from: 11))
+    @Test(arguments: RandomSyncRun.seeds(from: 11, count: 5))
     func devicesUsingTheAppAtRandomConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let server = InMemorySyncServer()

@@ -206,7 +206,7 @@ extension SyncDevice<BusinessModelStore, MotivationError> {
     /// day apart. Afterwards every device holds the same models, names, texts and history, and
     /// that history holds every text any device saved to a model that was not deleted.
     /// (The run's size: ``RandomSyncRun``.)
-    @Test(arguments: RandomSyncRun.seeds(from: 31))
+    @Test(arguments: RandomSyncRun.seeds(from: 31, count: 5))
     func devicesEditingAtRandomConverge(seed: UInt64) async throws {
         var random = SeededRandom(seed: seed)
         let server = InMemorySyncServer()

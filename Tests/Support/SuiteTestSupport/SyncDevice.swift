@@ -81,16 +81,19 @@ extension SyncDevice {
     }
 }
 
-/// The shape of the random sync runs every app's tests make: 8 devices with clocks up to a day
-/// apart, 2,000 steps and 10 seeds in CI; `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` make longer
-/// (or, in `Scripts/test --quick`, shorter) runs.
+/// The shape of the random sync runs: 8 devices with clocks up to a day apart and 2,000 steps;
+/// 10 seeds for the sync ledger's run against its independent model, 5 for each app's run
+/// through its own commands (each costs about 15 ms a step in a debug build; 5 keep CI within
+/// its 30 minutes). `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` (for every run) make longer or, in
+/// `Scripts/test --quick`, shorter runs.
 package enum RandomSyncRun {
     package static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
 
-    /// The seeds of one app's run, from `first` on (each app its own, so they differ).
-    package static func seeds(from first: UInt64) -> [UInt64] {
+    /// The seeds of one run, from `first` on (each app its own, so they differ): `count` of them,
+    /// or `SUITE_SYNC_SEEDS`.
+    package static func seeds(from first: UInt64, count: UInt64 = 10) -> [UInt64] {
         // At least one: 0 would make the tests run no case and pass.
-        (0..<max(1, UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? 10)).map { first + $0 }
+        (0..<max(1, UInt64(ProcessInfo.processInfo.environment["SUITE_SYNC_SEEDS"] ?? "") ?? count)).map { first + $0 }
     }
 
     /// The devices' clocks, as offsets from a common start.
