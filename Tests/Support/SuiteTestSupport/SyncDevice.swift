@@ -83,8 +83,8 @@ extension SyncDevice {
 
 /// The shape of the random sync runs: 8 devices with clocks up to a day apart and 2,000 steps;
 /// 10 seeds for the sync ledger's run against its independent model, 5 for each app's run
-/// through its own commands (each costs about 15 ms a step in a debug build: with 10, these two
-/// runs were 300 s of the full run's library tests, with 5 about 200 s). `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` (for every run) make longer or, in
+/// through its own commands (each costs about 15 ms a step in a debug build: the full run's
+/// library tests, mostly these two runs, took 300 s with 10 seeds and 199 s with 5). `SUITE_SYNC_STEPS` and `SUITE_SYNC_SEEDS` (for every run) make longer or, in
 /// `Scripts/test --quick`, shorter runs.
 package enum RandomSyncRun {
     package static let steps = Int(ProcessInfo.processInfo.environment["SUITE_SYNC_STEPS"] ?? "") ?? 2_000
