@@ -51,7 +51,13 @@ document.addEventListener("DOMContentLoaded", function () {
   document.addEventListener("input", function () { dirty = true; });
   // A form on its way to the server: its own change must not reload the page under it.
   document.addEventListener("submit", function () { leaving = true; });
-  window.addEventListener("pagehide", function () { leaving = true; });
+  // A page left (its stream closed: see below) looks for no changes until it comes back.
+  var events = null;
+  window.addEventListener("pagehide", function () {
+    leaving = true;
+    if (events) { events.close(); document.body.dataset.live = "closed"; }
+    events = null;
+  });
   var area = document.querySelector("textarea[name=text]");
   if (area && window.sessionStorage) {
     var key = "draft:" + location.pathname;
@@ -72,7 +78,7 @@ document.addEventListener("DOMContentLoaded", function () {
   }
   if (!window.EventSource) return;
   var app = document.body.dataset.app;
-  var events = null, heard = 0;
+  var heard = 0, looks = 0;
   // A page left for another is kept by the browser to come back to (the back/forward cache),
   // and its stream would stay open with it: a browser holds six connections to one site, so
   // after six pages the next one waited for a minute. The stream is closed when the page is
@@ -87,11 +93,6 @@ document.addEventListener("DOMContentLoaded", function () {
       if (!leaving && (!app || message.data === app)) refresh();
     };
   }
-  window.addEventListener("pagehide", function () {
-    if (events) events.close();
-    events = null;
-    document.body.dataset.live = "closed";
-  });
   window.addEventListener("pageshow", function (event) {
     if (!event.persisted || events) return;
     leaving = false;
@@ -101,8 +102,7 @@ document.addEventListener("DOMContentLoaded", function () {
   follow();
   // The page as it is now, fetched once; only the parts that differ are replaced (a change made
   // just before the page was drawn is announced just after: nothing differs).
-  // Only the newest look counts: an older one answered late would put older parts back.
-  var looks = 0;
+  // Only the newest look counts (`looks`): an older one answered late would put older parts back.
   function refresh() {
     var look = ++looks;
     fetch(location.href, { credentials: "same-origin" }).then(function (answer) {
