@@ -240,9 +240,7 @@ package final class PostgresServerStorage: ServerStorage {
             """, logger: logger).decode(Int64.self) {
             total = value
         }
-        if let quota, bytes > 0, total > quota {
-            throw ServerStorageError.quotaExceeded(used: total - bytes, quota: quota)
-        }
+        try AccountQuota.check(adding: bytes, to: total - bytes, quota: quota)
     }
 
     package func account(named name: String) async throws -> StoredAccount? {
@@ -387,30 +385,44 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    /// One statement, `suite_push` (schema migration 7): the account's epoch (a share lock, so
-    /// it cannot change meanwhile), the log's row locked (ordering concurrent pushes to it), the
-    /// operations it does not have yet counted against the quota, the head moved and the
-    /// operations stored at the positions after it, and `pg_notify` — all or nothing.
+    /// A transaction that holds the log's row: `suite_push_facts` (schema migration 8) takes the
+    /// account's epoch (a share lock, so it cannot change meanwhile), creates the log if need be,
+    /// locks its row (ordering concurrent pushes to it) and says which of the batch's ids it
+    /// holds; ``PushPlan`` decides from that; `suite_push_write` adds the usage, moves the head,
+    /// stores the operations at the plan's positions and calls `pg_notify` (delivered at commit).
+    /// Past the quota (``AccountQuota``, from the usage it returns), the transaction rolls back.
     package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
-        let batch = OperationBatch.firstOccurrences(operations)
-        let ids = batch.map(\.id), slots = batch.map(\.slot), payloads = batch.map { ByteBuffer(bytes: $0.payload) }
-        let sizes = batch.map { Int64(SyncProtocol.size(of: $0) + 16) }
-        do {
-            return try await withWatchedConnection { [logger] connection in
-                var outcome: PushOutcome?
-                for try await (epoch, head, stored) in try await connection.query("""
-                    SELECT r_epoch, r_head, r_stored FROM suite_push(\(accountID), \(log), \(ids)::text[], \(slots)::text[], \(payloads)::bytea[],
-                                                                     \(sizes)::bigint[], \(quota), \(Self.channel))
-                    """, logger: logger).decode((String, Int64, Int64).self) {
-                    outcome = PushOutcome(epoch: epoch, head: head, stored: Int(stored))
+        let candidates = PushPlan.candidates(operations)
+        return try await withWatchedConnection { [logger] connection in
+            try await PostgresTransaction.run(on: connection, logger: logger) { connection in
+                var facts: (epoch: String, head: Int64, stored: [String])?
+                for try await row in try await connection.query(
+                    "SELECT r_epoch, r_head, r_stored FROM suite_push_facts(\(accountID), \(log), \(candidates.map(\.id))::text[])",
+                    logger: logger
+                ).decode((String, Int64, [String]).self) {
+                    facts = (row.0, row.1, row.2)
                 }
-                guard let outcome else { throw ServerStorageError.unknownAccount }
-                return outcome
+                guard let facts else { throw ServerStorageError.unknownAccount }
+                let plan = PushPlan(candidates: candidates, stored: Set(facts.stored), head: facts.head)
+                guard !plan.operations.isEmpty else { return plan.outcome(epoch: facts.epoch) }
+                let positions = plan.operations.indices.map(plan.position(at:))
+                let ids = plan.operations.map(\.id), slots = plan.operations.map(\.slot)
+                let payloads = plan.operations.map { ByteBuffer(bytes: $0.payload) }
+                var written: (used: Int64, moved: Int64, inserted: Int64)?
+                for try await row in try await connection.query("""
+                    SELECT r_used, r_moved, r_inserted FROM suite_push_write(\(accountID), \(log), \(plan.head), \(plan.newHead), \(positions)::bigint[],
+                        \(ids)::text[], \(slots)::text[], \(payloads)::bytea[], \(plan.bytes), \(Self.channel))
+                    """, logger: logger).decode((Int64, Int64, Int64).self) {
+                    written = (row.0, row.1, row.2)
+                }
+                guard let written else { throw ServerStorageError.corrupt("a push to \(log) wrote nothing") }
+                try AccountQuota.check(adding: plan.bytes, to: written.used, quota: quota)
+                guard written.moved == 1 else { throw ServerStorageError.corrupt("the log \(log) moved during a push") }
+                guard written.inserted == Int64(plan.operations.count) else {
+                    throw ServerStorageError.corrupt("\(Int64(plan.operations.count) - written.inserted) operations appeared in \(log) during a push")
+                }
+                return plan.outcome(epoch: facts.epoch)
             }
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "SUQ01" {
-            throw ServerStorageError.quotaExceeded(used: error.serverInfo?[.detail].flatMap { Int64($0) } ?? 0, quota: quota ?? 0)
-        } catch let error as PSQLError where error.serverInfo?[.sqlState] == "SUC01" {
-            throw ServerStorageError.corrupt(error.serverInfo?[.message] ?? "operations appeared during a push")
         }
     }
 

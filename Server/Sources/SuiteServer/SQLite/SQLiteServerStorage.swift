@@ -157,10 +157,7 @@ package final class SQLiteServerStorage: ServerStorage {
     /// Adds bytes to an account's usage; past the quota (when they add), throws and the
     /// transaction writes nothing.
     static func addUsage(_ bytes: Int64, accountID: String, quota: Int64?, db: Database) throws {
-        let used = try usage(accountID, db: db)
-        if let quota, bytes > 0, used + bytes > quota {
-            throw ServerStorageError.quotaExceeded(used: used, quota: quota)
-        }
+        try AccountQuota.check(adding: bytes, to: try usage(accountID, db: db), quota: quota)
         try db.execute(sql: """
             INSERT INTO account_usage (account_id, bytes) VALUES (?1, ?2)
             ON CONFLICT (account_id) DO UPDATE SET bytes = max(0, bytes + ?2)
@@ -289,7 +286,9 @@ package final class SQLiteServerStorage: ServerStorage {
 
     /// Pushes go through ``pushes``: those that arrive while a commit is under way are written
     /// together in the next transaction (one `fsync` for all), each in a savepoint of its own.
+    /// The decisions are ``PushPlan``'s, made from what the log holds inside the transaction.
     package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
+        let candidates = PushPlan.candidates(operations)
         let outcome = try await pushes.write { db -> PushOutcome in
             guard let epoch = try String.fetchOne(db, sql: "SELECT epoch FROM accounts WHERE id = ?", arguments: [accountID]) else {
                 throw ServerStorageError.unknownAccount
@@ -297,26 +296,26 @@ package final class SQLiteServerStorage: ServerStorage {
             try db.execute(sql: "INSERT INTO logs (account_id, name) VALUES (?, ?) ON CONFLICT DO NOTHING", arguments: [accountID, log])
             let head = try Int64.fetchOne(db, sql: "SELECT head FROM logs WHERE account_id = ? AND name = ?", arguments: [accountID, log]) ?? 0
             let exists = try db.cachedStatement(sql: "SELECT 1 FROM operations WHERE account_id = ? AND log = ? AND op_id = ?")
-            let fresh = try OperationBatch.firstOccurrences(operations).filter { operation in
-                try Bool.fetchOne(exists, arguments: [accountID, log, operation.id]) == nil
+            var stored = Set<String>()
+            for operation in candidates {
+                if try Bool.fetchOne(exists, arguments: [accountID, log, operation.id]) != nil { stored.insert(operation.id) }
             }
-            guard !fresh.isEmpty else { return PushOutcome(epoch: epoch, head: head, stored: 0) }
-            try Self.addUsage(fresh.reduce(0) { $0 + Int64(SyncProtocol.size(of: $1) + 16) }, accountID: accountID, quota: quota, db: db)
-            guard let newHead = try Int64.fetchOne(
-                db, sql: "UPDATE logs SET head = head + ? WHERE account_id = ? AND name = ? RETURNING head",
-                arguments: [fresh.count, accountID, log])
-            else { throw ServerStorageError.corrupt("the log \(log) vanished during a push") }
+            let plan = PushPlan(candidates: candidates, stored: stored, head: head)
+            guard !plan.operations.isEmpty else { return plan.outcome(epoch: epoch) }
+            try Self.addUsage(plan.bytes, accountID: accountID, quota: quota, db: db)
+            try db.execute(
+                sql: "UPDATE logs SET head = ? WHERE account_id = ? AND name = ? AND head = ?",
+                arguments: [plan.newHead, accountID, log, plan.head])
+            guard db.changesCount == 1 else { throw ServerStorageError.corrupt("the log \(log) moved during a push") }
             let insert = try db.cachedStatement(sql: """
                 INSERT INTO operations (account_id, log, position, op_id, slot, payload) VALUES (?, ?, ?, ?, ?, ?)
                 ON CONFLICT (account_id, log, op_id) DO NOTHING
                 """)
-            var position = newHead - Int64(fresh.count)
-            for operation in fresh {
-                position += 1
-                try insert.execute(arguments: [accountID, log, position, operation.id, operation.slot, operation.payload])
+            for (index, operation) in plan.operations.enumerated() {
+                try insert.execute(arguments: [accountID, log, plan.position(at: index), operation.id, operation.slot, operation.payload])
                 guard db.changesCount == 1 else { throw ServerStorageError.corrupt("operation \(operation.id) appeared during a push") }
             }
-            return PushOutcome(epoch: epoch, head: newHead, stored: fresh.count)
+            return plan.outcome(epoch: epoch)
         }
         if outcome.stored > 0 {
             events.publish(accountID: accountID, log: log)

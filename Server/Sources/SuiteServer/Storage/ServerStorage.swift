@@ -128,6 +128,8 @@ package protocol ServerStorage: Service, CommunityStorage {
 
     /// Appends the operations whose ids the log does not hold yet, in the given order, at the
     /// positions after the log's head, and announces the log on ``events`` if it stored any.
+    /// ``PushPlan`` makes these decisions for every storage; a storage holds the log, reads what
+    /// the plan needs and writes it.
     ///
     /// - Parameters:
     ///   - accountID: The account.

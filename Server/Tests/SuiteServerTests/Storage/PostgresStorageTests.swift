@@ -200,5 +200,5 @@ extension PostgresStorageTests {
 
 /// How many migrations the PostgreSQL schema has.
 enum PostgresSchemaVersions {
-    static let count = 7
+    static let count = 8
 }
