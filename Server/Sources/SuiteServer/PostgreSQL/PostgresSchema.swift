@@ -164,7 +164,7 @@ enum PostgresSchema {
         (6, ["ALTER TABLE accounts ADD COLUMN disabled_at TIMESTAMPTZ"]),
         // A push in one statement (one round trip instead of ten, and PL/pgSQL keeps its plans
         // for the connection): ``PostgresServerStorage/push(accountID:log:operations:quota:)``
-        // calls it. No row: the account is unknown. SQLSTATE SUQ01: past the quota (DETAIL: the bytes used before);
+        // called it until migration 8. No row: the account is unknown. SQLSTATE SUQ01: past the quota (DETAIL: the bytes used before);
         // SUC01: operations appeared under the log's lock.
         (7, [
             """
@@ -222,34 +222,38 @@ enum PostgresSchema {
             $$
             """,
         ]),
-        // A push's decisions are ``PushPlan``'s, in Swift, for both backends (`suite_push`, from
-        // migration 7, which decided in SQL, goes). Two functions hold no decision: they take the
-        // locks and read what the plan is made from, then write the plan. As functions, their
-        // statements' plans are kept for the connection, and each statement sees what committed
-        // before it ran (READ COMMITTED), so the ids are read once the log's lock is held.
+        // A push's decisions are ``PushPlan``'s, in Swift, for both backends. Two functions hold
+        // no decision: one takes the locks and reads what the plan is made from, the other writes
+        // the plan. As functions, their statements' plans are kept for the connection, and each
+        // statement sees what committed before it ran (READ COMMITTED), so what they read is read
+        // once the locks are held. `suite_push` (migration 7) stays for a server of the version
+        // before that still runs on the database during an upgrade; nothing here calls it.
         //
-        // suite_push_facts: no row when the account is unknown.
-        // suite_push_write: the account's usage before the bytes were added (the caller rolls
-        // back past its quota), and how many rows the head's move and the operations' insert
-        // touched (the caller checks them against its plan).
+        // suite_push_facts: the account's epoch (a share lock), the log's head (its row locked:
+        // pushes to the log wait), the account's usage (its row locked: pushes to its other logs
+        // wait, so two cannot pass the quota together) and which of the ids the log holds. No
+        // row: the account is unknown.
+        // suite_push_write: how many rows the head's move and the operations' insert touched
+        // (the caller checks them against its plan). The notification goes at commit.
         (8, [
-            "DROP FUNCTION suite_push(TEXT, TEXT, TEXT[], TEXT[], BYTEA[], BIGINT[], BIGINT, TEXT)",
             """
             CREATE FUNCTION suite_push_facts(p_account TEXT, p_log TEXT, p_ids TEXT[])
-            RETURNS TABLE (r_epoch TEXT, r_head BIGINT, r_stored TEXT[])
+            RETURNS TABLE (r_epoch TEXT, r_head BIGINT, r_used BIGINT, r_stored TEXT[])
             LANGUAGE plpgsql AS $$
             DECLARE
                 v_epoch TEXT;
                 v_head BIGINT;
+                v_used BIGINT;
             BEGIN
                 SELECT a.epoch INTO v_epoch FROM accounts a WHERE a.id = p_account FOR SHARE;
                 IF NOT FOUND THEN
                     RETURN;
                 END IF;
                 INSERT INTO logs (account_id, name) VALUES (p_account, p_log) ON CONFLICT DO NOTHING;
-                -- The row lock orders concurrent pushes to this log, until the transaction ends.
                 SELECT l.head INTO v_head FROM logs l WHERE l.account_id = p_account AND l.name = p_log FOR UPDATE;
-                RETURN QUERY SELECT v_epoch, v_head, ARRAY(
+                INSERT INTO account_usage (account_id, bytes) VALUES (p_account, 0) ON CONFLICT DO NOTHING;
+                SELECT u.bytes INTO v_used FROM account_usage u WHERE u.account_id = p_account FOR UPDATE;
+                RETURN QUERY SELECT v_epoch, v_head, v_used, ARRAY(
                     SELECT o.op_id FROM operations o WHERE o.account_id = p_account AND o.log = p_log AND o.op_id = ANY(p_ids));
             END
             $$
@@ -257,16 +261,13 @@ enum PostgresSchema {
             """
             CREATE FUNCTION suite_push_write(p_account TEXT, p_log TEXT, p_head BIGINT, p_new_head BIGINT, p_positions BIGINT[],
                                              p_ids TEXT[], p_slots TEXT[], p_payloads BYTEA[], p_bytes BIGINT, p_channel TEXT)
-            RETURNS TABLE (r_used BIGINT, r_moved BIGINT, r_inserted BIGINT)
+            RETURNS TABLE (r_moved BIGINT, r_inserted BIGINT)
             LANGUAGE plpgsql AS $$
             DECLARE
-                v_total BIGINT;
                 v_moved BIGINT;
                 v_inserted BIGINT;
             BEGIN
-                INSERT INTO account_usage AS u (account_id, bytes) VALUES (p_account, p_bytes)
-                ON CONFLICT (account_id) DO UPDATE SET bytes = GREATEST(0, u.bytes + EXCLUDED.bytes)
-                RETURNING u.bytes INTO v_total;
+                UPDATE account_usage u SET bytes = GREATEST(0, u.bytes + p_bytes) WHERE u.account_id = p_account;
                 UPDATE logs l SET head = p_new_head WHERE l.account_id = p_account AND l.name = p_log AND l.head = p_head;
                 GET DIAGNOSTICS v_moved = ROW_COUNT;
                 INSERT INTO operations (account_id, log, position, op_id, slot, payload)
@@ -275,7 +276,7 @@ enum PostgresSchema {
                 ON CONFLICT (account_id, log, op_id) DO NOTHING;
                 GET DIAGNOSTICS v_inserted = ROW_COUNT;
                 PERFORM pg_notify(p_channel, p_account || ' ' || p_log);
-                RETURN QUERY SELECT v_total - p_bytes, v_moved, v_inserted;
+                RETURN QUERY SELECT v_moved, v_inserted;
             END
             $$
             """,

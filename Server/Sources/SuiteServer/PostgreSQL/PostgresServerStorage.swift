@@ -385,44 +385,42 @@ package final class PostgresServerStorage: ServerStorage {
         }
     }
 
-    /// A transaction that holds the log's row: `suite_push_facts` (schema migration 8) takes the
-    /// account's epoch (a share lock, so it cannot change meanwhile), creates the log if need be,
-    /// locks its row (ordering concurrent pushes to it) and says which of the batch's ids it
-    /// holds; ``PushPlan`` decides from that; `suite_push_write` adds the usage, moves the head,
-    /// stores the operations at the plan's positions and calls `pg_notify` (delivered at commit).
-    /// Past the quota (``AccountQuota``, from the usage it returns), the transaction rolls back.
+    /// A transaction: `suite_push_facts` (schema migration 8) takes the account's epoch (a share
+    /// lock, so it cannot change meanwhile), creates the log if need be and locks its row
+    /// (ordering concurrent pushes to it), locks the account's usage (ordering pushes to its
+    /// other logs against the quota) and says which of the batch's ids the log holds;
+    /// ``PushPlan`` decides from that, and ``AccountQuota`` refuses it before anything is
+    /// written; `suite_push_write` adds the usage, moves the head, stores the operations at the
+    /// plan's positions and calls `pg_notify` (delivered at commit).
     package func push(accountID: String, log: String, operations: [SyncEnvelope], quota: Int64?) async throws -> PushOutcome {
         let candidates = PushPlan.candidates(operations)
-        return try await withWatchedConnection { [logger] connection in
-            try await PostgresTransaction.run(on: connection, logger: logger) { connection in
-                var facts: (epoch: String, head: Int64, stored: [String])?
-                for try await row in try await connection.query(
-                    "SELECT r_epoch, r_head, r_stored FROM suite_push_facts(\(accountID), \(log), \(candidates.map(\.id))::text[])",
-                    logger: logger
-                ).decode((String, Int64, [String]).self) {
-                    facts = (row.0, row.1, row.2)
-                }
-                guard let facts else { throw ServerStorageError.unknownAccount }
-                let plan = PushPlan(candidates: candidates, stored: Set(facts.stored), head: facts.head)
-                guard !plan.operations.isEmpty else { return plan.outcome(epoch: facts.epoch) }
-                let positions = plan.operations.indices.map(plan.position(at:))
-                let ids = plan.operations.map(\.id), slots = plan.operations.map(\.slot)
-                let payloads = plan.operations.map { ByteBuffer(bytes: $0.payload) }
-                var written: (used: Int64, moved: Int64, inserted: Int64)?
-                for try await row in try await connection.query("""
-                    SELECT r_used, r_moved, r_inserted FROM suite_push_write(\(accountID), \(log), \(plan.head), \(plan.newHead), \(positions)::bigint[],
-                        \(ids)::text[], \(slots)::text[], \(payloads)::bytea[], \(plan.bytes), \(Self.channel))
-                    """, logger: logger).decode((Int64, Int64, Int64).self) {
-                    written = (row.0, row.1, row.2)
-                }
-                guard let written else { throw ServerStorageError.corrupt("a push to \(log) wrote nothing") }
-                try AccountQuota.check(adding: plan.bytes, to: written.used, quota: quota)
-                guard written.moved == 1 else { throw ServerStorageError.corrupt("the log \(log) moved during a push") }
-                guard written.inserted == Int64(plan.operations.count) else {
-                    throw ServerStorageError.corrupt("\(Int64(plan.operations.count) - written.inserted) operations appeared in \(log) during a push")
-                }
-                return plan.outcome(epoch: facts.epoch)
+        return try await withTransaction { [logger] connection in
+            var facts: (epoch: String, head: Int64, used: Int64, stored: [String])?
+            for try await row in try await connection.query(
+                "SELECT r_epoch, r_head, r_used, r_stored FROM suite_push_facts(\(accountID), \(log), \(candidates.map(\.id))::text[])",
+                logger: logger
+            ).decode((String, Int64, Int64, [String]).self) {
+                facts = (row.0, row.1, row.2, row.3)
             }
+            guard let facts else { throw ServerStorageError.unknownAccount }
+            let plan = PushPlan(candidates: candidates, stored: Set(facts.stored), head: facts.head)
+            guard !plan.operations.isEmpty else { return plan.outcome(epoch: facts.epoch) }
+            try AccountQuota.check(adding: plan.bytes, to: facts.used, quota: quota)
+            let positions = plan.operations.indices.map(plan.position(at:))
+            let ids = plan.operations.map(\.id), slots = plan.operations.map(\.slot)
+            let payloads = plan.operations.map { ByteBuffer(bytes: $0.payload) }
+            var written: (moved: Int64, inserted: Int64)?
+            for try await row in try await connection.query("""
+                SELECT r_moved, r_inserted FROM suite_push_write(\(accountID), \(log), \(plan.head), \(plan.newHead), \(positions)::bigint[],
+                    \(ids)::text[], \(slots)::text[], \(payloads)::bytea[], \(plan.bytes), \(Self.channel))
+                """, logger: logger).decode((Int64, Int64).self) {
+                written = (row.0, row.1)
+            }
+            guard let written, written.moved == 1 else { throw ServerStorageError.corrupt("the log \(log) moved during a push") }
+            guard written.inserted == Int64(plan.operations.count) else {
+                throw ServerStorageError.corrupt("\(Int64(plan.operations.count) - written.inserted) operations appeared in \(log) during a push")
+            }
+            return plan.outcome(epoch: facts.epoch)
         }
     }
 

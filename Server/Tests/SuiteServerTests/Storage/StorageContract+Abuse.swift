@@ -257,4 +257,51 @@ extension StorageContract {
             #expect(final == after || final == onlyKept, "\(final), \(after)")
         }
     }
+
+    /// The quota holds for pushes to an account's different logs at once (each log's lock orders
+    /// only its own pushes), and a refused push announces nothing.
+    func quotaHoldsAcrossLogsPushedTogether() async throws {
+        try await backend.withStorage(maximumConnections: 8) { storage in
+            let quota: Int64 = 20_000
+            let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
+            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            func operation(_ id: String, size: Int = 1_000) -> SyncEnvelope {
+                SyncEnvelope(id: id, slot: "s", payload: Data(repeating: 7, count: size - id.utf8.count - 1))
+            }
+            // 1,016 bytes each with the row: 19 fit, whichever logs they go to.
+            let accepted = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+                for index in 0..<30 {
+                    group.addTask {
+                        do {
+                            _ = try await service.push(log: "notes-\(index % 5)", request: SyncPushRequest(operations: [operation("op-\(index)")]), session: session)
+                            return true
+                        } catch SyncServiceError.quotaExceeded {
+                            return false
+                        } catch {
+                            Issue.record("\(error)")
+                            return false
+                        }
+                    }
+                }
+                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            }
+            #expect(accepted == 19)
+            #expect(try await service.usage(session).bytes == 19 * 1_016)
+            var heads: Int64 = 0
+            for index in 0..<5 {
+                heads += try await service.pull(log: "notes-\(index)", after: 0, limit: nil, session: session).head
+            }
+            #expect(heads == 19)
+
+            // 696 bytes left: a refused push announces nothing, so the next event is the push
+            // after it that fits.
+            let events = storage.events.subscribe(accountID: session.accountID)
+            await #expect(throws: SyncServiceError.self) {
+                try await service.push(log: "refused", request: SyncPushRequest(operations: [operation("big")]), session: session)
+            }
+            _ = try await service.push(log: "fits", request: SyncPushRequest(operations: [operation("small", size: 100)]), session: session)
+            #expect(await Self.next(events) == "fits")
+            #expect(try await service.usage(session).bytes == 19 * 1_016 + 116)
+        }
+    }
 }

@@ -135,6 +135,19 @@ struct StorageContract: Sendable {
         }
     }
 
+    /// A push for an account that is gone (deleted while the request was in flight) is refused
+    /// as such, on every storage.
+    func aPushForAnUnknownAccountIsRefused() async throws {
+        try await backend.withStorage { storage in
+            await #expect(throws: ServerStorageError.unknownAccount) {
+                try await storage.push(accountID: "no-such-account", log: "notes", operations: Fixtures.operations("u", count: 2), quota: nil)
+            }
+            await #expect(throws: ServerStorageError.unknownAccount) {
+                try await storage.push(accountID: "no-such-account", log: "notes", operations: [], quota: nil)
+            }
+        }
+    }
+
     func pushIsIdempotentByOperationID() async throws {
         try await backend.withStorage { storage in
             let service = Fixtures.service(storage)
