@@ -207,26 +207,12 @@ extension StorageContract {
             let quota: Int64 = 20_000
             let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
             let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
-            func operation(_ id: String, slot: String = "s") -> SyncEnvelope {
+            @Sendable func operation(_ id: String, slot: String = "s") -> SyncEnvelope {
                 SyncEnvelope(id: id, slot: slot, payload: Data(repeating: 7, count: 1_000 - id.utf8.count - slot.utf8.count))
             }
             // 1,016 bytes each with the row: 19 fit, concurrent pushes or not.
-            let accepted = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
-                for index in 0..<30 {
-                    group.addTask {
-                        do {
-                            _ = try await service.push(log: "notes", request: SyncPushRequest(operations: [operation("op-\(index)")]), session: session)
-                            return true
-                        } catch SyncServiceError.quotaExceeded(let message) {
-                            #expect(message.contains("used of"), "\(message)")
-                            return false
-                        } catch {
-                            Issue.record("\(error)")
-                            return false
-                        }
-                    }
-                }
-                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
+                ("notes", operation("op-\(index)"))
             }
             #expect(accepted == 19)
             let usage = try await service.usage(session)
@@ -265,25 +251,12 @@ extension StorageContract {
             let quota: Int64 = 20_000
             let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
             let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
-            func operation(_ id: String, size: Int = 1_000) -> SyncEnvelope {
+            @Sendable func operation(_ id: String, size: Int = 1_000) -> SyncEnvelope {
                 SyncEnvelope(id: id, slot: "s", payload: Data(repeating: 7, count: size - id.utf8.count - 1))
             }
             // 1,016 bytes each with the row: 19 fit, whichever logs they go to.
-            let accepted = await withTaskGroup(of: Bool.self, returning: Int.self) { group in
-                for index in 0..<30 {
-                    group.addTask {
-                        do {
-                            _ = try await service.push(log: "notes-\(index % 5)", request: SyncPushRequest(operations: [operation("op-\(index)")]), session: session)
-                            return true
-                        } catch SyncServiceError.quotaExceeded {
-                            return false
-                        } catch {
-                            Issue.record("\(error)")
-                            return false
-                        }
-                    }
-                }
-                return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
+            let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
+                ("notes-\(index % 5)", operation("op-\(index)"))
             }
             #expect(accepted == 19)
             #expect(try await service.usage(session).bytes == 19 * 1_016)
@@ -302,6 +275,31 @@ extension StorageContract {
             _ = try await service.push(log: "fits", request: SyncPushRequest(operations: [operation("small", size: 100)]), session: session)
             #expect(await Self.next(events) == "fits")
             #expect(try await service.usage(session).bytes == 19 * 1_016 + 116)
+        }
+    }
+
+    /// Pushes 30 operations at once, one a push (`push(index)`: the log and the operation), and
+    /// counts those accepted; a refusal must be the quota's, in one line with the usage.
+    static func acceptedOf30PushedAtOnce(
+        _ service: SyncService, _ session: DeviceSession, _ push: @escaping @Sendable (Int) -> (log: String, operation: SyncEnvelope)
+    ) async -> Int {
+        await withTaskGroup(of: Bool.self, returning: Int.self) { group in
+            for index in 0..<30 {
+                group.addTask {
+                    let (log, operation) = push(index)
+                    do {
+                        _ = try await service.push(log: log, request: SyncPushRequest(operations: [operation]), session: session)
+                        return true
+                    } catch SyncServiceError.quotaExceeded(let message) {
+                        #expect(message.contains("used of"), "\(message)")
+                        return false
+                    } catch {
+                        Issue.record("\(error)")
+                        return false
+                    }
+                }
+            }
+            return await group.reduce(0) { $0 + ($1 ? 1 : 0) }
         }
     }
 }
