@@ -71,6 +71,13 @@ let package = Package(
             dependencies: [
                 "SuiteWeb",
                 .product(name: "Logging", package: "swift-log"),
+                // Not linked in: a dependency on an executable product only has SwiftPM build it
+                // too. So one `swift build --product suite-web` builds all three binaries that are
+                // installed together (`suite ui` starts the suite-web beside it), and the build
+                // keeps both cores busy across the three instead of narrowing to one module at
+                // the end of each (Scripts/install).
+                .product(name: "suite", package: "Suite"),
+                .product(name: "suite-server", package: "SuiteServer"),
             ]
         ),
         .testTarget(
