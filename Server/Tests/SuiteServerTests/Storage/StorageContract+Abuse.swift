@@ -207,12 +207,9 @@ extension StorageContract {
             let quota: Int64 = 20_000
             let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
             let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
-            @Sendable func operation(_ id: String, slot: String = "s") -> SyncEnvelope {
-                SyncEnvelope(id: id, slot: slot, payload: Data(repeating: 7, count: 1_000 - id.utf8.count - slot.utf8.count))
-            }
             // 1,016 bytes each with the row: 19 fit, concurrent pushes or not.
             let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
-                ("notes", operation("op-\(index)"))
+                ("notes", Self.operation("op-\(index)"))
             }
             #expect(accepted == 19)
             let usage = try await service.usage(session)
@@ -251,12 +248,9 @@ extension StorageContract {
             let quota: Int64 = 20_000
             let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
             let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
-            @Sendable func operation(_ id: String, size: Int = 1_000) -> SyncEnvelope {
-                SyncEnvelope(id: id, slot: "s", payload: Data(repeating: 7, count: size - id.utf8.count - 1))
-            }
             // 1,016 bytes each with the row: 19 fit, whichever logs they go to.
             let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
-                ("notes-\(index % 5)", operation("op-\(index)"))
+                ("notes-\(index % 5)", Self.operation("op-\(index)"))
             }
             #expect(accepted == 19)
             #expect(try await service.usage(session).bytes == 19 * 1_016)
@@ -270,12 +264,18 @@ extension StorageContract {
             // after it that fits.
             let events = storage.events.subscribe(accountID: session.accountID)
             await #expect(throws: SyncServiceError.self) {
-                try await service.push(log: "refused", request: SyncPushRequest(operations: [operation("big")]), session: session)
+                try await service.push(log: "refused", request: SyncPushRequest(operations: [Self.operation("big")]), session: session)
             }
-            _ = try await service.push(log: "fits", request: SyncPushRequest(operations: [operation("small", size: 100)]), session: session)
+            _ = try await service.push(log: "fits", request: SyncPushRequest(operations: [Self.operation("small", size: 100)]), session: session)
             #expect(await Self.next(events) == "fits")
             #expect(try await service.usage(session).bytes == 19 * 1_016 + 116)
         }
+    }
+
+    /// An operation of `size` bytes in id, slot ("s") and payload: with its row, 16 more count
+    /// against the quota.
+    static func operation(_ id: String, size: Int = 1_000) -> SyncEnvelope {
+        SyncEnvelope(id: id, slot: "s", payload: Data(repeating: 7, count: size - id.utf8.count - 1))
     }
 
     /// Pushes 30 operations at once, one a push (`push(index)`: the log and the operation), and
