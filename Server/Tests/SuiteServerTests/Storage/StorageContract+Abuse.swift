@@ -204,16 +204,14 @@ extension StorageContract {
     /// nothing, and holds under concurrent pushes; compaction and unsharing give room back.
     func quotaRefusesWritesPastIt() async throws {
         try await backend.withStorage { storage in
-            let quota: Int64 = 20_000
-            let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
-            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let (service, session) = try await Self.accountWithQuota(storage)
             // 1,016 bytes each with the row: 19 fit, concurrent pushes or not.
             let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
                 ("notes", Self.operation("op-\(index)"))
             }
             #expect(accepted == 19)
             let usage = try await service.usage(session)
-            #expect(usage == AccountUsageReply(bytes: 19 * 1_016, quotaBytes: quota))
+            #expect(usage == AccountUsageReply(bytes: 19 * 1_016, quotaBytes: Self.quota))
             let all = try await service.pull(log: "notes", after: 0, limit: nil, session: session)
             #expect(all.head == 19)
             // A push already stored counts nothing again.
@@ -245,9 +243,7 @@ extension StorageContract {
     /// only its own pushes), and a refused push announces nothing.
     func quotaHoldsAcrossLogsPushedTogether() async throws {
         try await backend.withStorage(maximumConnections: 8) { storage in
-            let quota: Int64 = 20_000
-            let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
-            let session = try await service.authenticate(token: try await service.signup(Fixtures.signup()).token)
+            let (service, session) = try await Self.accountWithQuota(storage)
             // 1,016 bytes each with the row: 19 fit, whichever logs they go to.
             let accepted = await Self.acceptedOf30PushedAtOnce(service, session) { index in
                 ("notes-\(index % 5)", Self.operation("op-\(index)"))
@@ -270,6 +266,15 @@ extension StorageContract {
             #expect(await Self.next(events) == "fits")
             #expect(try await service.usage(session).bytes == 19 * 1_016 + 116)
         }
+    }
+
+    /// The quota of ``accountWithQuota(_:)``'s service: 19 of ``operation(_:size:)``'s fit.
+    static let quota: Int64 = 20_000
+
+    /// A service whose accounts may store ``quota`` bytes, and an account signed up there.
+    static func accountWithQuota(_ storage: any ServerStorage) async throws -> (SyncService, DeviceSession) {
+        let service = SyncService(storage: storage, policy: ServerPolicy(signup: .open, quotaBytes: quota), bcryptCost: 4)
+        return (service, try await service.authenticate(token: try await service.signup(Fixtures.signup()).token))
     }
 
     /// An operation of `size` bytes in id, slot ("s") and payload: with its row, 16 more count
